@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, each in its own folder (see README "Code map"):
+//   LaunchflowCore    model + validation, engine, strategies, metrics, output — no Graphviz
+//   LaunchflowRender  pictures; the only code that imports CGraphviz
+//   LaunchflowCLI     argument parsing and the commands
+//   launchflow        the executable: a thin main over LaunchflowCLI
+let package = Package(
+    name: "launchflow",
+    products: [
+        .executable(name: "launchflow", targets: ["launchflow"]),
+        .library(name: "LaunchflowCore", targets: ["LaunchflowCore"]),
+    ],
+    targets: [
+        .target(name: "LaunchflowCore"),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev", "pkg-config"])]
+        ),
+        .target(name: "LaunchflowRender", dependencies: ["LaunchflowCore", "CGraphviz"]),
+        .target(name: "LaunchflowCLI", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
+        .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI"]),
+        .executableTarget(name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
+        .testTarget(
+            name: "LaunchflowTests",
+            dependencies: ["LaunchflowCore", "LaunchflowCLI"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "LaunchflowRenderTests", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
+    ]
+)

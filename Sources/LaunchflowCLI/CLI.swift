@@ -1,0 +1,205 @@
+import Foundation
+import LaunchflowCore
+
+/// Where a command writes: standard output and standard error, or buffers in tests.
+public protocol OutputStreams {
+    mutating func write(_ bytes: [UInt8])
+    mutating func writeError(_ text: String)
+}
+
+extension OutputStreams {
+    mutating func write(_ text: String) { write(Array(text.utf8)) }
+}
+
+/// The process's stdout and stderr.
+public struct StandardStreams: OutputStreams {
+    public init() {}
+
+    public mutating func write(_ bytes: [UInt8]) { Self.writeAll(bytes, to: 1) }
+
+    public mutating func writeError(_ text: String) { Self.writeAll(Array(text.utf8), to: 2) }
+
+    /// Writes every byte to a file descriptor, retrying short writes.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // e.g. a closed pipe: nothing more can be done
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// Output captured in memory.
+public struct CapturedStreams: OutputStreams {
+    public var output: [UInt8] = []
+    public var error = ""
+
+    public init() {}
+
+    public var outputText: String { String(decoding: output, as: UTF8.self) }
+
+    public mutating func write(_ bytes: [UInt8]) { output.append(contentsOf: bytes) }
+    public mutating func writeError(_ text: String) { error += text }
+}
+
+/// The `launchflow` command line.
+public enum LaunchflowCommand {
+    public static let version = "0.1.0"
+
+    /// A subcommand: its spec and what it does.
+    struct Entry: Sendable {
+        var spec: CommandSpec
+        var run: @Sendable (ParsedArguments, inout any OutputStreams) throws(CLIError) -> Int32
+    }
+
+    static let commands: [Entry] = [
+        Entry(spec: SimulateCommand.spec, run: SimulateCommand.run),
+        Entry(spec: CompareCommand.spec, run: CompareCommand.run),
+        Entry(spec: ValidateCommand.spec, run: ValidateCommand.run),
+    ]
+
+    /// Runs `launchflow` with `arguments` (without the program name); returns the exit status.
+    public static func main(_ arguments: [String], streams: inout any OutputStreams) -> Int32 {
+        do {
+            return try dispatch(arguments, &streams)
+        } catch {
+            streams.writeError(error.message)
+            return error.status
+        }
+    }
+
+    /// Runs with the process's arguments and exits.
+    public static func main() -> Never {
+        var streams: any OutputStreams = StandardStreams()
+        exit(main(Array(CommandLine.arguments.dropFirst()), streams: &streams))
+    }
+
+    private static func dispatch(_ arguments: [String], _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        guard let first = arguments.first else {
+            streams.write(overview)
+            return 0
+        }
+        switch first {
+        case "-h", "--help":
+            streams.write(overview)
+            return 0
+        case "--version":
+            streams.write("launchflow \(version)\n")
+            return 0
+        case "help":
+            guard arguments.count > 1 else {
+                streams.write(overview)
+                return 0
+            }
+            let entry = try entry(named: arguments[1])
+            streams.write(entry.spec.help)
+            return 0
+        default:
+            let entry = try entry(named: first)
+            let parsed = try ParsedArguments(Array(arguments.dropFirst()), for: entry.spec)
+            if parsed.has("help") {
+                streams.write(entry.spec.help)
+                return 0
+            }
+            return try entry.run(parsed, &streams)
+        }
+    }
+
+    private static func entry(named name: String) throws(CLIError) -> Entry {
+        if let entry = commands.first(where: { $0.spec.name == name }) { return entry }
+        if name.hasPrefix("-") {
+            throw CLIError.usage(nil, "unknown option '\(name)'; options come after the command")
+        }
+        let hint = closestMatch(to: name, in: commands.map(\.spec.name)).map { "; did you mean '\($0)'?" } ?? ""
+        throw CLIError.usage(nil, "unknown command '\(name)'\(hint)")
+    }
+
+    static var overview: String {
+        var out = """
+            OVERVIEW: launchflow \(version) — simulate and visualise how a mobile app launches.
+
+            Reads a scenario (launch tasks with costs, threads, priority tiers and
+            dependencies; the device; the pre-main phases) and simulates the main
+            thread's run loop and the worker threads under three strategies:
+            serial (everything in didFinishLaunching), priority (tiers) and dag
+            (dependency graph). Reports time to first frame, launch completion and
+            more; renders the DAG and Gantt charts as SVG.
+
+            USAGE: launchflow <command> [<arguments>] [<options>]
+
+            COMMANDS:
+
+            """
+        for entry in commands { out += helpRow(entry.spec.name, entry.spec.abstract) }
+        out += helpRow("help <command>", "Show a command's help.")
+        out += """
+
+            OPTIONS:
+              --version                 Show the version.
+              -h, --help                Show help information.
+
+            See 'launchflow <command> --help' for a command's arguments and options.
+            Exit status: 0 success, 1 a check found a regression, 2 bad input.
+
+            """
+        return out
+    }
+}
+
+// MARK: Shared pieces of the commands
+
+extension OptionSpec {
+    static let strategy = OptionSpec(
+        name: "strategy", value: "<strategy>", help: "serial, priority or dag (default: dag).",
+        choices: Strategy.allCases.map(\.rawValue))
+    static let strategies = OptionSpec(
+        name: "strategies", value: "<list>",
+        help: "Comma-separated strategies to run (default: serial,priority,dag).")
+    static let maxConcurrent = OptionSpec(
+        name: "max-concurrent", value: "<n>",
+        help: "dag only: at most n worker tasks at once (an integer ≥ 1;\nabove cores − 1 acts as cores − 1).")
+}
+
+extension ArgumentSpec {
+    static let scenario = ArgumentSpec(name: "scenario", help: "The scenario file (JSON).")
+}
+
+extension ParsedArguments {
+    func loadScenario() throws(CLIError) -> Scenario {
+        do {
+            return try ScenarioLoader.load(path: positionals[0])
+        } catch {
+            throw CLIError.scenario(error)
+        }
+    }
+
+    func simulationOptions(_ command: CommandSpec) throws(CLIError) -> SimulationOptions {
+        guard let text = value("max-concurrent") else { return SimulationOptions() }
+        guard let n = Int(text), n >= 1 else {
+            throw CLIError.usage(command, "invalid value '\(text)' for '--max-concurrent': expected an integer ≥ 1")
+        }
+        return SimulationOptions(maxConcurrent: n)
+    }
+
+    /// `--strategies a,b` (no repeats), or every strategy.
+    func strategies(_ command: CommandSpec) throws(CLIError) -> [Strategy] {
+        guard let text = value("strategies") else { return Strategy.allCases }
+        var result: [Strategy] = []
+        for name in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let strategy = Strategy(rawValue: name) else {
+                let hint = closestMatch(to: name, in: Strategy.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                throw CLIError.usage(
+                    command, "unknown strategy '\(name)' in '--strategies': expected serial, priority or dag\(hint)")
+            }
+            if result.contains(strategy) { throw CLIError.usage(command, "strategy '\(name)' listed twice in '--strategies'") }
+            result.append(strategy)
+        }
+        return result
+    }
+}

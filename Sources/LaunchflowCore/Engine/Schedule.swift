@@ -1,0 +1,73 @@
+/// The launch strategies of MODEL.md §4.
+public enum Strategy: String, CaseIterable, Sendable, Codable {
+    /// Everything in `didFinishLaunching`, on the main thread, in topological order.
+    case serial
+    /// Priority tiers: tier 0 in `didFinishLaunching`, later tiers when the previous one is done.
+    case priority
+    /// A dependency graph: each task starts as soon as its dependencies have ended.
+    case dag
+}
+
+/// A span of time `[start, end)` in microseconds.
+public struct Span: Sendable, Equatable {
+    public var start: Micros
+    public var end: Micros
+
+    public init(start: Micros, end: Micros) {
+        self.start = start
+        self.end = end
+    }
+
+    public var duration: Micros { end - start }
+}
+
+/// How one task ran.
+public struct TaskRun: Sendable, Equatable {
+    /// 0 for `main`, k for `worker-k`.
+    public var thread: Int32
+    /// The run-loop iteration a main-thread task ran in; −1 on a worker.
+    public var iteration: Int32
+    /// When the task was handed to the main queue or the ready set (or
+    /// `didFinishLaunching` started, for the tasks it runs itself).
+    public var ready: Micros
+    public var start: Micros
+    public var end: Micros
+
+    public var isOnMain: Bool { thread == 0 }
+    public var wait: Micros { start - ready }
+}
+
+/// One Core Animation commit: the end of a run-loop iteration.
+public struct Commit: Sendable, Equatable {
+    /// When the iteration's first item started.
+    public var iterationStart: Micros
+    public var start: Micros
+    public var end: Micros
+    /// The first vsync at or after `end + renderTime`.
+    public var presented: Micros
+}
+
+/// The finished schedule of one strategy on one scenario: where and when
+/// everything ran. Metrics are computed from it (see ``Metrics``).
+public struct Schedule: Sendable {
+    public let scenario: Scenario
+    public let strategy: Strategy
+    /// The number of worker tasks allowed to run at once.
+    public let maxConcurrent: Int
+    /// When the run loop started: the end of the pre-main phases.
+    public let t0: Micros
+    public let preMain: [Span]
+    /// One entry per scenario task, in scenario order.
+    public internal(set) var tasks: [TaskRun]
+    /// In time order; commit `i` ends run-loop iteration `i`.
+    public internal(set) var commits: [Commit]
+    /// The spans the main thread spent blocked in `didFinishLaunching` (priority).
+    public internal(set) var blocked: [Span]
+    /// From the start of `didFinishLaunching` until it returned.
+    public internal(set) var didFinishLaunching: Span
+
+    /// The display name of a thread: `main`, `worker-1`, …
+    public static func threadName(_ thread: Int32) -> String {
+        thread == 0 ? "main" : "worker-\(thread)"
+    }
+}

@@ -1,0 +1,325 @@
+/// What `didFinishLaunching` does next on the main thread.
+enum LaunchStep {
+    /// Run this task on the main thread, inside `didFinishLaunching`.
+    case run(Int)
+    /// Block (not busy) until something changes.
+    case wait
+    /// Return from `didFinishLaunching`.
+    case finish
+}
+
+/// A strategy, as seen by the engine: what `didFinishLaunching` does, and which
+/// tasks become ready when. Tasks a policy *releases* are handed over by the
+/// engine at that instant — `mainThreadOnly` ones to the main queue, the
+/// others to the workers' ready set.
+protocol LaunchPolicy {
+    /// `didFinishLaunching` has started.
+    mutating func launchBegan(releasing released: inout [Int])
+    /// The next step of `didFinishLaunching`; asked again after every change
+    /// while it waits.
+    mutating func nextLaunchStep() -> LaunchStep
+    /// `didFinishLaunching` has returned.
+    mutating func launchReturned(releasing released: inout [Int])
+    /// A task has ended.
+    mutating func taskEnded(_ task: Int, releasing released: inout [Int])
+}
+
+/// The discrete-event engine of MODEL.md §3: the main thread's run loop
+/// (snapshots, commits, vsync), the workers and their ready set, and the order
+/// of events within one instant. Strategies plug in through ``LaunchPolicy``.
+///
+/// - Complexity: O((n + e) log n) for n tasks and e dependencies: each task is
+///   pushed and popped once from a heap, each dependency is visited once.
+struct Simulator<Policy: LaunchPolicy> {
+    /// An entry of the main queue.
+    struct QueueItem: Comparable {
+        var time: Micros
+        /// The task's rank position; −1 for `didFinishLaunching`.
+        var rank: Int32
+        /// The task; −1 for `didFinishLaunching`.
+        var task: Int32
+
+        static func < (a: Self, b: Self) -> Bool { (a.time, a.rank) < (b.time, b.rank) }
+    }
+
+    /// A worker task's end.
+    struct WorkerEnd: Comparable {
+        var time: Micros
+        var worker: Int32
+
+        static func < (a: Self, b: Self) -> Bool { (a.time, a.worker) < (b.time, b.worker) }
+    }
+
+    enum MainWork: Equatable {
+        case idle
+        case task(Int)
+        case commit
+    }
+
+    private var policy: Policy
+    private let cost: [Micros]
+    private let mainOnly: [Bool]
+    private let ranking: Ranking
+    private let commitCost: Micros
+    private let renderTime: Micros
+    private let frameInterval: Micros
+    private let maxConcurrent: Int
+
+    private var now: Micros = 0
+    private var runs: [TaskRun]
+    private var commits: [Commit] = []
+    private var blocked: [Span] = []
+    private var released: [Int] = []
+    private var unfinished: Int
+
+    // The main thread.
+    private var mainWork = MainWork.idle
+    private var mainEnd: Micros = 0
+    private var queue: [QueueItem] = []
+    private var snapshot: [QueueItem] = []
+    private var cursor = 0
+    private var iterationActive = false
+    private var iterationStart: Micros = 0
+    private var iteration: Int32 = 0
+    private var commitStart: Micros = 0
+    private var inLaunch = false
+    private var launch = Span(start: 0, end: 0)
+    private var blockedSince: Micros?
+
+    // The workers.
+    private var readySet = MinHeap<Int32>()
+    private var freeWorkers: MinHeap<Int32>
+    private var workerEnds = MinHeap<WorkerEnd>()
+    private var workerTask: [Int]
+    private var running = 0
+
+    init(scenario: Scenario, ranking: Ranking, policy: Policy, maxConcurrent: Int) {
+        self.policy = policy
+        self.ranking = ranking
+        cost = scenario.tasks.map(\.cost)
+        mainOnly = scenario.tasks.map(\.mainThreadOnly)
+        commitCost = scenario.device.commitCost
+        renderTime = scenario.device.renderTime
+        frameInterval = scenario.device.frameInterval
+        self.maxConcurrent = maxConcurrent
+        let workers = scenario.device.workerCount
+        freeWorkers = MinHeap(Array(1...Int32(workers)))
+        workerTask = [Int](repeating: -1, count: workers + 1)
+        runs = [TaskRun](repeating: TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0), count: cost.count)
+        unfinished = cost.count
+    }
+
+    /// Runs the launch from `t0` (the end of pre-main) until nothing is left to do.
+    mutating func run(from t0: Micros) -> (tasks: [TaskRun], commits: [Commit], blocked: [Span], launch: Span) {
+        now = t0
+        queue.append(QueueItem(time: t0, rank: -1, task: -1))
+        while true {
+            // Step 2: the main thread, then the workers, until neither moves.
+            while true {
+                let mainMoved = advanceMain()
+                let workersMoved = advanceWorkers()
+                if !mainMoved && !workersMoved { break }
+            }
+            // Step 3: the next end time.
+            var next = Micros.max
+            if mainWork != .idle { next = mainEnd }
+            if let end = workerEnds.min, end.time < next { next = end.time }
+            if next == .max { break }
+            now = next
+            // Step 1: everything of positive duration that ends now.
+            if mainWork != .idle && mainEnd == now { finishMainWork() }
+            while let end = workerEnds.min, end.time == now {
+                workerEnds.popMin()
+                let worker = end.worker
+                let task = workerTask[Int(worker)]
+                freeWorkers.push(worker)
+                running -= 1
+                finish(task)
+            }
+        }
+        precondition(unfinished == 0, "launchflow: the simulation stopped with \(unfinished) tasks left; this is a bug")
+        return (runs, commits, blocked, launch)
+    }
+
+    // MARK: The main thread (MODEL.md §3, step 2a)
+
+    /// Takes main-thread steps until it starts something of positive duration,
+    /// is blocked, or sleeps with an empty queue. Returns whether anything changed.
+    private mutating func advanceMain() -> Bool {
+        var moved = false
+        while mainWork == .idle {
+            if inLaunch {
+                switch policy.nextLaunchStep() {
+                case .run(let task):
+                    endBlock()
+                    runs[task].ready = launch.start
+                    moved = true
+                    if startOnMain(task) { return true }
+                    continue
+                case .wait:
+                    if blockedSince == nil {
+                        blockedSince = now
+                        moved = true
+                    }
+                    return moved
+                case .finish:
+                    endBlock()
+                    inLaunch = false
+                    launch.end = now
+                    policy.launchReturned(releasing: &released)
+                    handOverReleased()
+                    moved = true
+                    continue
+                }
+            }
+            if iterationActive {
+                moved = true
+                if cursor < snapshot.count {
+                    let item = snapshot[cursor]
+                    cursor += 1
+                    if item.task < 0 {
+                        inLaunch = true
+                        launch = Span(start: now, end: now)
+                        policy.launchBegan(releasing: &released)
+                        handOverReleased()
+                    } else if startOnMain(Int(item.task)) {
+                        return true
+                    }
+                    continue
+                }
+                commitStart = now
+                if commitCost > 0 {
+                    mainWork = .commit
+                    mainEnd = now + commitCost
+                    return true
+                }
+                finishCommit()
+                continue
+            }
+            guard !queue.isEmpty else { return moved }
+            takeSnapshot()
+            moved = true
+        }
+        return moved
+    }
+
+    /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
+    private mutating func startOnMain(_ task: Int) -> Bool {
+        runs[task].thread = 0
+        runs[task].iteration = iteration
+        runs[task].start = now
+        if cost[task] > 0 {
+            mainWork = .task(task)
+            mainEnd = now + cost[task]
+            return true
+        }
+        finish(task)
+        return false
+    }
+
+    private mutating func finishMainWork() {
+        let work = mainWork
+        mainWork = .idle
+        switch work {
+        case .task(let task): finish(task)
+        case .commit: finishCommit()
+        case .idle: break
+        }
+    }
+
+    /// A new run-loop iteration: the whole queue, by enqueue time then rank.
+    private mutating func takeSnapshot() {
+        swap(&snapshot, &queue)
+        queue.removeAll(keepingCapacity: true)
+        if !isSorted(snapshot) { snapshot.sort() }
+        cursor = 0
+        iterationActive = true
+        iterationStart = now
+    }
+
+    private func isSorted(_ items: [QueueItem]) -> Bool {
+        var i = 1
+        while i < items.count {
+            if items[i] < items[i - 1] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private mutating func finishCommit() {
+        let presentable = now + renderTime
+        let presented = (presentable + frameInterval - 1) / frameInterval * frameInterval
+        commits.append(Commit(iterationStart: iterationStart, start: commitStart, end: now, presented: presented))
+        iterationActive = false
+        iteration += 1
+    }
+
+    private mutating func endBlock() {
+        guard let since = blockedSince else { return }
+        if now > since { blocked.append(Span(start: since, end: now)) }
+        blockedSince = nil
+    }
+
+    // MARK: The workers (MODEL.md §3, step 2b)
+
+    /// Free workers, lowest index first, take the best-ranked ready tasks.
+    private mutating func advanceWorkers() -> Bool {
+        var moved = false
+        while running < maxConcurrent, !readySet.isEmpty, let worker = freeWorkers.min {
+            let task = ranking.task(atRank: readySet.popMin()!)
+            runs[task].thread = worker
+            runs[task].start = now
+            moved = true
+            if cost[task] == 0 {
+                finish(task)
+                continue
+            }
+            freeWorkers.popMin()
+            running += 1
+            workerTask[Int(worker)] = task
+            workerEnds.push(WorkerEnd(time: now + cost[task], worker: worker))
+        }
+        return moved
+    }
+
+    // MARK: Effects
+
+    private mutating func finish(_ task: Int) {
+        runs[task].end = now
+        unfinished -= 1
+        policy.taskEnded(task, releasing: &released)
+        handOverReleased()
+    }
+
+    /// Hands the released tasks over at `now`: main-thread-only tasks to the
+    /// main queue, the others to the ready set.
+    private mutating func handOverReleased() {
+        for task in released {
+            runs[task].ready = now
+            let rank = ranking.rank(of: task)
+            if mainOnly[task] {
+                queue.append(QueueItem(time: now, rank: rank, task: Int32(task)))
+            } else {
+                readySet.push(rank)
+            }
+        }
+        released.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Tasks ordered by rank `(priority, index)`: position 0 is the best.
+struct Ranking: Sendable {
+    private let rankOf: [Int32]
+    private let taskAt: [Int32]
+
+    init(tasks: [LaunchTask]) {
+        let byRank = tasks.indices.sorted { (tasks[$0].priority, $0) < (tasks[$1].priority, $1) }
+        var rankOf = [Int32](repeating: 0, count: tasks.count)
+        for (position, task) in byRank.enumerated() { rankOf[task] = Int32(position) }
+        self.rankOf = rankOf
+        taskAt = byRank.map(Int32.init)
+    }
+
+    @inline(__always) func rank(of task: Int) -> Int32 { rankOf[task] }
+    @inline(__always) func task(atRank rank: Int32) -> Int { Int(taskAt[Int(rank)]) }
+}

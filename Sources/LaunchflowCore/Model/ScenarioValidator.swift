@@ -1,0 +1,185 @@
+/// The checks of MODEL.md §1 that relate tasks to each other: duplicate ids,
+/// unknown, repeated and self dependencies, dependency cycles, first-frame
+/// tasks off the main thread, and `costP90` below `cost`.
+///
+/// - Complexity: O(n + e) for n tasks and e dependencies (suggestions for
+///   unknown ids aside, which are limited to the first few).
+struct ScenarioValidator {
+    struct Problem {
+        var location: Location
+        var offset: Int
+        var message: String
+    }
+
+    /// Unknown ids beyond this many get no "did you mean" (each costs a scan of all ids).
+    static let suggestionLimit = 64
+
+    let tasks: [RawTask]
+    private(set) var problems: [Problem] = []
+
+    init(tasks: [RawTask]) { self.tasks = tasks }
+
+    /// Resolves every task's `dependsOn` to task indices, recording problems;
+    /// invalid entries are left out of the result.
+    mutating func resolve() -> [[Int]] {
+        let indexOf = indexIDs()
+        var resolved = [[Int]](repeating: [], count: tasks.count)
+        var suggestionsLeft = Self.suggestionLimit
+        for (i, task) in tasks.enumerated() {
+            if task.firstFrame && !task.mainThreadOnly {
+                report(.task(i, "firstFrame"), i,
+                    "a firstFrame task must be mainThreadOnly: only main-thread work puts pixels on screen (mark the main-thread task that shows the result)")
+            }
+            if let p90 = task.costP90, let cost = task.cost, p90 < cost {
+                report(.task(i, "costP90"), i,
+                    "must be at least cost (\(formatMillis(cost)) ms), found \(formatMillis(p90)) ms")
+            }
+            guard !task.dependsOn.isEmpty else { continue }
+            var deps: [Int] = []
+            deps.reserveCapacity(task.dependsOn.count)
+            var seen = task.dependsOn.count > 8 ? [String: Int]() : nil
+            for (position, name) in task.dependsOn.enumerated() {
+                guard let name else { continue }
+                let at = Location.dependency(task: i, position: position)
+                if let earlier = firstPosition(of: name, in: task.dependsOn, before: position, seen: &seen) {
+                    report(at, i, "'\(name)' is listed twice (also at dependsOn[\(earlier)])")
+                    continue
+                }
+                if let own = task.id, !own.isEmpty, name == own {
+                    report(at, i, "the task depends on itself")
+                    continue
+                }
+                guard let j = indexOf[name] else {
+                    var message = "unknown task '\(name)'"
+                    if suggestionsLeft > 0 {
+                        suggestionsLeft -= 1
+                        message += didYouMean(name, in: tasks.lazy.compactMap(\.id).filter { !$0.isEmpty })
+                    }
+                    report(at, i, message)
+                    continue
+                }
+                deps.append(j)
+            }
+            resolved[i] = deps
+        }
+        reportCycles(resolved)
+        return resolved
+    }
+
+    /// id → index of its first definition; later duplicates and empty ids are reported.
+    private mutating func indexIDs() -> [String: Int] {
+        var indexOf = [String: Int](minimumCapacity: tasks.count)
+        for (i, task) in tasks.enumerated() {
+            guard let id = task.id, !id.isEmpty else { continue }
+            if let first = indexOf[id] {
+                report(.task(i, "id"), i, "duplicate task id '\(id)'; first defined at tasks[\(first)]")
+            } else {
+                indexOf[id] = i
+            }
+        }
+        return indexOf
+    }
+
+    /// The earlier position of `name` in `list`, if any (a dictionary for long lists).
+    private func firstPosition(of name: String, in list: [String?], before position: Int, seen: inout [String: Int]?) -> Int? {
+        if seen != nil {
+            if let earlier = seen![name] { return earlier }
+            seen![name] = position
+            return nil
+        }
+        return list[..<position].firstIndex { $0 == name }
+    }
+
+    /// One cycle, as a path in `dependsOn` direction, for every strongly
+    /// connected group of tasks.
+    private mutating func reportCycles(_ deps: [[Int]]) {
+        let n = deps.count
+        // Kahn's algorithm first: in the common acyclic case nothing is left.
+        let graph = TaskGraph(dependencies: deps)
+        var order = graph.topologicalOrder()
+        guard order.count < n else { return }
+        var leftover = [Bool](repeating: true, count: n)
+        for v in order { leftover[v] = false }
+        order = []
+
+        // Tarjan's strongly connected components over the leftover tasks, iteratively.
+        var index = [Int](repeating: -1, count: n)
+        var low = [Int](repeating: 0, count: n)
+        var onStack = [Bool](repeating: false, count: n)
+        var component = [Int](repeating: -1, count: n)
+        var stack: [Int] = []
+        var frames: [(node: Int, next: Int)] = []
+        var counter = 0
+        var cycles: [Int] = []  // the smallest member of each component with a cycle
+
+        for root in 0..<n where leftover[root] && index[root] < 0 {
+            index[root] = counter; low[root] = counter; counter += 1
+            stack.append(root); onStack[root] = true
+            frames.append((root, 0))
+            while let (u, next) = frames.last {
+                if next < deps[u].count {
+                    frames[frames.count - 1].next += 1
+                    let w = deps[u][next]
+                    guard leftover[w] else { continue }
+                    if index[w] < 0 {
+                        index[w] = counter; low[w] = counter; counter += 1
+                        stack.append(w); onStack[w] = true
+                        frames.append((w, 0))
+                    } else if onStack[w] {
+                        low[u] = min(low[u], index[w])
+                    }
+                    continue
+                }
+                frames.removeLast()
+                if let parent = frames.last { low[parent.node] = min(low[parent.node], low[u]) }
+                guard low[u] == index[u] else { continue }
+                var members: [Int] = []
+                while true {
+                    let w = stack.removeLast()
+                    onStack[w] = false
+                    component[w] = u
+                    members.append(w)
+                    if w == u { break }
+                }
+                if members.count > 1 { cycles.append(members.min()!) }
+            }
+        }
+        for start in cycles.sorted() {
+            let path = cyclePath(from: start, deps: deps, within: component)
+            let names = path.map { tasks[$0].id ?? "tasks[\($0)]" }
+            report(.task(start, "dependsOn"), start, "dependency cycle: \(names.joined(separator: " → "))")
+        }
+    }
+
+    /// The shortest path `start → … → start` along `dependsOn` inside `start`'s component.
+    private func cyclePath(from start: Int, deps: [[Int]], within component: [Int]) -> [Int] {
+        var parent: [Int: Int] = [start: start]
+        var queue = [start]
+        var head = 0
+        while head < queue.count {
+            let u = queue[head]
+            head += 1
+            for w in deps[u] where component[w] == component[start] {
+                if w == start {
+                    var path = [start]
+                    var v = u
+                    while v != start {
+                        path.append(v)
+                        v = parent[v]!
+                    }
+                    path.reverse()  // now: u … (towards start)
+                    return [start] + path.dropLast() + [start]
+                }
+                if parent[w] == nil {
+                    parent[w] = u
+                    queue.append(w)
+                }
+            }
+        }
+        return [start, start]
+    }
+
+    private mutating func report(_ location: Location, _ task: Int, _ message: String) {
+        problems.append(Problem(location: location, offset: tasks[task].offset, message: message))
+    }
+}

@@ -1,0 +1,49 @@
+/// "Did you mean" suggestions for misspelt keys, ids, options and commands.
+
+/// The candidate closest to `word`, if one is close enough to be a likely typo:
+/// the same text in another case, or an edit distance of at most
+/// `max(1, min(3, word.count / 3))`. Ties go to the earlier candidate.
+///
+/// - Complexity: O(c × m × k) for c candidates of length m and a word of
+///   length k; candidates whose length differs too much are skipped at once.
+public func closestMatch(to word: String, in candidates: some Sequence<String>) -> String? {
+    let target = Array(word.unicodeScalars)
+    let limit = max(1, min(3, target.count / 3))
+    let lowered = word.lowercased()
+    var best: (name: String, distance: Int)?
+    for candidate in candidates {
+        if candidate == word { continue }
+        if candidate.lowercased() == lowered { return candidate }
+        let other = Array(candidate.unicodeScalars)
+        if abs(other.count - target.count) > limit { continue }
+        let d = editDistance(target, other, limit: limit)
+        if d <= limit, d < (best?.distance ?? Int.max) { best = (candidate, d) }
+    }
+    return best?.name
+}
+
+/// Levenshtein distance, or `limit + 1` once it must exceed `limit`.
+func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        var rowMin = i
+        for j in 1...b.count {
+            let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+            current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+            rowMin = min(rowMin, current[j])
+        }
+        if rowMin > limit { return limit + 1 }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+/// `"; did you mean 'x'?"` or the empty string.
+func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
+    guard let match = closestMatch(to: word, in: candidates) else { return "" }
+    return "; did you mean '\(match)'?"
+}

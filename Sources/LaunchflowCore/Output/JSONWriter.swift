@@ -1,0 +1,95 @@
+/// A small, fast JSON emitter into bytes: the output is built by hand so that
+/// the key order is fixed (byte-identical on every run) and times print as
+/// exact decimal milliseconds.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    public mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    public mutating func raw(_ byte: UInt8) { bytes.append(byte) }
+
+    /// A JSON string literal, escaped.
+    public mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"key": ` with the key escaped.
+    public mutating func key(_ name: String) {
+        string(name)
+        bytes.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+    }
+
+    public mutating func integer(_ value: Int) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            unsigned(value.magnitude)
+        } else {
+            unsigned(UInt(value))
+        }
+    }
+
+    /// Microseconds as exact decimal milliseconds (`133336` → `133.336`).
+    public mutating func millis(_ micros: Micros) {
+        if micros < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = micros.magnitude
+        unsigned(magnitude / 1000)
+        var fraction = magnitude % 1000
+        guard fraction != 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        var divisor: UInt = 100
+        while fraction != 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// A double in Swift's shortest round-trip form (valid JSON for finite values).
+    public mutating func double(_ value: Double) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            integer(Int(value))
+        } else if value.isFinite {
+            raw(value.description)
+        } else {
+            raw("null")
+        }
+    }
+
+    public mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+
+    private mutating func unsigned(_ value: UInt) {
+        if value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var v = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while v > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                count += 1
+            }
+            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[k]) }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+/// The machine-readable result of MODEL.md §6.
+public struct SimulationResult: Sendable {
+    public let schedule: Schedule
+    public let metrics: Metrics
+    public let criticalPath: CriticalPath
+
+    /// Simulates and measures in one go.
+    public init(_ scenario: Scenario, strategy: Strategy, options: SimulationOptions = .init(),
+                criticalPath: CriticalPath? = nil) {
+        let path = criticalPath ?? CriticalPath(of: scenario)
+        schedule = simulate(scenario, strategy: strategy, options: options)
+        metrics = schedule.metrics(criticalPath: path)
+        self.criticalPath = path
+    }
+
+    /// Runs each strategy (in the order given), sharing the critical path.
+    public static func compare(_ scenario: Scenario, strategies: [Strategy], options: SimulationOptions = .init())
+        -> [SimulationResult]
+    {
+        let path = CriticalPath(of: scenario)
+        return strategies.map { SimulationResult(scenario, strategy: $0, options: options, criticalPath: path) }
+    }
+}
+
+extension JSONWriter {
+    /// One result object of MODEL.md §6; `indent` is the indentation of its braces.
+    public mutating func result(_ result: SimulationResult, indent: String = "") {
+        let schedule = result.schedule
+        let scenario = schedule.scenario
+        let metrics = result.metrics
+        let inner = indent + "  "
+        let item = inner + "  "
+        raw("{\n\(inner)")
+        key("scenario"); string(scenario.name)
+        raw(",\n\(inner)"); key("strategy"); string(schedule.strategy.rawValue)
+        raw(",\n\(inner)"); key("metrics"); raw("{")
+        for (k, metric) in Metric.allCases.enumerated() {
+            raw(k == 0 ? "\n" : ",\n")
+            raw(item)
+            key(metric.rawValue)
+            metricValue(metric, of: metrics)
+        }
+        raw("\n\(inner)},\n\(inner)")
+        key("preMain"); raw("[")
+        for (k, phase) in scenario.preMain.enumerated() {
+            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
+            key("name"); string(phase.name)
+            raw(", "); key("startMs"); millis(schedule.preMain[k].start)
+            raw(", "); key("endMs"); millis(schedule.preMain[k].end)
+            raw("}")
+        }
+        raw(scenario.preMain.isEmpty ? "],\n\(inner)" : "\n\(inner)],\n\(inner)")
+        key("tasks"); raw("[")
+        for (k, run) in schedule.tasks.enumerated() {
+            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
+            key("id"); string(scenario.tasks[k].id)
+            raw(", "); key("thread"); threadName(run.thread)
+            raw(", "); key("readyMs"); millis(run.ready)
+            raw(", "); key("startMs"); millis(run.start)
+            raw(", "); key("endMs"); millis(run.end)
+            raw("}")
+        }
+        raw("\n\(inner)],\n\(inner)")
+        key("commits"); raw("[")
+        for (k, commit) in schedule.commits.enumerated() {
+            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
+            key("startMs"); millis(commit.start)
+            raw(", "); key("endMs"); millis(commit.end)
+            raw(", "); key("presentedMs"); millis(commit.presented)
+            raw("}")
+        }
+        raw("\n\(inner)],\n\(inner)")
+        key("violations"); raw("[")
+        let violations = schedule.violations()
+        for (k, violation) in violations.enumerated() {
+            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
+            key("task"); string(scenario.tasks[violation.task].id)
+            raw(", "); key("dependency"); string(scenario.tasks[violation.dependency].id)
+            raw(", "); key("startMs"); millis(violation.start)
+            raw(", "); key("dependencyEndMs"); millis(violation.dependencyEnd)
+            raw("}")
+        }
+        raw(violations.isEmpty ? "]\n\(indent)}" : "\n\(inner)]\n\(indent)}")
+    }
+
+    /// A metric's value as JSON: exact milliseconds for times.
+    public mutating func metricValue(_ metric: Metric, of metrics: Metrics) {
+        switch metric {
+        case .timeToFirstFrameMs: millis(metrics.timeToFirstFrame)
+        case .launchCompleteMs: millis(metrics.launchComplete)
+        case .mainThreadBusyMs: millis(metrics.mainThreadBusy)
+        case .mainThreadBlockedMs: millis(metrics.mainThreadBlocked)
+        case .cpuUtilization: double(metrics.cpuUtilization)
+        case .frames: integer(metrics.frames)
+        case .maxInputDelayMs: millis(metrics.maxInputDelay)
+        case .criticalPathMs: millis(metrics.criticalPath)
+        case .lowerBoundMs: millis(metrics.lowerBound)
+        case .dependencyViolations: integer(metrics.dependencyViolations)
+        }
+    }
+
+    private mutating func threadName(_ thread: Int32) {
+        if thread == 0 {
+            raw("\"main\"")
+        } else {
+            raw("\"worker-")
+            integer(Int(thread))
+            raw("\"")
+        }
+    }
+
+    /// `{ "scenario": …, "results": [ … ] }` of `launchflow compare --format json`.
+    public mutating func comparison(_ results: [SimulationResult]) {
+        raw("{\n  ")
+        key("scenario"); string(results.first?.schedule.scenario.name ?? "")
+        raw(",\n  "); key("results"); raw("[")
+        for (k, result) in results.enumerated() {
+            raw(k == 0 ? "\n    " : ",\n    ")
+            self.result(result, indent: "    ")
+        }
+        raw("\n  ]\n}")
+    }
+}

@@ -1,0 +1,146 @@
+/// Human-readable reports: the `simulate` text report and the `compare` tables.
+public enum TextReport {
+    /// `simulate --format text`: the metrics with units, then one row per task.
+    public static func simulation(_ result: SimulationResult) -> String {
+        let schedule = result.schedule
+        let scenario = schedule.scenario
+        let device = scenario.device
+        var out = "\(scenario.name) — strategy \(schedule.strategy.rawValue)\n"
+        out += "device: \(device.cores) cores (main + \(device.workerCount) workers), \(formatNumber(device.refreshRate)) Hz"
+        out += " (frame \(formatMillis(device.frameInterval)) ms), commit \(formatMillis(device.commitCost)) ms, render \(formatMillis(device.renderTime)) ms"
+        if schedule.strategy == .dag && schedule.maxConcurrent < device.workerCount {
+            out += ", at most \(schedule.maxConcurrent) worker tasks at once"
+        }
+        out += "\n\nMetrics\n"
+        let rows = Metric.allCases.map { metric in [metric.label, valueText(metric, result.metrics), unit(metric)] }
+        out += table(rows, rightAligned: [false, true, false], indent: "  ")
+        if !schedule.preMain.isEmpty {
+            out += "\nPre-main (t0 = \(formatMillis(schedule.t0)) ms)\n"
+            let rows = zip(scenario.preMain, schedule.preMain).map { phase, span in
+                [phase.name, formatMillis(span.start), formatMillis(span.end)]
+            }
+            out += table([["phase", "start", "end"]] + rows, rightAligned: [false, true, true], indent: "  ")
+        }
+        out += "\nTasks (ms; wait = start − ready)\n"
+        var taskRows = [["task", "thread", "ready", "start", "end", "wait"]]
+        for (i, run) in schedule.tasks.enumerated() {
+            taskRows.append([
+                scenario.tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start),
+                fixed(run.end), fixed(run.wait),
+            ])
+        }
+        out += table(taskRows, rightAligned: [false, false, true, true, true, true], indent: "  ")
+        let violations = schedule.violations()
+        if !violations.isEmpty {
+            out += "\nDependency violations (the task started before its dependency ended)\n"
+            var rows = [["task", "dependency", "start", "dependency end"]]
+            for v in violations {
+                rows.append([scenario.tasks[v.task].id, scenario.tasks[v.dependency].id, fixed(v.start), fixed(v.dependencyEnd)])
+            }
+            out += table(rows, rightAligned: [false, false, true, true], indent: "  ")
+        }
+        let path = result.criticalPath.tasks.map { scenario.tasks[$0].id }
+        out += "\nCritical path: \(path.joined(separator: " → "))\n"
+        return out
+    }
+
+    /// `compare --format text|markdown`: metrics × strategies, the best value
+    /// per metric marked `*`, deltas against `serial` in parentheses.
+    public static func comparison(_ results: [SimulationResult], markdown: Bool) -> String {
+        guard let first = results.first else { return "" }
+        let scenario = first.schedule.scenario
+        let baseline = results.first { $0.schedule.strategy == .serial }
+        var rows = [["metric"] + results.map(\.schedule.strategy.rawValue)]
+        for metric in Metric.allCases {
+            let values = results.map { $0.metrics.value(metric) }
+            let best = bestValue(metric, values)
+            var row = [metric.label + (unit(metric).isEmpty ? "" : " (\(unit(metric)))")]
+            for (k, result) in results.enumerated() {
+                var cell = valueText(metric, result.metrics)
+                if let best, values[k] == best, Set(values).count > 1 { cell = markdown ? "**\(cell)**" : cell + "*" }
+                if let baseline, result.schedule.strategy != .serial {
+                    let delta = values[k] - baseline.metrics.value(metric)
+                    cell += " (\(signed(delta, metric)))"
+                }
+                row.append(cell)
+            }
+            rows.append(row)
+        }
+        var out: String
+        if markdown {
+            out = "## \(scenario.name)\n\n"
+            out += "| " + rows[0].joined(separator: " | ") + " |\n"
+            out += "|" + rows[0].indices.map { $0 == 0 ? "---|" : "---:|" }.joined() + "\n"
+            for row in rows.dropFirst() { out += "| " + row.joined(separator: " | ") + " |\n" }
+            out += "\nBest value per metric in **bold**"
+        } else {
+            out = "\(scenario.name) — \(results.count) strategies\n\n"
+            out += table(rows, rightAligned: [false] + results.map { _ in true }, indent: "")
+            out += "\n* best value of the metric"
+        }
+        out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against serial.\n"
+        return out
+    }
+
+    // MARK: Formatting
+
+    static func bestValue(_ metric: Metric, _ values: [Double]) -> Double? {
+        switch metric.direction {
+        case .lowerIsBetter: values.min()
+        case .higherIsBetter: values.max()
+        case .neither: nil
+        }
+    }
+
+    static func unit(_ metric: Metric) -> String {
+        metric.isTime ? "ms" : metric == .cpuUtilization ? "%" : ""
+    }
+
+    static func valueText(_ metric: Metric, _ metrics: Metrics) -> String {
+        let value = metrics.value(metric)
+        if metric.isTime { return formatMillis(Micros((value * 1000).rounded())) }
+        if metric == .cpuUtilization { return percent(value) }
+        return String(Int(value))
+    }
+
+    static func signed(_ delta: Double, _ metric: Metric) -> String {
+        let sign = delta > 0 ? "+" : delta < 0 ? "−" : "±"
+        let magnitude = abs(delta)
+        if metric.isTime { return sign + formatMillis(Micros((magnitude * 1000).rounded())) }
+        if metric == .cpuUtilization { return sign + percent(magnitude) }
+        return sign + String(Int(magnitude))
+    }
+
+    /// 0.4567 → "45.7".
+    static func percent(_ fraction: Double) -> String {
+        let tenths = Int((fraction * 1000).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// Microseconds as milliseconds with exactly three decimals, for aligned columns.
+    static func fixed(_ micros: Micros) -> String {
+        let text = formatMillis(micros)
+        guard let dot = text.firstIndex(of: ".") else { return text + ".000" }
+        let decimals = text.distance(from: dot, to: text.endIndex) - 1
+        return text + String(repeating: "0", count: 3 - decimals)
+    }
+
+    /// Columns padded to their widest cell (in characters).
+    public static func table(_ rows: [[String]], rightAligned: [Bool], indent: String) -> String {
+        guard let columns = rows.map(\.count).max() else { return "" }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows { for (k, cell) in row.enumerated() { widths[k] = max(widths[k], cell.count) } }
+        var out = ""
+        for row in rows {
+            var line = indent
+            for (k, cell) in row.enumerated() {
+                let pad = String(repeating: " ", count: widths[k] - cell.count)
+                let right = k < rightAligned.count && rightAligned[k]
+                line += right ? pad + cell : cell + (k == row.count - 1 ? "" : pad)
+                if k < row.count - 1 { line += "  " }
+            }
+            out += line + "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,2 @@
+import LaunchflowCLI
+LaunchflowCommand.main()
