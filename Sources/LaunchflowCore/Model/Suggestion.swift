@@ -22,10 +22,13 @@ public func closestMatch(to word: String, in candidates: some Sequence<String>) 
     return best?.name
 }
 
-/// Levenshtein distance, or `limit + 1` once it must exceed `limit`.
+/// The optimal-string-alignment distance (Levenshtein plus swaps of two
+/// neighbours, so `cots` → `cost` is one edit), or `limit + 1` once it must
+/// exceed `limit`.
 func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
@@ -33,11 +36,15 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> I
         var rowMin = i
         for j in 1...b.count {
             let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-            current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
-            rowMin = min(rowMin, current[j])
+            var best = min(substitution, previous[j] + 1, current[j - 1] + 1)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                best = min(best, beforePrevious[j - 2] + 1)
+            }
+            current[j] = best
+            rowMin = min(rowMin, best)
         }
         if rowMin > limit { return limit + 1 }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
 }
