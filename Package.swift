@@ -25,7 +25,7 @@ let package = Package(
         .executableTarget(name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
         .testTarget(
             name: "LaunchflowTests",
-            dependencies: ["LaunchflowCore", "LaunchflowCLI"],
+            dependencies: ["LaunchflowCore", "LaunchflowCLI", "launchflow"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LaunchflowRenderTests", dependencies: ["LaunchflowCore", "LaunchflowRender"]),

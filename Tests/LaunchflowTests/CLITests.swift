@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import LaunchflowCore
+
+/// End-to-end: the built binary's stdout, stderr and exit status.
+@Suite(.serialized)
+struct CLITests {
+    let example = "scenarios/article.json"
+
+    @Test func simulateJSONIsTheModelFormat() throws {
+        let out = try Launchflow.run(["simulate", example, "--strategy", "dag", "--format", "json"])
+        #expect(out.status == 0 && out.stderr.isEmpty)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys).isSuperset(of: ["scenario", "strategy", "metrics", "preMain", "tasks", "commits", "violations"]))
+        #expect(object["strategy"] as? String == "dag")
+        #expect((object["tasks"] as? [Any])?.count == 9)
+    }
+
+    @Test func simulateJSONIsByteIdenticalOnEveryRun() throws {
+        let args = ["simulate", "scenarios/large-app.json", "--strategy", "priority", "--format", "json"]
+        let first = try Launchflow.run(args)
+        #expect(try Launchflow.run(args).stdout == first.stdout)
+    }
+
+    @Test func simulateTextReportsMetricsWithUnitsAndEveryTask() throws {
+        let out = try Launchflow.run(["simulate", example])
+        #expect(out.status == 0)
+        #expect(out.stdout.contains("strategy dag"))
+        #expect(out.stdout.contains("time to first frame"))
+        #expect(out.stdout.contains(" ms"))
+        for id in ["crash-reporter", "launch-page", "content-page"] { #expect(out.stdout.contains(id)) }
+        #expect(out.stdout.contains("wait"))
+    }
+
+    @Test func compareJSONListsSerialPriorityDagInOrder() throws {
+        let out = try Launchflow.run(["compare", example, "--format", "json"])
+        #expect(out.status == 0)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.map { $0["strategy"] as? String } == ["serial", "priority", "dag"])
+    }
+
+    @Test func compareMarksTheBestAndShowsDeltas() throws {
+        let text = try Launchflow.run(["compare", example]).stdout
+        #expect(text.contains("*"))
+        #expect(text.contains("(−"))
+        let markdown = try Launchflow.run(["compare", example, "--format", "markdown", "--strategies", "dag,serial"]).stdout
+        #expect(markdown.contains("| metric | dag | serial |"))
+        #expect(markdown.contains("**"))
+    }
+
+    @Test func validatePrintsOkAndASummary() throws {
+        let out = try Launchflow.run(["validate", example])
+        #expect(out.status == 0)
+        #expect(out.stdout.hasPrefix("ok: scenarios/article.json: Article app"))
+        #expect(out.stdout.contains("9 tasks"))
+    }
+
+    static let badInvocations: [(args: [String], stderr: String)] = [
+        (["simulat", "x.json"], "error: unknown command 'simulat'; did you mean 'simulate'?"),
+        (["simulate", "scenarios/article.json", "--stratgy", "dag"], "error: unknown option '--stratgy'; did you mean '--strategy'?"),
+        (["simulate", "scenarios/article.json", "--strategy", "dga"],
+         "error: invalid value 'dga' for '--strategy': expected one of serial, priority, dag; did you mean 'dag'?"),
+        (["simulate"], "error: missing argument <scenario>"),
+        (["simulate", "a.json", "b.json"], "error: unexpected argument 'b.json'"),
+        (["simulate", "scenarios/article.json", "--max-concurrent", "0"],
+         "error: invalid value '0' for '--max-concurrent': expected an integer ≥ 1"),
+        (["simulate", "scenarios/article.json", "--format"], "error: option '--format' needs a value <format>"),
+        (["compare", "scenarios/article.json", "--strategies", "serial,dgа"], "error: unknown strategy 'dgа' in '--strategies'"),
+        (["validate", "no-such-file.json"], "error: no-such-file.json: no such file"),
+        (["validate", "scenarios"], "error: scenarios: is a directory, expected a scenario file (.json)"),
+    ]
+
+    @Test(arguments: badInvocations.indices)
+    func badInputExitsTwoWithAClearError(_ k: Int) throws {
+        let (args, expected) = Self.badInvocations[k]
+        let out = try Launchflow.run(args)
+        #expect(out.status == 2, "\(args)")
+        #expect(out.stderr.hasPrefix(expected), "\(args): \(out.stderr)")
+        #expect(out.stdout.isEmpty)
+        #expect(!out.stderr.contains("Fatal error") && !out.stderr.contains("Stack dump"))
+    }
+
+    @Test func anInvalidScenarioListsEveryProblemAndWritesNothingElse() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bad.json")
+        try #"{"name": "bad", "device": {"cores": 1}, "tasks": [{"id": "a", "cost": -1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["a"]}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        for command in ["simulate", "compare", "validate"] {
+            let out = try Launchflow.run([command, file.path])
+            #expect(out.status == 2)
+            #expect(out.stdout.isEmpty)
+            let lines = out.stderr.split(separator: "\n")
+            #expect(lines.count == 3, "\(out.stderr)")
+            #expect(lines.allSatisfy { $0.hasPrefix("error: \(file.path): ") })
+            #expect(out.stderr.contains("dependency cycle: a → b → a"))
+        }
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        for command in ["simulate", "compare", "validate"] {
+            let out = try Launchflow.run([command, "--help"])
+            #expect(out.status == 0)
+            for section in ["OVERVIEW:", "USAGE: launchflow \(command)", "OPTIONS:"] { #expect(out.stdout.contains(section)) }
+            #expect(try Launchflow.run(["help", command]).stdout == out.stdout)
+        }
+        let top = try Launchflow.run(["--help"])
+        #expect(top.status == 0 && top.stdout.contains("COMMANDS:"))
+        #expect(try Launchflow.run(["--version"]).stdout.hasPrefix("launchflow "))
+    }
+}

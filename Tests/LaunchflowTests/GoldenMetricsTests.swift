@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import LaunchflowCore
+
+/// Golden metrics of every bundled scenario under every strategy
+/// (Fixtures/golden/<scenario>.json). A change to the engine that moves any of
+/// them fails here. To re-record them on purpose, after checking the change
+/// is intended: `RECORD=1 make test` (or `RECORD=1 swift test --filter GoldenMetricsTests`).
+struct GoldenMetricsTests {
+    static let scenarios = ["article", "tiers-only", "dependencies-only", "large-app"]
+
+    static var sourceFixtures: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/golden")
+    }
+
+    @Test(arguments: scenarios)
+    func metricsMatchTheGoldenFile(_ name: String) throws {
+        let scenario = try ScenarioLoader.load(path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+        var actual: [String: [String: Double]] = [:]
+        for result in SimulationResult.compare(scenario, strategies: Strategy.allCases) {
+            var metrics: [String: Double] = [:]
+            for metric in Metric.allCases { metrics[metric.rawValue] = result.metrics.value(metric) }
+            actual[result.schedule.strategy.rawValue] = metrics
+        }
+        let golden = Self.sourceFixtures.appendingPathComponent("\(name).json")
+        if ProcessInfo.processInfo.environment["RECORD"] == "1" {
+            try FileManager.default.createDirectory(at: Self.sourceFixtures, withIntermediateDirectories: true)
+            let data = try JSONSerialization.data(withJSONObject: actual, options: [.prettyPrinted, .sortedKeys])
+            try (data + Data("\n".utf8)).write(to: golden)
+            return
+        }
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: golden))
+        let differences = jsonDifferences(expected, actual)
+        #expect(differences.isEmpty, "\(name): \(differences.joined(separator: "\n")) — re-record with RECORD=1 if intended")
+    }
+}

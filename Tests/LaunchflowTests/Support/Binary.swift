@@ -1,0 +1,49 @@
+import Foundation
+
+/// The built `launchflow` executable (a dependency of this test target, so
+/// SwiftPM builds it first), run as a user would.
+struct Launchflow {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let url: URL = {
+        // The test bundle sits in the build products folder, beside the executable.
+        var folder = Bundle.module.bundleURL.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent("launchflow")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/launchflow")
+    }()
+
+    /// Runs `launchflow args…` in `directory` (the repository root by default).
+    static func run(_ args: [String], in directory: URL = repositoryRoot) throws -> Output {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = args
+        process.currentDirectoryURL = directory
+        // Output goes to files: no pipe can fill up and block the child.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
