@@ -1,1 +1,87 @@
-print("bench")
+// launchflow-bench: the benchmark. Prints figures; asserts nothing.
+//
+//   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000]
+//
+// For each size it generates a random valid scenario (seeded, about three
+// dependencies per task), writes it to a temporary file, and measures per
+// strategy, in a release build:
+//   engine   decoded scenario in → schedule and metrics out (best of a few runs)
+//   command  the whole `launchflow simulate FILE --strategy S --format json`,
+//            run as a child process (read, decode, validate, simulate, write
+//            JSON to /dev/null), wall time and peak memory (max RSS)
+// and, in process, where the command's time goes: read+decode+validate,
+// simulate+metrics, JSON encoding.
+import Foundation
+import LaunchflowCore
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func best(of runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var result = Double.infinity
+    for _ in 0..<runs { result = min(result, try seconds(body)) }
+    return result
+}
+
+func ms(_ s: Double) -> String { String(format: "%9.1f ms", s * 1000) }
+
+/// Runs the launchflow binary beside this one; returns wall seconds and the child's peak RSS in MiB.
+func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("launchflow")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = args
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.standardError
+    var elapsed = 0.0
+    try elapsed = seconds {
+        try process.run()
+        process.waitUntilExit()
+    }
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)  // the maximum over children so far; sizes grow, so it is this one's
+    return (elapsed, Double(usage.ru_maxrss) / 1024)
+}
+
+var sizes = [1_000, 10_000, 100_000, 1_000_000]
+let arguments = CommandLine.arguments
+if arguments.contains("--quick") { sizes = [1_000, 10_000, 100_000] }
+if let i = arguments.firstIndex(of: "--sizes"), i + 1 < arguments.count {
+    sizes = arguments[i + 1].split(separator: ",").compactMap { Int($0) }
+}
+
+print("launchflow benchmark — release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print("random scenarios, about 3 dependencies per task, 4 tiers, 25% main-thread tasks\n")
+print("tasks      strategy  engine        command       peak RSS   (command = read+decode+validate · simulate+metrics · JSON)")
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("launchflow-bench-\(getpid())")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+for size in sizes {
+    var generator = RandomScenario(taskCount: size)
+    generator.cores = 4...4
+    let file = folder.appendingPathComponent("random-\(size).json")
+    try Data(generator.make(seed: 42).jsonBytes()).write(to: file)
+    let fileMiB = Double((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) / 1_048_576
+    let scenario = try ScenarioLoader.load(path: file.path)
+    let runs = size >= 1_000_000 ? 2 : size >= 100_000 ? 3 : 10
+    for strategy in Strategy.allCases {
+        var result: SimulationResult?
+        let engine = best(of: runs) { result = SimulationResult(scenario, strategy: strategy) }
+        var decodeTime = 0.0, encodeTime = 0.0
+        decodeTime = try best(of: runs) { _ = try ScenarioLoader.load(path: file.path) }
+        encodeTime = best(of: runs) {
+            var writer = JSONWriter(capacity: 128 * size)
+            writer.result(result!)
+            precondition(!writer.bytes.isEmpty)
+        }
+        let command = try runCommand(["simulate", file.path, "--strategy", strategy.rawValue, "--format", "json"])
+        let label = String(size).padding(toLength: 10, withPad: " ", startingAt: 0)
+        let name = strategy.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+        print("\(label) \(name) \(ms(engine))  \(ms(command.seconds))  \(String(format: "%6.0f MiB", command.peakMiB))   (\(ms(decodeTime)) · \(ms(engine)) · \(ms(encodeTime)))")
+    }
+    print(String(format: "           (scenario file %.1f MiB)", fileMiB))
+}

@@ -80,6 +80,8 @@ struct ValidationTests {
          ["error: s.json: device.refreshRate: must be greater than 0 and at most 1000 (Hz), found 0"]),
         ("refresh rate above 1000", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"refreshRate": 1000.5},"#),
          ["error: s.json: device.refreshRate: must be greater than 0 and at most 1000 (Hz), found 1000.5"]),
+        ("a refresh rate so low the clock would overflow", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"refreshRate": 1e-15},"#),
+         ["error: s.json: device.refreshRate: must be at least 1e-9 Hz (a frame every 31 years); a smaller rate overflows the microsecond clock, found 1e-15"]),
         ("firstFrame off the main thread", doc(#"{"id": "a", "cost": 1, "firstFrame": true}"#),
          ["error: s.json: tasks[0].firstFrame (task 'a'): a firstFrame task must be mainThreadOnly: only main-thread work puts pixels on screen (mark the main-thread task that shows the result)"]),
         ("costP90 below cost", doc(#"{"id": "a", "cost": 10, "costP90": 5}"#),

@@ -54,6 +54,9 @@ public struct Schedule: Sendable {
     public let strategy: Strategy
     /// The number of worker tasks allowed to run at once.
     public let maxConcurrent: Int
+    /// Each task's cost in µs in this run: the scenario's, unless the run
+    /// used other costs (a sampled launch of `sweep`, a what-if).
+    public let costs: [Micros]
     /// When the run loop started: the end of the pre-main phases.
     public let t0: Micros
     public let preMain: [Span]

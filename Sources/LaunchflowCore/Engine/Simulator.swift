@@ -93,10 +93,11 @@ struct Simulator<Policy: LaunchPolicy> {
     private var workerTask: [Int]
     private var running = 0
 
-    init(scenario: Scenario, ranking: Ranking, policy: Policy, maxConcurrent: Int) {
+    /// `cost`: each task's cost in µs (the scenario's, or sampled ones).
+    init(scenario: Scenario, cost: [Micros], ranking: Ranking, policy: Policy, maxConcurrent: Int) {
         self.policy = policy
         self.ranking = ranking
-        cost = scenario.tasks.map(\.cost)
+        self.cost = cost
         mainOnly = scenario.tasks.map(\.mainThreadOnly)
         commitCost = scenario.device.commitCost
         renderTime = scenario.device.renderTime
@@ -313,7 +314,10 @@ struct Ranking: Sendable {
     private let taskAt: [Int32]
 
     init(tasks: [LaunchTask]) {
-        let byRank = tasks.indices.sorted { (tasks[$0].priority, $0) < (tasks[$1].priority, $1) }
+        // Sort plain integers (priority in the high bits, index in the low 32): fast and total.
+        var keys = tasks.indices.map { UInt64(tasks[$0].priority) << 32 | UInt64($0) }
+        keys.sort()
+        let byRank = keys.map { Int($0 & 0xFFFF_FFFF) }
         var rankOf = [Int32](repeating: 0, count: tasks.count)
         for (position, task) in byRank.enumerated() { rankOf[task] = Int32(position) }
         self.rankOf = rankOf

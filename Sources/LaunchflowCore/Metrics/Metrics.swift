@@ -92,24 +92,33 @@ public struct CriticalPath: Sendable, Equatable {
     ///
     /// - Complexity: O(n + e).
     public init(of scenario: Scenario) {
-        let tasks = scenario.tasks
-        guard !tasks.isEmpty else {
+        self.init(graph: TaskGraph(tasks: scenario.tasks), cost: scenario.tasks.map(\.cost))
+    }
+
+    init(graph: TaskGraph, cost: [Micros]) {
+        guard !cost.isEmpty else {
             self.init(length: 0, tasks: [])
             return
         }
-        let order = TaskGraph(tasks: tasks).topologicalOrder()
-        var finish = [Micros](repeating: 0, count: tasks.count)
-        var previous = [Int](repeating: -1, count: tasks.count)
-        for i in order {
-            var best: Micros = -1
-            for d in tasks[i].dependsOn where finish[d] > best {
-                best = finish[d]
-                previous[i] = d
+        var finish = [Micros](repeating: 0, count: cost.count)
+        var previous = [Int](repeating: -1, count: cost.count)
+        let order = graph.topologicalOrder()
+        graph.dependencyStart.withUnsafeBufferPointer { start in
+            graph.dependencies.withUnsafeBufferPointer { deps in
+                finish.withUnsafeMutableBufferPointer { finish in
+                    for i in order {
+                        var best: Micros = -1
+                        for k in Int(start[i])..<Int(start[i + 1]) where finish[Int(deps[k])] > best {
+                            best = finish[Int(deps[k])]
+                            previous[i] = Int(deps[k])
+                        }
+                        finish[i] = max(best, 0) + cost[i]
+                    }
+                }
             }
-            finish[i] = max(best, 0) + tasks[i].cost
         }
         var end = 0
-        for i in tasks.indices where finish[i] > finish[end] { end = i }
+        for i in cost.indices where finish[i] > finish[end] { end = i }
         var path = [end]
         while previous[path[path.count - 1]] >= 0 { path.append(previous[path[path.count - 1]]) }
         self.init(length: finish[end], tasks: path.reversed())
@@ -149,9 +158,10 @@ extension Schedule {
             let run = tasks[i]
             if spec.firstFrame { firstFrameIteration = max(firstFrameIteration, Int(run.iteration)) }
             lastEnd = max(lastEnd, run.end)
-            if run.isOnMain { mainTaskTime += spec.cost }
-            totalCost += spec.cost
-            if spec.mainThreadOnly { mainOnlyCost += spec.cost }
+            let cost = costs[i]
+            if run.isOnMain { mainTaskTime += cost }
+            totalCost += cost
+            if spec.mainThreadOnly { mainOnlyCost += cost }
         }
         if firstFrameIteration < 0 { firstFrameIteration = 0 }
         let commitTime = commits.reduce(0) { $0 + $1.end - $1.start }
@@ -163,7 +173,7 @@ extension Schedule {
         let cores = scenario.device.cores
         let work = t0 + totalCost + commitTime
         let utilization = launchComplete == 0 ? 0 : Double(work) / (Double(cores) * Double(launchComplete))
-        let longest = (criticalPath ?? CriticalPath(of: scenario)).length
+        let longest = (criticalPath ?? CriticalPath(graph: TaskGraph(tasks: scenario.tasks), cost: costs)).length
         let perCore = (totalCost + cores - 1) / cores
         return Metrics(
             timeToFirstFrame: commits[firstFrameIteration].presented,

@@ -273,9 +273,18 @@ struct JSONReader {
 
     // MARK: Helpers
 
+    /// The string of UTF-8 `slice`; ASCII (the common case) needs no validation.
     private func makeString(_ slice: ArraySlice<UInt8>, at start: Int) throws(JSONSyntaxError) -> String {
-        if let s = String(validating: slice, as: UTF8.self) { return s }
-        throw error("invalid UTF-8 in string", at: start)
+        let text: String? = slice.withUnsafeBufferPointer { buffer in
+            var ascii = true
+            for byte in buffer where byte >= 0x80 {
+                ascii = false
+                break
+            }
+            return ascii ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+        }
+        guard let text else { throw error("invalid UTF-8 in string", at: start) }
+        return text
     }
 
     private func readHex4(at position: Int) throws(JSONSyntaxError) -> UInt32 {

@@ -132,6 +132,8 @@ final class ScenarioDecoder {
     /// The largest millisecond value accepted anywhere: an hour.
     static let maxMilliseconds = 3_600_000.0
     static let maxPriority = 1_000_000
+    /// Below this the frame interval (`1e6 / r` µs) and vsync times leave 64-bit integers.
+    static let minRefreshRate = 1e-9
 
     let file: String
     private(set) var problems: [(offset: Int, location: Location?, message: String)] = []
@@ -204,6 +206,11 @@ final class ScenarioDecoder {
                 let offset = r.valueOffset()
                 guard let v = try self.number(&r, at: .device(key), min: -.infinity, max: .infinity, unit: "").value else { return }
                 if v > 0 && v <= 1000 {
+                    if v < Self.minRefreshRate {
+                        // MODEL.md allows any r > 0, but 1e6 / r µs must fit the 64-bit clock.
+                        self.report("must be at least 1e-9 Hz (a frame every 31 years); a smaller rate overflows the microsecond clock, found \(v)", at: .device(key), offset: offset)
+                        return
+                    }
                     self.device.refreshRate = v
                 } else {
                     self.report("must be greater than 0 and at most 1000 (Hz), found \(formatNumber(v))", at: .device(key), offset: offset)

@@ -49,7 +49,7 @@ struct ScenarioValidator {
                     report(at, i, "the task depends on itself")
                     continue
                 }
-                guard let j = indexOf[name] else {
+                guard let j = indexOf.index(of: name) else {
                     var message = "unknown task '\(name)'"
                     if suggestionsLeft > 0 {
                         suggestionsLeft -= 1
@@ -66,18 +66,14 @@ struct ScenarioValidator {
         return resolved
     }
 
-    /// id → index of its first definition; later duplicates and empty ids are reported.
-    private mutating func indexIDs() -> [String: Int] {
-        var indexOf = [String: Int](minimumCapacity: tasks.count)
-        for (i, task) in tasks.enumerated() {
-            guard let id = task.id, !id.isEmpty else { continue }
-            if let first = indexOf[id] {
-                report(.task(i, "id"), i, "duplicate task id '\(id)'; first defined at tasks[\(first)]")
-            } else {
-                indexOf[id] = i
-            }
+    /// id → index of its first definition; later duplicates are reported.
+    private mutating func indexIDs() -> IDTable {
+        var duplicates: [(Int, Int)] = []
+        let table = IDTable(tasks.map(\.id)) { duplicates.append(($0, $1)) }
+        for (i, first) in duplicates {
+            report(.task(i, "id"), i, "duplicate task id '\(tasks[i].id!)'; first defined at tasks[\(first)]")
         }
-        return indexOf
+        return table
     }
 
     /// The earlier position of `name` in `list`, if any (a dictionary for long lists).

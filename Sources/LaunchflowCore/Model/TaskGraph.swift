@@ -1,44 +1,67 @@
-/// The dependency graph of a scenario in compressed form: for each task, the
-/// tasks that depend on it (its *dependents*), and how many dependencies it has.
+/// The dependency graph of a scenario in compressed (CSR) form: for each
+/// task, its dependencies (in `dependsOn` order) and its *dependents* (the
+/// tasks that depend on it, in ascending index order).
 ///
-/// Built once per run in O(n + e); the strategies and metrics walk it without
-/// allocating.
+/// Built once per scenario in O(n + e); the strategies and metrics walk it
+/// without allocating.
 public struct TaskGraph: Sendable {
-    /// `dependents[dependentStart[i]..<dependentStart[i + 1]]` are the tasks that depend on task `i`,
-    /// in ascending index order.
+    /// `dependencies[dependencyStart[i]..<dependencyStart[i + 1]]` are task `i`'s dependencies.
+    public let dependencyStart: [Int32]
+    public let dependencies: [Int32]
+    /// `dependents[dependentStart[i]..<dependentStart[i + 1]]` are the tasks that depend on task `i`.
     public let dependentStart: [Int32]
     public let dependents: [Int32]
-    /// The number of (resolved) dependencies of each task.
+    /// The number of dependencies of each task.
     public let dependencyCount: [Int32]
 
     public init(tasks: [LaunchTask]) {
-        self.init(count: tasks.count) { tasks[$0].dependsOn }
+        self.init(count: tasks.count) { body in
+            tasks.withUnsafeBufferPointer { buffer in
+                for i in 0..<buffer.count { body(i, buffer[i].dependsOn) }
+            }
+        }
     }
 
     init(dependencies: [[Int]]) {
-        self.init(count: dependencies.count) { dependencies[$0] }
+        self.init(count: dependencies.count) { body in
+            for i in 0..<dependencies.count { body(i, dependencies[i]) }
+        }
     }
 
-    private init(count n: Int, dependenciesOf: (Int) -> [Int]) {
-        var start = [Int32](repeating: 0, count: n + 1)
+    private init(count n: Int, forEach: ((Int, [Int]) -> Void) -> Void) {
+        var depStart = [Int32](repeating: 0, count: n + 1)
+        var deps: [Int32] = []
+        var dependentStart = [Int32](repeating: 0, count: n + 1)
         var counts = [Int32](repeating: 0, count: n)
-        for i in 0..<n {
-            let deps = dependenciesOf(i)
-            counts[i] = Int32(deps.count)
-            for d in deps { start[d + 1] += 1 }
+        forEach { i, list in
+            counts[i] = Int32(list.count)
+            for d in list {
+                deps.append(Int32(d))
+                dependentStart[d + 1] += 1
+            }
+            depStart[i + 1] = Int32(deps.count)
         }
-        for i in 0..<n { start[i + 1] += start[i] }
-        var fill = Array(start[0..<n])
-        var list = [Int32](repeating: 0, count: Int(start[n]))
+        for i in 0..<n { dependentStart[i + 1] += dependentStart[i] }
+        var fill = Array(dependentStart[0..<n])
+        var list = [Int32](repeating: 0, count: deps.count)
         for i in 0..<n {
-            for d in dependenciesOf(i) {
+            for k in Int(depStart[i])..<Int(depStart[i + 1]) {
+                let d = Int(deps[k])
                 list[Int(fill[d])] = Int32(i)
                 fill[d] += 1
             }
         }
-        dependentStart = start
+        dependencyStart = depStart
+        dependencies = deps
+        self.dependentStart = dependentStart
         dependents = list
         dependencyCount = counts
+    }
+
+    /// The dependencies of `task`, in `dependsOn` order.
+    @inlinable
+    public func dependencies(of task: Int) -> ArraySlice<Int32> {
+        dependencies[Int(dependencyStart[task])..<Int(dependencyStart[task + 1])]
     }
 
     public var count: Int { dependencyCount.count }
@@ -51,20 +74,39 @@ public struct TaskGraph: Sendable {
 
     /// A topological order (dependencies first) by Kahn's algorithm; shorter
     /// than `count` when the graph has a cycle.
+    ///
+    /// - Complexity: O(n + e).
     public func topologicalOrder() -> [Int] {
+        let n = count
         var pending = dependencyCount
-        var order: [Int] = []
-        order.reserveCapacity(count)
-        for i in 0..<count where pending[i] == 0 { order.append(i) }
-        var head = 0
-        while head < order.count {
-            let u = order[head]
-            head += 1
-            for w in dependents(of: u) {
-                pending[Int(w)] -= 1
-                if pending[Int(w)] == 0 { order.append(Int(w)) }
+        var order = [Int](repeating: 0, count: n)
+        var tail = 0
+        dependentStart.withUnsafeBufferPointer { start in
+            dependents.withUnsafeBufferPointer { list in
+                pending.withUnsafeMutableBufferPointer { pending in
+                    order.withUnsafeMutableBufferPointer { order in
+                        for i in 0..<n where pending[i] == 0 {
+                            order[tail] = i
+                            tail += 1
+                        }
+                        var head = 0
+                        while head < tail {
+                            let u = order[head]
+                            head += 1
+                            for k in Int(start[u])..<Int(start[u + 1]) {
+                                let w = Int(list[k])
+                                pending[w] -= 1
+                                if pending[w] == 0 {
+                                    order[tail] = w
+                                    tail += 1
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
+        order.removeLast(n - tail)
         return order
     }
 }

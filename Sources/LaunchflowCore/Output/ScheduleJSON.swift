@@ -5,20 +5,22 @@ public struct SimulationResult: Sendable {
     public let criticalPath: CriticalPath
 
     /// Simulates and measures in one go.
-    public init(_ scenario: Scenario, strategy: Strategy, options: SimulationOptions = .init(),
-                criticalPath: CriticalPath? = nil) {
-        let path = criticalPath ?? CriticalPath(of: scenario)
-        schedule = simulate(scenario, strategy: strategy, options: options)
-        metrics = schedule.metrics(criticalPath: path)
-        self.criticalPath = path
+    public init(_ scenario: Scenario, strategy: Strategy, options: SimulationOptions = .init()) {
+        self.init(PreparedScenario(scenario), strategy: strategy, options: options)
     }
 
-    /// Runs each strategy (in the order given), sharing the critical path.
+    init(_ prepared: PreparedScenario, strategy: Strategy, options: SimulationOptions, costs: [Micros]? = nil) {
+        schedule = simulate(prepared, strategy: strategy, options: options, costs: costs)
+        criticalPath = costs.map { CriticalPath(graph: prepared.graph, cost: $0) } ?? prepared.criticalPath
+        metrics = schedule.metrics(criticalPath: criticalPath)
+    }
+
+    /// Runs each strategy (in the order given), preparing the scenario once.
     public static func compare(_ scenario: Scenario, strategies: [Strategy], options: SimulationOptions = .init())
         -> [SimulationResult]
     {
-        let path = CriticalPath(of: scenario)
-        return strategies.map { SimulationResult(scenario, strategy: $0, options: options, criticalPath: path) }
+        let prepared = PreparedScenario(scenario)
+        return strategies.map { SimulationResult(prepared, strategy: $0, options: options) }
     }
 }
 

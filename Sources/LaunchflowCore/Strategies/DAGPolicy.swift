@@ -21,9 +21,16 @@ struct DAGPolicy: LaunchPolicy {
     mutating func launchReturned(releasing released: inout [Int]) {}
 
     mutating func taskEnded(_ task: Int, releasing released: inout [Int]) {
-        for dependent in graph.dependents(of: task) {
-            pending[Int(dependent)] -= 1
-            if pending[Int(dependent)] == 0 { released.append(Int(dependent)) }
+        let start = Int(graph.dependentStart[task]), end = Int(graph.dependentStart[task + 1])
+        guard start < end else { return }
+        graph.dependents.withUnsafeBufferPointer { dependents in
+            pending.withUnsafeMutableBufferPointer { pending in
+                for k in start..<end {
+                    let dependent = Int(dependents[k])
+                    pending[dependent] -= 1
+                    if pending[dependent] == 0 { released.append(dependent) }
+                }
+            }
         }
     }
 }

@@ -28,9 +28,11 @@ struct SerialPolicy: LaunchPolicy {
     mutating func launchReturned(releasing released: inout [Int]) {}
 
     mutating func taskEnded(_ task: Int, releasing released: inout [Int]) {
-        for dependent in graph.dependents(of: task) {
-            pending[Int(dependent)] -= 1
-            if pending[Int(dependent)] == 0 { available.push(ranking.rank(of: Int(dependent))) }
+        let start = Int(graph.dependentStart[task]), end = Int(graph.dependentStart[task + 1])
+        for k in start..<end {
+            let dependent = Int(graph.dependents[k])
+            pending[dependent] -= 1
+            if pending[dependent] == 0 { available.push(ranking.rank(of: dependent)) }
         }
     }
 }

@@ -1,0 +1,35 @@
+/// An engine prepared once for one scenario and run many times: with its own
+/// costs, or with other costs per task (sampled launches, what-ifs).
+///
+/// The dependency graph and the ranking do not depend on costs, so they are
+/// built once; each run only simulates and measures.
+///
+/// ```swift
+/// var engine = LaunchEngine(scenario)
+/// let base = engine.metrics(.dag)
+/// var costs = engine.costs
+/// costs[3] /= 2
+/// let faster = engine.metrics(.dag, costs: costs)
+/// ```
+public struct LaunchEngine: Sendable {
+    let prepared: PreparedScenario
+
+    public init(_ scenario: Scenario) { prepared = PreparedScenario(scenario) }
+
+    public var scenario: Scenario { prepared.scenario }
+
+    /// The scenario's task costs in µs, in task order.
+    public var costs: [Micros] { prepared.costs }
+
+    /// The full result of one run. `costs` (µs per task) replace the scenario's when given.
+    public func result(_ strategy: Strategy, costs: [Micros]? = nil, options: SimulationOptions = .init())
+        -> SimulationResult
+    {
+        SimulationResult(prepared, strategy: strategy, options: options, costs: costs)
+    }
+
+    /// The metrics of one run.
+    public func metrics(_ strategy: Strategy, costs: [Micros]? = nil, options: SimulationOptions = .init()) -> Metrics {
+        result(strategy, costs: costs, options: options).metrics
+    }
+}
