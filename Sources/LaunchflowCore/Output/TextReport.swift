@@ -139,6 +139,7 @@ public enum TextReport {
                 line += right ? pad + cell : cell + (k == row.count - 1 ? "" : pad)
                 if k < row.count - 1 { line += "  " }
             }
+            while line.hasSuffix(" ") { line.removeLast() }
             out += line + "\n"
         }
         return out

@@ -15,18 +15,24 @@ struct PriorityPolicy: LaunchPolicy {
     private var remaining: [Int]
     /// Tier 0's main-thread tasks, which `didFinishLaunching` runs itself.
     private let launchTasks: [Int]
+    /// Tier 0's other tasks, which `didFinishLaunching` hands to the workers.
+    private let workerTasksOfTierZero: [Int]
     private var nextLaunchTask = 0
 
-    init(tasks: [LaunchTask]) {
-        let levels = Array(Set(tasks.map(\.priority))).sorted()
-        var tierIndex: [Int: Int32] = [:]
-        for (k, level) in levels.enumerated() { tierIndex[level] = Int32(k) }
-        var tiers = [[Int]](repeating: [], count: levels.count)
+    /// Builds the tiers from the ranking: in rank order, the tasks of a tier
+    /// are contiguous and in index order.
+    init(tasks: [LaunchTask], ranking: Ranking) {
+        var tiers: [[Int]] = []
         var tierOf = [Int32](repeating: 0, count: tasks.count)
-        for (i, task) in tasks.enumerated() {
-            let k = tierIndex[task.priority]!
-            tierOf[i] = k
-            tiers[Int(k)].append(i)
+        var level: Int?
+        for rank in 0..<tasks.count {
+            let task = ranking.task(atRank: Int32(rank))
+            if tasks[task].priority != level {
+                level = tasks[task].priority
+                tiers.append([])
+            }
+            tierOf[task] = Int32(tiers.count - 1)
+            tiers[tiers.count - 1].append(task)
         }
         self.tiers = tiers
         self.tierOf = tierOf
@@ -34,8 +40,6 @@ struct PriorityPolicy: LaunchPolicy {
         launchTasks = tiers.first?.filter { tasks[$0].mainThreadOnly } ?? []
         workerTasksOfTierZero = tiers.first?.filter { !tasks[$0].mainThreadOnly } ?? []
     }
-
-    private let workerTasksOfTierZero: [Int]
 
     mutating func launchBegan(releasing released: inout [Int]) {
         released.append(contentsOf: workerTasksOfTierZero)

@@ -64,7 +64,7 @@ func simulate(_ prepared: PreparedScenario, strategy: Strategy, options: Simulat
 
     switch strategy {
     case .serial: return run(SerialPolicy(graph: prepared.graph, ranking: ranking))
-    case .priority: return run(PriorityPolicy(tasks: scenario.tasks))
+    case .priority: return run(PriorityPolicy(tasks: scenario.tasks, ranking: ranking))
     case .dag: return run(DAGPolicy(graph: prepared.graph))
     }
 }
