@@ -228,7 +228,7 @@ final class ScenarioDecoder {
         guard try expectArray(&r, at: .root("preMain")) else { return }
         try r.readArray { r, index in
             let start = r.valueOffset()
-            guard try self.expectObject(&r, at: .preMainElement(index)) else { return }
+            guard try self.expectObject(&r, at: .preMainElement(index), nullIsAbsent: false) else { return }
             var seen = KeySet()
             var name: Field<String> = .absent
             var cost: Field<Micros> = .absent
@@ -264,7 +264,7 @@ final class ScenarioDecoder {
     private func decodeTask(_ r: inout JSONReader, index: Int) throws -> RawTask {
         let start = r.valueOffset()
         var task = RawTask(offset: start)
-        guard try expectObject(&r, at: .taskElement(index)) else { return task }
+        guard try expectObject(&r, at: .taskElement(index), nullIsAbsent: false) else { return task }
         var seen = KeySet()
         var id: Field<String> = .absent
         var cost: Field<Micros> = .absent
@@ -370,20 +370,24 @@ final class ScenarioDecoder {
 
     // MARK: Values
 
-    private func expectObject(_ r: inout JSONReader, at location: Location) throws -> Bool {
-        try expect(.object, &r, at: location)
+    /// `nullIsAbsent`: true for the value of an optional key; an array element is never absent.
+    private func expectObject(_ r: inout JSONReader, at location: Location, nullIsAbsent: Bool = true) throws -> Bool {
+        try expect(.object, &r, at: location, nullIsAbsent: nullIsAbsent)
     }
 
     private func expectArray(_ r: inout JSONReader, at location: Location) throws -> Bool {
-        try expect(.array, &r, at: location)
+        try expect(.array, &r, at: location, nullIsAbsent: true)
     }
 
-    /// Whether the next value has `kind`; if not, a problem is recorded (null means absent) and the value skipped.
-    private func expect(_ kind: JSONReader.ValueKind, _ r: inout JSONReader, at location: Location) throws -> Bool {
+    /// Whether the next value has `kind`; if not, a problem is recorded (unless
+    /// it is null and null means absent) and the value skipped.
+    private func expect(_ kind: JSONReader.ValueKind, _ r: inout JSONReader, at location: Location, nullIsAbsent: Bool)
+        throws -> Bool
+    {
         let offset = r.valueOffset()
         let found = try r.peekKind()
         if found == kind { return true }
-        if found != .null { report("expected \(kind.noun), found \(found.noun)", at: location, offset: offset) }
+        if found != .null || !nullIsAbsent { report("expected \(kind.noun), found \(found.noun)", at: location, offset: offset) }
         try r.skipValue()
         return false
     }
