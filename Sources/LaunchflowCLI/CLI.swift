@@ -62,6 +62,9 @@ public enum LaunchflowCommand {
         Entry(spec: SimulateCommand.spec, run: SimulateCommand.run),
         Entry(spec: CompareCommand.spec, run: CompareCommand.run),
         Entry(spec: ValidateCommand.spec, run: ValidateCommand.run),
+        Entry(spec: CheckCommand.spec, run: CheckCommand.run),
+        Entry(spec: BaselineCommand.spec, run: BaselineCommand.run),
+        Entry(spec: DiffCommand.spec, run: DiffCommand.run),
     ]
 
     /// Runs `launchflow` with `arguments` (without the program name); returns the exit status.

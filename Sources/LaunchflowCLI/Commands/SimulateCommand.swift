@@ -10,14 +10,21 @@ enum SimulateCommand {
             .strategy,
             OptionSpec(
                 name: "format", value: "<format>",
-                help: "text (a readable report) or json (MODEL.md §6; byte-identical\non every run). Default: text.",
-                choices: ["text", "json"]),
+                help: "text (a readable report), json (MODEL.md §6; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
+                choices: ["text", "json", "trace"]),
             .maxConcurrent,
         ],
         discussion: """
             The text report lists the metrics with their units, then every task:
             its thread, when it became ready, started and ended, and how long it
             waited (start − ready), in milliseconds.
+
+            --format trace writes every task as a slice on its thread (main,
+            worker-1 …), the pre-main phases, run-loop iterations,
+            didFinishLaunching, commits and blocked spans on main, frame
+            presentations, and an arrow per dependency; times in µs from process
+            start. Open the file in https://ui.perfetto.dev or chrome://tracing:
+              launchflow simulate app.json --format trace > app.trace.json
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
@@ -25,12 +32,15 @@ enum SimulateCommand {
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
         let result = SimulationResult(scenario, strategy: strategy, options: options)
-        if args.value("format") == "json" {
+        switch args.value("format") ?? "text" {
+        case "json":
             var writer = JSONWriter(capacity: 128 * scenario.tasks.count + 4096)
             writer.result(result)
             writer.raw("\n")
             streams.write(writer.bytes)
-        } else {
+        case "trace":
+            streams.write(TraceExport.json(result))
+        default:
             streams.write(TextReport.simulation(result))
         }
         return 0

@@ -6,11 +6,36 @@ enum ValidateCommand {
         name: "validate",
         abstract: "Check a scenario file: 'ok' and a one-line summary, or every problem in it.",
         arguments: [.scenario],
-        options: [])
+        options: [.flag("strict", "Treat warnings as errors (exit 2).")],
+        discussion: """
+            Besides errors (exit 2), validate warns (exit 0, on stderr, each line
+            starting 'warning: ') about a valid scenario that will not launch as
+            probably meant:
+              - a dependency on a task in a later priority tier: a guaranteed
+                dependency violation under the priority strategy;
+              - a dependency inside one tier that the priority strategy does not
+                order (two worker tasks, or a worker and a main-thread task: a
+                possible violation; a main-thread task later in the file: a
+                guaranteed one);
+              - a firstFrame task that needs, directly or through other tasks, a
+                task in a later tier: the first frame is drawn without it;
+              - a task nothing depends on and the first frame does not need that
+                the serial strategy runs before the last firstFrame task.
+            With --strict each warning is an error: 'error: ' lines, exit 2.
+            """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
         let scenario = try args.loadScenario()
-        streams.write("ok: \(args.positionals[0]): \(summary(of: scenario))\n")
+        let file = args.positionals[0]
+        let warnings = Lint.warnings(scenario, file: file)
+        if args.has("strict") && !warnings.isEmpty {
+            let total = ScenarioProblem(file: file, message: "\(plural(warnings.count, "warning")) (--strict makes warnings errors)")
+            throw CLIError.scenario(ScenarioError(warnings.map(\.problem) + [total]))
+        }
+        if !warnings.isEmpty { streams.writeError(warnings.map { "\($0)\n" }.joined()) }
+        var line = "ok: \(file): \(summary(of: scenario))"
+        if !warnings.isEmpty { line += "; \(plural(warnings.count, "warning"))" }
+        streams.write(line + "\n")
         return 0
     }
 

@@ -1,0 +1,209 @@
+import Foundation
+
+/// The outcome of `launchflow check`: every row, and the text and JSON reports.
+public struct CheckReport: Sendable {
+    public var scenario: String
+    public var file: String
+    public var strategies: [Strategy]
+    public var budgets: [CheckBudget]
+    public var baselineFile: String?
+    /// The scenario name recorded in the baseline.
+    public var baselineScenario: String?
+    public var tolerance: Tolerance
+    /// Budget rows (metric order, then strategy), then baseline rows (the same order).
+    public var rows: [CheckRow]
+    /// What changed since the baseline, as far as its recorded schedule shows.
+    public var changes: [String]
+
+    /// True when no row fails: `check` exits 0.
+    public var passed: Bool { !rows.contains { $0.verdict.fails } }
+
+    public var failures: [CheckRow] { rows.filter(\.verdict.fails) }
+
+    // MARK: Text
+
+    /// The readable report: a budgets table, a baseline table, what changed, and a verdict line.
+    public func text() -> String {
+        var out = "check: \(file) (\(scenario)) — \(strategies.map(\.rawValue).joined(separator: ", "))\n"
+        out += "Times in ms; cpuUtilization as a fraction of all cores.\n"
+        let budgetRows = rows.filter { $0.kind != .baseline }
+        if !budgetRows.isEmpty {
+            out += "\nBudgets\n"
+            var table = [["metric", "strategy", "from", "budget", "now", "headroom", "verdict"]]
+            for row in budgetRows {
+                let source = row.kind == .budget(.option) ? "--budget" : "scenario"
+                let headroom = row.limit.map { limit in
+                    Self.format(row.metric, row.bound == .atLeast ? row.value - limit : limit - row.value, signed: false)
+                }
+                table.append([
+                    row.metric.rawValue, row.strategy.rawValue, source, Self.limitText(row), Self.format(row.metric, row.value),
+                    headroom ?? "", row.verdict.text,
+                ])
+            }
+            out += TextReport.table(table, rightAligned: [false, false, false, true, true, true, false], indent: "  ")
+        }
+        if let baselineFile {
+            out += "\nBaseline \(baselineFile), tolerance \(tolerance)"
+            if let baselineScenario, baselineScenario != scenario {
+                out += " (note: recorded for scenario '\(baselineScenario)')"
+            }
+            out += "\n"
+            var table = [["metric", "strategy", "baseline", "limit", "now", "delta", "verdict"]]
+            for row in rows where row.kind == .baseline {
+                table.append([
+                    row.metric.rawValue, row.strategy.rawValue, row.reference.map { Self.format(row.metric, $0) } ?? "—",
+                    Self.limitText(row), Self.format(row.metric, row.value), Self.deltaText(row), row.verdict.text,
+                ])
+            }
+            out += TextReport.table(table, rightAligned: [false, false, true, true, true, true, false], indent: "  ")
+            if rows.contains(where: { $0.verdict == .notInBaseline }) {
+                out += "  Metrics not in the baseline are not checked: record it again with 'launchflow baseline'.\n"
+            }
+        }
+        if !changes.isEmpty {
+            out += "\nChanged since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)\n"
+            for change in changes { out += "  \(change)\n" }
+        }
+        out += "\n" + summary() + "\n"
+        return out
+    }
+
+    /// `PASS: all 33 checks hold (2 improved)` or `FAIL: 3 of 33 checks failed: …`.
+    public func summary() -> String {
+        let failures = self.failures
+        guard !failures.isEmpty else {
+            let improved = rows.filter { $0.verdict == .improved }.count
+            return "PASS: all \(rows.count) checks hold" + (improved > 0 ? " (\(improved) improved)" : "") + "."
+        }
+        var groups: [(metric: Metric, verdict: CheckVerdict, strategies: [String])] = []
+        for row in failures {
+            if let k = groups.firstIndex(where: { $0.metric == row.metric && $0.verdict == row.verdict }) {
+                groups[k].strategies.append(row.strategy.rawValue)
+            } else {
+                groups.append((row.metric, row.verdict, [row.strategy.rawValue]))
+            }
+        }
+        let parts = groups.map { "\($0.metric.rawValue) \($0.verdict.text) under \($0.strategies.joined(separator: ", "))" }
+        return "FAIL: \(failures.count) of \(rows.count) checks failed: " + parts.joined(separator: "; ") + "."
+    }
+
+    static func limitText(_ row: CheckRow) -> String {
+        guard let limit = row.limit, let bound = row.bound else { return "—" }
+        return (bound == .atMost ? "≤ " : "≥ ") + format(row.metric, limit)
+    }
+
+    static func deltaText(_ row: CheckRow) -> String {
+        guard let reference = row.reference else { return "—" }
+        var text = format(row.metric, row.value - reference, signed: true)
+        if reference != 0, Check.above(row.value, reference) || Check.below(row.value, reference) {
+            let percent = (row.value - reference) / abs(reference) * 100
+            text += " (" + (percent >= 0 ? "+" : "−") + decimal(abs(percent), places: 1) + "%)"
+        }
+        return text
+    }
+
+    /// A value in its metric's unit: ms for times (3 decimals in columns, as
+    /// few as needed when `signed`), a fraction for `cpuUtilization` (up to 4
+    /// decimals), whole numbers for counts. `signed` adds `+`, and `±0` for zero.
+    static func format(_ metric: Metric, _ value: Double, signed: Bool = false) -> String {
+        let text: String
+        let isZero: Bool
+        if metric.isTime {
+            let micros = Micros((abs(value) * 1000).rounded())
+            text = signed ? formatMillis(micros) : TextReport.fixed(micros)
+            isZero = micros == 0
+        } else if metric == .cpuUtilization {
+            text = decimal(abs(value), places: 4)
+            isZero = (abs(value) * 10_000).rounded() == 0
+        } else {
+            text = formatNumber(abs(value).rounded())
+            isZero = abs(value).rounded() == 0
+        }
+        if isZero { return signed ? "±0" : text }
+        if value < 0 { return "−" + text }
+        return signed ? "+" + text : text
+    }
+
+    /// `value` with at most `places` decimals, trailing zeros dropped.
+    static func decimal(_ value: Double, places: Int) -> String {
+        var text = String(format: "%.\(places)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+
+    // MARK: JSON
+
+    /// The machine-readable report (`check --format json`), with a newline.
+    public func json() -> [UInt8] {
+        var w = JSONWriter(capacity: 256 * rows.count + 1024)
+        w.raw("{\n  ")
+        w.key("scenario"); w.string(scenario)
+        w.raw(",\n  "); w.key("file"); w.string(file)
+        w.raw(",\n  "); w.key("passed"); w.bool(passed)
+        w.raw(",\n  "); w.key("failures"); w.integer(failures.count)
+        w.raw(",\n  "); w.key("strategies"); w.raw("[")
+        for (k, strategy) in strategies.enumerated() {
+            if k > 0 { w.raw(", ") }
+            w.string(strategy.rawValue)
+        }
+        w.raw("],\n  "); w.key("baseline")
+        if let baselineFile { w.string(baselineFile) } else { w.raw("null") }
+        w.raw(",\n  "); w.key("tolerance")
+        switch tolerance {
+        case .percent(let p):
+            w.raw("{"); w.key("percent"); w.double(p); w.raw("}")
+        case .milliseconds(let micros):
+            w.raw("{"); w.key("ms"); w.millis(micros); w.raw("}")
+        }
+        w.raw(",\n  "); w.key("checks"); w.raw("[")
+        for (k, row) in rows.enumerated() {
+            w.raw(k == 0 ? "\n    {" : ",\n    {")
+            w.key("metric"); w.string(row.metric.rawValue)
+            w.raw(", "); w.key("strategy"); w.string(row.strategy.rawValue)
+            switch row.kind {
+            case .baseline:
+                w.raw(", "); w.key("kind"); w.string("baseline")
+            case .budget(let source):
+                w.raw(", "); w.key("kind"); w.string("budget")
+                w.raw(", "); w.key("source"); w.string(source.rawValue)
+            }
+            w.raw(", "); w.key(row.kind == .baseline ? "baseline" : "budget"); Self.value(row.reference, row.metric, &w)
+            w.raw(", "); w.key("limit"); Self.value(row.limit, row.metric, &w)
+            w.raw(", "); w.key("bound")
+            switch row.bound {
+            case .atMost?: w.string("atMost")
+            case .atLeast?: w.string("atLeast")
+            case nil: w.raw("null")
+            }
+            w.raw(", "); w.key("value"); Self.value(row.value, row.metric, &w)
+            w.raw(", "); w.key("delta"); Self.value(row.delta, row.metric, &w)
+            w.raw(", "); w.key("verdict"); w.string(row.verdict.rawValue)
+            w.raw(", "); w.key("fails"); w.bool(row.verdict.fails)
+            w.raw("}")
+        }
+        w.raw(rows.isEmpty ? "],\n  " : "\n  ],\n  ")
+        w.key("changesSinceBaseline"); w.raw("[")
+        for (k, change) in changes.enumerated() {
+            w.raw(k == 0 ? "\n    " : ",\n    ")
+            w.string(change)
+        }
+        w.raw(changes.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        return w.bytes
+    }
+
+    /// Times as exact milliseconds (they are whole µs), other values as doubles, nil as null.
+    private static func value(_ value: Double?, _ metric: Metric, _ w: inout JSONWriter) {
+        guard let value else {
+            w.raw("null")
+            return
+        }
+        if metric.isTime, abs(value * 1000 - (value * 1000).rounded()) < 1e-6 {
+            w.millis(Micros((value * 1000).rounded()))
+        } else {
+            w.double(value)
+        }
+    }
+}

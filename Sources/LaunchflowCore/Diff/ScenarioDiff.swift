@@ -1,0 +1,388 @@
+/// `launchflow diff OLD NEW`: what changed between two versions of a scenario,
+/// what it did to the metrics, and why.
+///
+/// **Changes** are found by task id (a renamed task is one removed and one
+/// added). Each change is one unit: all field changes of one task together;
+/// an added task together with the edges from existing tasks to it (they
+/// cannot exist without it); a removed task together with every edge to it;
+/// the device; the pre-main phases; the order of the tasks (ties in rank);
+/// and, not simulated, the name, description, budgets, jitter and `costP90`.
+///
+/// **Effect and ordering rule**: the effect of a change is the change in time
+/// to first frame, per strategy, when only that change is applied to OLD and
+/// OLD is simulated again. Changes are listed by the magnitude of their effect
+/// under `dag` (or the first strategy shown, when `dag` is not among them),
+/// slowdowns before speedups of the same size, then by the largest effect
+/// under any strategy shown, then in the order found (device, pre-main, tasks
+/// in NEW's order, removed tasks, task order, information). Effects are
+/// measured one at a time: they need not add up to the total change. A change
+/// that cannot stand alone (it would close a dependency cycle without the
+/// other changes) has no effect measured. When measuring would take more than
+/// ``defaultMeasureLimit`` units of simulation work (tasks + dependencies,
+/// per change and strategy), nothing is re-simulated and changes are ordered
+/// by the size of their cost change instead.
+public struct ScenarioDiff: Sendable {
+    /// The default cap on re-simulation work, in tasks + dependencies summed
+    /// over every re-simulation: about eight runs of a 200,000-task scenario
+    /// (a few seconds), hundreds of changes on a scenario of normal size.
+    public static let defaultMeasureLimit = 5_000_000
+
+    public let oldFile: String
+    public let newFile: String
+    public let old: Scenario
+    public let new: Scenario
+    public let strategies: [Strategy]
+    /// Metrics per strategy, in `strategies` order.
+    public let oldMetrics: [Metrics]
+    public let newMetrics: [Metrics]
+    /// Ordered by the rule above.
+    public let changes: [ScenarioChange]
+    /// Whether effects were measured (false when over the limit).
+    public let effectsMeasured: Bool
+    /// The strategy whose effect orders the changes.
+    public let orderingStrategy: Strategy
+    /// Critical paths (task ids, dependencies first) and their lengths without pre-main, µs.
+    public let oldCriticalPath: [String]
+    public let newCriticalPath: [String]
+    public let oldCriticalLength: Micros
+    public let newCriticalLength: Micros
+
+    /// Compares `old` with `new` under `strategies` (at least one).
+    ///
+    /// - Complexity: 2 simulations per strategy, plus one per change and
+    ///   strategy while under `measureLimit`; O(n + e) per simulation set-up.
+    public init(
+        old: Scenario, oldFile: String, new: Scenario, newFile: String, strategies: [Strategy],
+        options: SimulationOptions = .init(), measureLimit: Int = defaultMeasureLimit
+    ) {
+        self.old = old
+        self.new = new
+        self.oldFile = oldFile
+        self.newFile = newFile
+        let strategies = strategies.isEmpty ? Strategy.allCases : strategies
+        self.strategies = strategies
+        oldMetrics = SimulationResult.compare(old, strategies: strategies, options: options).map(\.metrics)
+        newMetrics = SimulationResult.compare(new, strategies: strategies, options: options).map(\.metrics)
+        let ordering = strategies.contains(.dag) ? .dag : strategies[0]
+        orderingStrategy = ordering
+
+        let base = Draft(old)
+        let versions = Versions(old: old, new: new)
+        var found = Self.changes(old: old, new: new)
+        let simulated = found.filter { $0.kind.isSimulated }.count
+        let work = (old.tasks.count + old.tasks.reduce(0) { $0 + $1.dependsOn.count } + 1) * strategies.count * simulated
+        effectsMeasured = work <= measureLimit
+        if effectsMeasured {
+            let before = oldMetrics.map(\.timeToFirstFrame)
+            for k in found.indices where found[k].kind.isSimulated {
+                guard let variant = base.applying(found[k], versions).scenario(from: old) else {
+                    found[k].note = "not measured: alone it would close a dependency cycle"
+                    continue
+                }
+                let results = SimulationResult.compare(variant, strategies: strategies, options: options)
+                found[k].effect = zip(results, before).map { $0.metrics.timeToFirstFrame - $1 }
+            }
+        }
+        let position = strategies.firstIndex(of: ordering) ?? 0
+        let measured = effectsMeasured
+        changes = found.enumerated().sorted { a, b in
+            func key(_ change: ScenarioChange) -> (Int, Micros, Int, Micros) {
+                guard change.kind.isSimulated else { return (2, 0, 0, 0) }
+                if measured {
+                    guard let effects = change.effect else { return (1, 0, 0, 0) }
+                    let effect = effects[position]
+                    return (0, -abs(effect), effect > 0 ? 0 : 1, -(effects.map(abs).max() ?? 0))
+                }
+                return (0, -abs(change.costDelta), change.costDelta > 0 ? 0 : 1, 0)
+            }
+            let x = key(a.element), y = key(b.element)
+            return (x.0, x.1, x.2, x.3, a.offset) < (y.0, y.1, y.2, y.3, b.offset)
+        }.map(\.element)
+
+        let oldPath = CriticalPath(of: old), newPath = CriticalPath(of: new)
+        oldCriticalPath = oldPath.tasks.map { old.tasks[$0].id }
+        newCriticalPath = newPath.tasks.map { new.tasks[$0].id }
+        oldCriticalLength = oldPath.length
+        newCriticalLength = newPath.length
+    }
+
+    /// Tasks on the new critical path that were not on the old one.
+    public var enteredCriticalPath: [String] {
+        let before = Set(oldCriticalPath)
+        return newCriticalPath.filter { !before.contains($0) }
+    }
+
+    /// Tasks on the old critical path that are not on the new one.
+    public var leftCriticalPath: [String] {
+        let after = Set(newCriticalPath)
+        return oldCriticalPath.filter { !after.contains($0) }
+    }
+
+    // MARK: Finding the changes
+
+    static func changes(old: Scenario, new: Scenario) -> [ScenarioChange] {
+        var out: [ScenarioChange] = []
+        let oldIDs = Dictionary(old.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let newIDs = Dictionary(new.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        /// The tasks that depend on each task, in index order.
+        func dependents(_ scenario: Scenario) -> [[Int]] {
+            var out = [[Int]](repeating: [], count: scenario.tasks.count)
+            for (i, task) in scenario.tasks.enumerated() { for d in task.dependsOn { out[d].append(i) } }
+            return out
+        }
+        let oldDependents = dependents(old), newDependents = dependents(new)
+
+        var device: [FieldChange] = []
+        let (a, b) = (old.device, new.device)
+        if a.cores != b.cores { device.append(FieldChange("cores", .integer(a.cores), .integer(b.cores))) }
+        if a.refreshRate != b.refreshRate {
+            device.append(FieldChange("refreshRate", .number(a.refreshRate), .number(b.refreshRate)))
+        }
+        if a.commitCost != b.commitCost { device.append(FieldChange("commitCost", .millis(a.commitCost), .millis(b.commitCost))) }
+        if a.renderTime != b.renderTime { device.append(FieldChange("renderTime", .millis(a.renderTime), .millis(b.renderTime))) }
+        if !device.isEmpty { out.append(ScenarioChange(kind: .device, fields: device)) }
+
+        if old.preMain != new.preMain {
+            var fields: [FieldChange] = []
+            let oldNames = old.preMain.map(\.name), newNames = new.preMain.map(\.name)
+            for phase in new.preMain {
+                if let before = old.preMain.first(where: { $0.name == phase.name }) {
+                    if before.cost != phase.cost {
+                        fields.append(FieldChange("'\(phase.name)'", .millis(before.cost), .millis(phase.cost)))
+                    }
+                } else {
+                    fields.append(FieldChange("'\(phase.name)'", .absent, .millis(phase.cost)))
+                }
+            }
+            for phase in old.preMain where !newNames.contains(phase.name) {
+                fields.append(FieldChange("'\(phase.name)'", .millis(phase.cost), .absent))
+            }
+            if fields.isEmpty && oldNames != newNames { fields.append(FieldChange("order", .ids(oldNames), .ids(newNames))) }
+            var change = ScenarioChange(kind: .preMain, fields: fields)
+            change.costDelta = new.preMainTotal - old.preMainTotal
+            out.append(change)
+        }
+
+        for (j, task) in new.tasks.enumerated() {
+            let newDeps = task.dependsOn.map { new.tasks[$0].id }
+            guard let i = oldIDs[task.id] else {
+                var fields = [FieldChange("cost", .absent, .millis(task.cost))]
+                if task.mainThreadOnly { fields.append(FieldChange("mainThreadOnly", .absent, .bool(true))) }
+                if task.priority != 0 { fields.append(FieldChange("priority", .absent, .integer(task.priority))) }
+                if task.firstFrame { fields.append(FieldChange("firstFrame", .absent, .bool(true))) }
+                if !newDeps.isEmpty { fields.append(FieldChange("dependsOn", .absent, .ids(newDeps))) }
+                var change = ScenarioChange(kind: .taskAdded, task: task.id, fields: fields)
+                change.linked = newDependents[j].filter { oldIDs[new.tasks[$0].id] != nil }.map { new.tasks[$0].id }
+                change.costDelta = task.cost
+                out.append(change)
+                continue
+            }
+            let before = old.tasks[i]
+            var fields: [FieldChange] = []
+            if before.cost != task.cost { fields.append(FieldChange("cost", .millis(before.cost), .millis(task.cost))) }
+            if before.mainThreadOnly != task.mainThreadOnly {
+                fields.append(FieldChange("mainThreadOnly", .bool(before.mainThreadOnly), .bool(task.mainThreadOnly)))
+            }
+            if before.priority != task.priority {
+                fields.append(FieldChange("priority", .integer(before.priority), .integer(task.priority)))
+            }
+            if before.firstFrame != task.firstFrame {
+                fields.append(FieldChange("firstFrame", .bool(before.firstFrame), .bool(task.firstFrame)))
+            }
+            let oldDeps = before.dependsOn.map { old.tasks[$0].id }
+            // Edges to added or removed tasks belong to those tasks' changes.
+            let ownOld = oldDeps.filter { newIDs[$0] != nil }, ownNew = newDeps.filter { oldIDs[$0] != nil }
+            if Set(ownOld) != Set(ownNew) { fields.append(FieldChange("dependsOn", .ids(ownOld), .ids(ownNew))) }
+            let simulated = !fields.isEmpty
+            if before.costP90 != task.costP90 {
+                fields.append(FieldChange("costP90", before.costP90.map(FieldValue.millis) ?? .absent,
+                                          task.costP90.map(FieldValue.millis) ?? .absent))
+            }
+            guard !fields.isEmpty else { continue }
+            var change = ScenarioChange(kind: simulated ? .taskChanged : .info, task: task.id, fields: fields)
+            change.costDelta = task.cost - before.cost
+            out.append(change)
+        }
+        for (i, task) in old.tasks.enumerated() where newIDs[task.id] == nil {
+            var change = ScenarioChange(kind: .taskRemoved, task: task.id, fields: [FieldChange("cost", .millis(task.cost), .absent)])
+            change.linked = oldDependents[i].filter { newIDs[old.tasks[$0].id] != nil }.map { old.tasks[$0].id }
+            change.costDelta = -task.cost
+            out.append(change)
+        }
+
+        let oldOrder = old.tasks.map(\.id).filter { newIDs[$0] != nil }
+        let newOrder = new.tasks.map(\.id).filter { oldIDs[$0] != nil }
+        if oldOrder != newOrder {
+            out.append(ScenarioChange(kind: .taskOrder, fields: [FieldChange("order", .text("file order"), .text("changed"))]))
+        }
+
+        var info: [FieldChange] = []
+        if old.name != new.name { info.append(FieldChange("name", .text(old.name), .text(new.name))) }
+        if old.description != new.description { info.append(FieldChange("description", .text("…"), .text("changed"))) }
+        let oldBudgets = old.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
+        let newBudgets = new.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
+        if Set(oldBudgets) != Set(newBudgets) { info.append(FieldChange("budgets", .ids(oldBudgets), .ids(newBudgets))) }
+        if old.jitter != new.jitter {
+            info.append(FieldChange("jitter", old.jitter.map(FieldValue.number) ?? .absent, new.jitter.map(FieldValue.number) ?? .absent))
+        }
+        if !info.isEmpty { out.append(ScenarioChange(kind: .info, fields: info)) }
+        return out
+    }
+}
+
+/// One unit of difference between two scenario versions.
+public struct ScenarioChange: Sendable {
+    public enum Kind: String, Sendable {
+        case taskChanged, taskAdded, taskRemoved, device, preMain, taskOrder
+        /// Not simulated: name, description, budgets, jitter, costP90.
+        case info
+
+        var isSimulated: Bool { self != .info }
+    }
+
+    public var kind: Kind
+    /// The task's id, for task changes.
+    public var task: String?
+    public var fields: [FieldChange]
+    /// Added task: existing tasks that now depend on it. Removed task: tasks that depended on it.
+    public var linked: [String] = []
+    /// Time to first frame change (µs) per strategy, in the diff's strategy
+    /// order, when only this change is applied to OLD; nil when not measured.
+    public var effect: [Micros]?
+    /// Why the effect is missing, when it is.
+    public var note: String?
+    /// The change in total task cost (or pre-main time), µs: orders the changes when effects are not measured.
+    public var costDelta: Micros = 0
+
+    init(kind: Kind, task: String? = nil, fields: [FieldChange]) {
+        self.kind = kind
+        self.task = task
+        self.fields = fields
+    }
+}
+
+/// A field's old and new value.
+public struct FieldChange: Sendable {
+    public var field: String
+    public var old: FieldValue
+    public var new: FieldValue
+
+    init(_ field: String, _ old: FieldValue, _ new: FieldValue) {
+        self.field = field
+        self.old = old
+        self.new = new
+    }
+}
+
+public enum FieldValue: Sendable, Equatable {
+    case absent
+    case millis(Micros)
+    case integer(Int)
+    case number(Double)
+    case bool(Bool)
+    case text(String)
+    case ids([String])
+}
+
+/// Both versions with their id → index tables, built once per diff.
+struct Versions {
+    let old: Scenario
+    let new: Scenario
+    let oldIDs: [String: Int]
+    let newIDs: [String: Int]
+    /// For each task of NEW: where it goes when inserted into OLD — after the
+    /// nearest task before it in NEW that OLD has too.
+    let insertion: [Int]
+
+    init(old: Scenario, new: Scenario) {
+        self.old = old
+        self.new = new
+        oldIDs = Dictionary(old.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let newIDs = Dictionary(new.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        self.newIDs = newIDs
+        var insertion: [Int] = []
+        var position = 0
+        for task in new.tasks {
+            insertion.append(position)
+            if let i = oldIDs[task.id] { position = i + 1 }
+        }
+        self.insertion = insertion
+    }
+}
+
+/// OLD's tasks with dependencies by id, so that changes can be applied and
+/// indices resolved afterwards.
+struct Draft {
+    var tasks: [LaunchTask]
+    var dependencies: [[String]]
+    var device: Device
+    var preMain: [PreMainPhase]
+
+    init(_ scenario: Scenario) {
+        tasks = scenario.tasks
+        dependencies = scenario.tasks.map { task in task.dependsOn.map { scenario.tasks[$0].id } }
+        device = scenario.device
+        preMain = scenario.preMain
+    }
+
+    /// OLD with only `change` applied.
+    ///
+    /// - Complexity: O(n + e) (a copy of the draft, plus a pass over the edges for a removal).
+    func applying(_ change: ScenarioChange, _ v: Versions) -> Draft {
+        var draft = self
+        let new = v.new
+        switch change.kind {
+        case .device: draft.device = new.device
+        case .preMain: draft.preMain = new.preMain
+        case .info: break
+        case .taskChanged:
+            guard let id = change.task, let i = v.oldIDs[id], let j = v.newIDs[id] else { break }
+            let replacement = new.tasks[j]
+            let newDeps = replacement.dependsOn.map { new.tasks[$0].id }.filter { v.oldIDs[$0] != nil }
+            let keptDeps = draft.dependencies[i].filter { v.newIDs[$0] == nil }
+            draft.tasks[i] = replacement
+            draft.dependencies[i] = newDeps + keptDeps
+        case .taskAdded:
+            guard let id = change.task, let j = v.newIDs[id] else { break }
+            let added = new.tasks[j]
+            for dependent in change.linked {
+                if let i = v.oldIDs[dependent] { draft.dependencies[i].append(id) }
+            }
+            draft.tasks.insert(added, at: v.insertion[j])
+            draft.dependencies.insert(added.dependsOn.map { new.tasks[$0].id }.filter { v.oldIDs[$0] != nil }, at: v.insertion[j])
+        case .taskRemoved:
+            guard let id = change.task, let i = v.oldIDs[id] else { break }
+            draft.tasks.remove(at: i)
+            draft.dependencies.remove(at: i)
+            for k in draft.dependencies.indices where draft.dependencies[k].contains(id) {
+                draft.dependencies[k].removeAll { $0 == id }
+            }
+        case .taskOrder:
+            // Common tasks take NEW's relative order in the slots they hold in OLD.
+            let slots = draft.tasks.indices.filter { v.newIDs[draft.tasks[$0].id] != nil }
+            let moved = slots.sorted { v.newIDs[draft.tasks[$0].id]! < v.newIDs[draft.tasks[$1].id]! }
+            let (tasks, dependencies) = (draft.tasks, draft.dependencies)
+            for (slot, source) in zip(slots, moved) {
+                draft.tasks[slot] = tasks[source]
+                draft.dependencies[slot] = dependencies[source]
+            }
+        }
+        return draft
+    }
+
+    /// The scenario with dependencies resolved to indices; nil if they form a cycle.
+    func scenario(from base: Scenario) -> Scenario? {
+        var index: [String: Int] = [:]
+        for (i, task) in tasks.enumerated() { index[task.id] = i }
+        var resolved = tasks
+        for i in resolved.indices {
+            var seen = Set<Int>()
+            resolved[i].dependsOn = dependencies[i].compactMap { index[$0] }.filter { seen.insert($0).inserted }
+        }
+        guard TaskGraph(tasks: resolved).topologicalOrder().count == resolved.count else { return nil }
+        return Scenario(
+            name: base.name, description: base.description, device: device, preMain: preMain, tasks: resolved,
+            budgets: base.budgets, jitter: base.jitter, schema: base.schema)
+    }
+}

@@ -1,0 +1,259 @@
+/// `launchflow simulate --format trace`: one strategy's schedule as Chrome
+/// Trace Event JSON, which Perfetto UI, chrome://tracing and speedscope open.
+///
+/// The object form `{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}`,
+/// one event per line. Timestamps (`ts`) and durations (`dur`) are integer
+/// microseconds from process start, exactly the simulator's clock.
+///
+/// Process 1 is the app. Threads: `main` (tid 1), `worker-k` (tid k + 1), and
+/// a `display` track (tid cores + 1) for frame presentations. Events:
+/// - `M` metadata: `process_name`, `thread_name` and `thread_sort_index` per thread;
+/// - `X` slices on `main`, properly nested: `pre-main` with one child per
+///   phase; one `run-loop iteration k` per iteration, holding (iteration 0)
+///   `didFinishLaunching` with the tasks it ran and its `blocked` spans, or the
+///   main-thread tasks of that iteration, then the iteration's `commit`;
+/// - one `X` slice per task on its thread, named by its id, `dur` = its cost,
+///   with `args` id, priority, mainThreadOnly, firstFrame, readyMs, waitMs, dependsOn;
+/// - `i` instants: each commit's presentation (`display` track), and the
+///   `first frame` and `launch complete` (global);
+/// - flow events for each dependency: `s` inside the dependency's slice (its
+///   last microsecond), `f` with `"bp": "e"` at the dependent's start, so an
+///   arrow joins the two slices.
+///
+/// - Complexity: O(n log n + e) for n tasks and e dependencies.
+public enum TraceExport {
+    /// The process id used for every event.
+    public static let pid = 1
+
+    /// The trace event id (`tid`) of a schedule thread (0 = main, k = worker-k).
+    public static func tid(ofThread thread: Int32) -> Int { Int(thread) + 1 }
+
+    /// The trace of `result`, as JSON bytes ending in a newline.
+    public static func json(_ result: SimulationResult) -> [UInt8] {
+        let schedule = result.schedule
+        let scenario = schedule.scenario
+        let tasks = scenario.tasks
+        var w = JSONWriter(capacity: 256 * tasks.count + 128 * scenario.tasks.reduce(0) { $0 + $1.dependsOn.count } + 4096)
+        var first = true
+        func next() {
+            w.raw(first ? "\n" : ",\n")
+            first = false
+        }
+
+        w.raw("{\"traceEvents\": [")
+        // Metadata.
+        let cores = scenario.device.cores
+        let displayTid = cores + 1
+        next()
+        metadata(&w, "process_name", tid: tid(ofThread: 0)) { w in
+            w.string("launchflow: \(scenario.name) (\(schedule.strategy.rawValue))")
+        }
+        var threads: [(tid: Int, name: String, sort: Int)] = (0..<Int32(cores)).map {
+            (tid(ofThread: $0), Schedule.threadName($0), Int($0))
+        }
+        threads.append((displayTid, "display", cores))
+        for thread in threads {
+            next()
+            metadata(&w, "thread_name", tid: thread.tid) { w in w.string(thread.name) }
+            next()
+            metadata(&w, "thread_sort_index", tid: thread.tid, key: "sort_index") { w in w.integer(thread.sort) }
+        }
+
+        // The main thread, parents before children.
+        let mainTid = tid(ofThread: 0)
+        if !scenario.preMain.isEmpty {
+            next()
+            slice(&w, "pre-main", cat: "preMain", tid: mainTid, Span(start: 0, end: schedule.t0))
+            for (k, phase) in scenario.preMain.enumerated() {
+                next()
+                slice(&w, phase.name, cat: "preMain", tid: mainTid, schedule.preMain[k]) { w in
+                    w.key("phase"); w.integer(k)
+                }
+            }
+        }
+        var mainTasks = [[Int]](repeating: [], count: schedule.commits.count)
+        for (i, run) in schedule.tasks.enumerated() where run.isOnMain {
+            let k = Int(run.iteration)
+            if mainTasks.indices.contains(k) { mainTasks[k].append(i) }
+        }
+        let byTime = { (a: Int, b: Int) -> Bool in
+            let x = schedule.tasks[a], y = schedule.tasks[b]
+            return (x.start, x.end, a) < (y.start, y.end, b)
+        }
+        for (k, commit) in schedule.commits.enumerated() {
+            next()
+            slice(&w, "run-loop iteration \(k)", cat: "runloop", tid: mainTid, Span(start: commit.iterationStart, end: commit.end)) { w in
+                w.key("iteration"); w.integer(k)
+            }
+            let ordered = mainTasks[k].sorted(by: byTime)
+            if k == 0 {
+                next()
+                slice(&w, "didFinishLaunching", cat: "runloop", tid: mainTid, schedule.didFinishLaunching) { w in
+                    w.key("strategy"); w.string(schedule.strategy.rawValue)
+                }
+                var blocked = schedule.blocked[...]
+                for i in ordered {
+                    while let span = blocked.first, span.start < schedule.tasks[i].start {
+                        next()
+                        blockedSlice(&w, span, tid: mainTid)
+                        blocked = blocked.dropFirst()
+                    }
+                    next()
+                    taskSlice(&w, i, schedule)
+                }
+                for span in blocked {
+                    next()
+                    blockedSlice(&w, span, tid: mainTid)
+                }
+            } else {
+                for i in ordered {
+                    next()
+                    taskSlice(&w, i, schedule)
+                }
+            }
+            next()
+            slice(&w, "commit", cat: "commit", tid: mainTid, Span(start: commit.start, end: commit.end)) { w in
+                w.key("iteration"); w.integer(k)
+                w.raw(", "); w.key("presentedMs"); w.millis(commit.presented)
+            }
+        }
+
+        // Worker threads, each in time order.
+        var byWorker = [[Int]](repeating: [], count: cores)
+        for (i, run) in schedule.tasks.enumerated() where !run.isOnMain { byWorker[Int(run.thread)].append(i) }
+        for list in byWorker {
+            for i in list.sorted(by: byTime) {
+                next()
+                taskSlice(&w, i, schedule)
+            }
+        }
+
+        // Instants: presentations, the first frame, launch completion.
+        for (k, commit) in schedule.commits.enumerated() {
+            next()
+            let name = k == result.metrics.firstFrameIteration ? "first frame presented" : "frame presented"
+            instant(&w, name, tid: displayTid, scope: "t", at: commit.presented) { w in
+                w.key("iteration"); w.integer(k)
+                w.raw(", "); w.key("commitEndMs"); w.millis(commit.end)
+            }
+        }
+        next()
+        instant(&w, "first frame", tid: mainTid, scope: "g", at: result.metrics.timeToFirstFrame) { w in
+            w.key("timeToFirstFrameMs"); w.millis(result.metrics.timeToFirstFrame)
+        }
+        next()
+        instant(&w, "launch complete", tid: mainTid, scope: "g", at: result.metrics.launchComplete) { w in
+            w.key("launchCompleteMs"); w.millis(result.metrics.launchComplete)
+        }
+
+        // Flow arrows: dependency → dependent.
+        var flowID = 0
+        for (i, task) in tasks.enumerated() {
+            let run = schedule.tasks[i]
+            for d in task.dependsOn {
+                flowID += 1
+                let source = schedule.tasks[d]
+                next()
+                flow(&w, phase: "s", id: flowID, tid: tid(ofThread: source.thread), at: max(source.start, source.end - 1))
+                next()
+                flow(&w, phase: "f", id: flowID, tid: tid(ofThread: run.thread), at: run.start)
+            }
+        }
+
+        w.raw("\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": {")
+        w.key("generator"); w.string("launchflow")
+        w.raw(", "); w.key("scenario"); w.string(scenario.name)
+        w.raw(", "); w.key("strategy"); w.string(schedule.strategy.rawValue)
+        for metric in Metric.allCases {
+            w.raw(", "); w.key(metric.rawValue); w.metricValue(metric, of: result.metrics)
+        }
+        w.raw("}\n}\n")
+        return w.bytes
+    }
+
+    // MARK: Events
+
+    private static func metadata(
+        _ w: inout JSONWriter, _ name: String, tid: Int, key: String = "name", _ value: (inout JSONWriter) -> Void
+    ) {
+        w.raw("{\"name\": "); w.string(name)
+        w.raw(", \"ph\": \"M\", \"pid\": "); w.integer(pid)
+        w.raw(", \"tid\": "); w.integer(tid)
+        w.raw(", \"args\": {"); w.key(key); value(&w); w.raw("}}")
+    }
+
+    private static func slice(
+        _ w: inout JSONWriter, _ name: String, cat: String, tid: Int, _ span: Span,
+        args: ((inout JSONWriter) -> Void)? = nil
+    ) {
+        w.raw("{\"name\": "); w.string(name)
+        w.raw(", \"cat\": "); w.string(cat)
+        w.raw(", \"ph\": \"X\", \"ts\": "); w.integer(span.start)
+        w.raw(", \"dur\": "); w.integer(span.duration)
+        w.raw(", \"pid\": "); w.integer(pid)
+        w.raw(", \"tid\": "); w.integer(tid)
+        if let args {
+            w.raw(", \"args\": {")
+            args(&w)
+            w.raw("}")
+        }
+        w.raw("}")
+    }
+
+    private static func blockedSlice(_ w: inout JSONWriter, _ span: Span, tid: Int) {
+        slice(&w, "blocked (waiting for tier 0 workers)", cat: "blocked", tid: tid, span)
+    }
+
+    private static func taskSlice(_ w: inout JSONWriter, _ i: Int, _ schedule: Schedule) {
+        let task = schedule.scenario.tasks[i]
+        let run = schedule.tasks[i]
+        slice(&w, task.id, cat: "task", tid: tid(ofThread: run.thread), Span(start: run.start, end: run.end)) { w in
+            w.key("id"); w.string(task.id)
+            w.raw(", "); w.key("priority"); w.integer(task.priority)
+            w.raw(", "); w.key("mainThreadOnly"); w.bool(task.mainThreadOnly)
+            w.raw(", "); w.key("firstFrame"); w.bool(task.firstFrame)
+            w.raw(", "); w.key("readyMs"); w.millis(run.ready)
+            w.raw(", "); w.key("waitMs"); w.millis(run.wait)
+            if run.isOnMain {
+                w.raw(", "); w.key("iteration"); w.integer(Int(run.iteration))
+            }
+            w.raw(", "); w.key("dependsOn"); w.raw("[")
+            for (k, d) in task.dependsOn.enumerated() {
+                if k > 0 { w.raw(", ") }
+                w.string(schedule.scenario.tasks[d].id)
+            }
+            w.raw("]")
+            let early = task.dependsOn.filter { run.start < schedule.tasks[$0].end }
+            if !early.isEmpty {
+                w.raw(", "); w.key("startedBeforeDependencies"); w.raw("[")
+                for (k, d) in early.enumerated() {
+                    if k > 0 { w.raw(", ") }
+                    w.string(schedule.scenario.tasks[d].id)
+                }
+                w.raw("]")
+            }
+        }
+    }
+
+    private static func instant(
+        _ w: inout JSONWriter, _ name: String, tid: Int, scope: String, at time: Micros,
+        args: (inout JSONWriter) -> Void
+    ) {
+        w.raw("{\"name\": "); w.string(name)
+        w.raw(", \"cat\": \"frame\", \"ph\": \"i\", \"s\": "); w.string(scope)
+        w.raw(", \"ts\": "); w.integer(time)
+        w.raw(", \"pid\": "); w.integer(pid)
+        w.raw(", \"tid\": "); w.integer(tid)
+        w.raw(", \"args\": {"); args(&w); w.raw("}}")
+    }
+
+    private static func flow(_ w: inout JSONWriter, phase: String, id: Int, tid: Int, at time: Micros) {
+        w.raw("{\"name\": \"dependency\", \"cat\": \"dependency\", \"ph\": "); w.string(phase)
+        w.raw(", \"id\": "); w.integer(id)
+        w.raw(", \"ts\": "); w.integer(time)
+        w.raw(", \"pid\": "); w.integer(pid)
+        w.raw(", \"tid\": "); w.integer(tid)
+        if phase == "f" { w.raw(", \"bp\": \"e\"") }
+        w.raw("}")
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import LaunchflowCore
+
+/// scenarios/scenario.schema.json and the scenario decoder agree: the same
+/// keys, every bundled scenario accepted by both, and the same verdict on a
+/// table of documents.
+struct SchemaTests {
+    static let schemaURL = repositoryRoot.appendingPathComponent("scenarios/scenario.schema.json")
+    static let bundled = ["article", "tiers-only", "dependencies-only", "large-app"]
+
+    func schema() throws -> MiniSchema { try MiniSchema([UInt8](Data(contentsOf: Self.schemaURL))) }
+
+    func keys(_ object: JSONValue?) -> Set<String> {
+        guard case .object(let members)? = object else { return [] }
+        return Set(members.map(\.key))
+    }
+
+    @Test func theSchemaIsDraft2020_12AndUsesOnlyTheCheckedSubset() throws {
+        let schema = try schema()
+        #expect(schema.root["$schema"]?.string == "https://json-schema.org/draft/2020-12/schema")
+        // Validating the schema's own keywords: an unsupported keyword anywhere shows up as an error.
+        var unsupported: [String] = []
+        func walk(_ value: JSONValue, _ path: String, isSchema: Bool) {
+            switch value {
+            case .object(let members):
+                for (key, member) in members {
+                    if isSchema, !MiniSchema.annotations.contains(key), !MiniSchema.assertions.contains(key) {
+                        unsupported.append("\(path).\(key)")
+                    }
+                    let childIsSchema = isSchema && ["items", "additionalProperties", "if", "then"].contains(key)
+                    let mapOfSchemas = isSchema && ["properties", "$defs"].contains(key)
+                    if mapOfSchemas, case .object(let entries) = member {
+                        for (name, sub) in entries { walk(sub, "\(path).\(key).\(name)", isSchema: true) }
+                    } else if childIsSchema {
+                        walk(member, "\(path).\(key)", isSchema: true)
+                    }
+                }
+            default: break
+            }
+        }
+        walk(schema.root, "$", isSchema: true)
+        #expect(unsupported.isEmpty, "\(unsupported)")
+    }
+
+    @Test func everyDecoderKeyIsInTheSchemaAndViceVersa() throws {
+        let root = try schema().root
+        let properties = root["properties"]
+        #expect(keys(properties) == Set(ScenarioDecoder.rootKeys))
+        #expect(keys(properties?["device"]?["properties"]) == Set(ScenarioDecoder.deviceKeys))
+        #expect(keys(properties?["preMain"]?["items"]?["properties"]) == Set(ScenarioDecoder.preMainKeys))
+        #expect(keys(properties?["tasks"]?["items"]?["properties"]) == Set(ScenarioDecoder.taskKeys))
+        #expect(keys(properties?["budgets"]?["properties"]) == Set(Metric.allCases.map(\.rawValue)))
+    }
+
+    @Test func everyPropertyHasADescriptionForEditors() throws {
+        var missing: [String] = []
+        func walk(_ value: JSONValue?, _ path: String) {
+            guard case .object(let members)? = value?["properties"] else { return }
+            for (key, member) in members {
+                if member["description"]?.string?.isEmpty != false { missing.append("\(path).\(key)") }
+                walk(member, "\(path).\(key)")
+                walk(member["items"], "\(path).\(key)[]")
+            }
+        }
+        walk(try schema().root, "$")
+        #expect(missing.isEmpty, "\(missing)")
+    }
+
+    @Test(arguments: bundled)
+    func everyBundledScenarioValidatesAndDecodes(_ name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: repositoryRoot.appendingPathComponent("scenarios/\(name).json")))
+        let errors = try schema().errors(try JSONValue.parse(bytes))
+        #expect(errors.isEmpty, "\(name): \(errors)")
+        let scenario = try ScenarioLoader.decode(bytes, file: name)
+        #expect(scenario.schema == "scenario.schema.json")
+    }
+
+    static let minimal = #"{"name": "x", "tasks": [{"id": "a", "cost": 1}]}"#
+
+    /// Documents both must accept.
+    static let accepted: [String] = [
+        minimal,
+        #"{"$schema": "scenario.schema.json", "name": "x", "description": null, "device": null, "preMain": null, "budgets": null, "jitter": null, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "device": {"cores": 4.0, "refreshRate": 120, "commitCost": 0.5, "renderTime": null}, "tasks": [{"id": "a", "cost": 1, "priority": 2.0}]}"#,
+        #"{"name": "x", "preMain": [{"name": "dyld", "cost": 80}], "tasks": [{"id": "a", "cost": 0}, {"id": "b", "cost": 3600000, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["a"], "costP90": 3600000}]}"#,
+        #"{"name": "x", "budgets": {"timeToFirstFrameMs": 400, "cpuUtilization": 0.3, "frames": null}, "jitter": 0.2, "tasks": [{"id": "a", "cost": 1, "dependsOn": null, "mainThreadOnly": null, "firstFrame": false}]}"#,
+    ]
+
+    /// Documents both must reject (each breaks one rule the schema can express).
+    static let rejected: [String] = [
+        #"{"name": "x", "colour": "red", "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "device": {"core": 4}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cots": 1}]}"#,
+        #"{"name": "x", "preMain": [{"name": "dyld"}], "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "preMain": [{"name": "dyld", "cost": 1, "extra": 1}], "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": null, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x"}"#,
+        #"{"name": "x", "tasks": []}"#,
+        #"{"name": "x", "tasks": [{"cost": 1}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a"}]}"#,
+        #"{"name": "x", "tasks": [{"id": "", "cost": 1}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": -1}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 3600001}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": "8"}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "priority": -1}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "priority": 1.5}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "priority": 1000001}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "mainThreadOnly": 1}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["a", "a"]}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": [1]}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "firstFrame": true}]}"#,
+        #"{"name": "x", "device": {"cores": 1}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "device": {"cores": 4.5}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "device": {"cores": 1025}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "device": {"refreshRate": 0}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "device": {"refreshRate": 1001}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "device": {"commitCost": -1}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "budgets": {"timeToFirstFrame": 400}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "budgets": {"frames": -1}, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "jitter": -0.1, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "$schema": 3, "tasks": [{"id": "a", "cost": 1}]}"#,
+        "[1, 2]",
+    ]
+
+    @Test(arguments: accepted.indices)
+    func bothAccept(_ k: Int) throws {
+        let json = Self.accepted[k]
+        #expect(try schema().errors(JSONValue.parse(Array(json.utf8))).isEmpty, "\(json)")
+        #expect(problems(json).isEmpty, "\(json): \(problems(json))")
+    }
+
+    @Test(arguments: rejected.indices)
+    func bothReject(_ k: Int) throws {
+        let json = Self.rejected[k]
+        #expect(!(try schema().errors(JSONValue.parse(Array(json.utf8)))).isEmpty, "schema accepts \(json)")
+        #expect(!problems(json).isEmpty, "decoder accepts \(json)")
+    }
+
+    /// Rules only the decoder can check (they relate tasks to each other): the schema accepts these.
+    @Test func relationsBetweenTasksAreTheDecodersAlone() throws {
+        let documents = [
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "dependsOn": ["b"]}]}"#,
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 1}, {"id": "a", "cost": 2}]}"#,
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "dependsOn": ["a"]}]}"#,
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 2, "costP90": 1}]}"#,
+        ]
+        for json in documents {
+            #expect(try schema().errors(JSONValue.parse(Array(json.utf8))).isEmpty, "\(json)")
+            #expect(!problems(json).isEmpty, "\(json)")
+        }
+    }
+}
