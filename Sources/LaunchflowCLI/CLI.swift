@@ -65,6 +65,7 @@ public enum LaunchflowCommand {
         Entry(spec: CheckCommand.spec, run: CheckCommand.run),
         Entry(spec: BaselineCommand.spec, run: BaselineCommand.run),
         Entry(spec: DiffCommand.spec, run: DiffCommand.run),
+        Entry(spec: RenderCommand.spec, run: RenderCommand.run),
     ]
 
     /// Runs `launchflow` with `arguments` (without the program name); returns the exit status.

@@ -1,1 +1,44 @@
 import LaunchflowCore
+
+/// One picture to write: a file name and its SVG bytes.
+public struct RenderedFile: Sendable, Equatable {
+    /// A bare file name, e.g. `example-dag.svg`.
+    public var name: String
+    public var bytes: [UInt8]
+
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+}
+
+/// The pictures of one scenario, as `launchflow render` and `compare --out` write them.
+public enum Pictures {
+    /// Renders, in this order: `<stem>-dag.svg` (tooltips with every result's
+    /// times, violations of a `priority` result), `<stem>-<strategy>-gantt.svg`
+    /// for each result, and `<stem>-compare-gantt.svg` when there are two or
+    /// more results (all on one time scale).
+    ///
+    /// Everything is rendered in memory first: on error nothing is returned.
+    ///
+    /// - Parameter results: runs of one scenario, at least one.
+    public static func files(stem: String, results: [SimulationResult], tiers: TierDisplay = .clusters)
+        throws(RenderError) -> [RenderedFile]
+    {
+        precondition(!results.isEmpty, "nothing to draw")
+        let scenario = results[0].schedule.scenario
+        var files = [RenderedFile(name: dagFileName(stem), bytes: try DAGChart(scenario, results: results, tiers: tiers).svg())]
+        for result in results {
+            files.append(RenderedFile(
+                name: ganttFileName(stem, result.schedule.strategy), bytes: try GanttChart(result).svg()))
+        }
+        if results.count > 1 {
+            files.append(RenderedFile(name: comparisonFileName(stem), bytes: try ComparisonChart(results).svg()))
+        }
+        return files
+    }
+
+    public static func dagFileName(_ stem: String) -> String { "\(stem)-dag.svg" }
+    public static func ganttFileName(_ stem: String, _ strategy: Strategy) -> String { "\(stem)-\(strategy.rawValue)-gantt.svg" }
+    public static func comparisonFileName(_ stem: String) -> String { "\(stem)-compare-gantt.svg" }
+}

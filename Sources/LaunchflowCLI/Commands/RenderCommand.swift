@@ -1,0 +1,105 @@
+import Foundation
+import LaunchflowCore
+import LaunchflowRender
+
+/// `launchflow render`: the DAG and the Gantt charts as SVG files.
+enum RenderCommand {
+    static let spec = CommandSpec(
+        name: "render",
+        abstract: "Draw the task DAG and a Gantt chart per strategy as SVG files.",
+        arguments: [.scenario],
+        options: [
+            OptionSpec(
+                name: "strategy", value: "<strategy>",
+                help: "serial, priority, dag or all (default: all).",
+                choices: Strategy.allCases.map(\.rawValue) + ["all"]),
+            .out,
+            .tiers,
+            .maxConcurrent,
+        ],
+        discussion: """
+            Writes, into the output directory (created if missing):
+              <name>-dag.svg             the task graph (tooltips: times under each strategy)
+              <name>-<strategy>-gantt.svg  one Gantt chart per strategy
+              <name>-compare-gantt.svg   all strategies on one time scale (with 'all')
+            where <name> is the scenario file's name without its extension.
+            Files are replaced atomically; each path written is printed.
+            Rendering uses Graphviz's library (libgvc) in-process.
+            """)
+
+    static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        let choice = args.value("strategy") ?? "all"
+        let strategies = choice == "all" ? Strategy.allCases : [Strategy(rawValue: choice)!]
+        let options = try args.simulationOptions(spec)
+        let tiers = args.tiers()
+        let scenario = try args.loadScenario()
+        let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
+        let files = try render(results, stem: args.scenarioStem, tiers: tiers)
+        for path in try write(files, into: args.outputDirectory) { streams.write(path + "\n") }
+        return 0
+    }
+
+    /// The pictures of `results`, rendered in memory (nothing is written on error).
+    static func render(_ results: [SimulationResult], stem: String, tiers: TierDisplay) throws(CLIError) -> [RenderedFile] {
+        do {
+            return try Pictures.files(stem: stem, results: results, tiers: tiers)
+        } catch {
+            throw CLIError.input(error.description)
+        }
+    }
+
+    /// Creates `directory` if needed and writes each file atomically; returns the paths written.
+    static func write(_ files: [RenderedFile], into directory: String) throws(CLIError) -> [String] {
+        try createDirectories(directory)
+        var written: [String] = []
+        for file in files {
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + file.name
+            do {
+                try writeFileAtomically(file.bytes, to: path)
+            } catch {
+                throw CLIError.input(error.description)
+            }
+            written.append(path)
+        }
+        return written
+    }
+
+    /// `mkdir -p`: creates `directory` and its missing parents.
+    static func createDirectories(_ directory: String) throws(CLIError) {
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+                throw CLIError.input("cannot create the output directory '\(prefix)': \(String(cString: strerror(errno)))")
+            }
+            prefix += "/"
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError.input("cannot write into '\(directory)': it exists and is not a directory")
+        }
+    }
+}
+
+extension OptionSpec {
+    static let out = OptionSpec(
+        name: "out", value: "<dir>", help: "Directory for the pictures (default: output/; created if missing).")
+    static let tiers = OptionSpec(
+        name: "tiers", value: "<style>",
+        help: "How the DAG shows priority tiers: clusters, bands or none\n(default: clusters).",
+        choices: TierDisplay.allCases.map(\.rawValue))
+}
+
+extension ParsedArguments {
+    /// `--out`, or `output`.
+    var outputDirectory: String { value("out") ?? "output" }
+
+    /// `--tiers`, or clusters.
+    func tiers() -> TierDisplay { value("tiers").flatMap(TierDisplay.init(rawValue:)) ?? .clusters }
+
+    /// The scenario file's name without directory and extension: `examples/app.json` → `app`.
+    var scenarioStem: String {
+        let stem = URL(fileURLWithPath: positionals[0]).deletingPathExtension().lastPathComponent
+        return stem.isEmpty || stem == "/" ? "scenario" : stem
+    }
+}

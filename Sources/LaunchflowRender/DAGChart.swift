@@ -1,0 +1,263 @@
+import LaunchflowCore
+
+/// How the DAG shows priority tiers (besides colouring nodes by tier).
+public enum TierDisplay: String, CaseIterable, Sendable {
+    /// A shaded box around each tier's tasks, labelled with the tier.
+    case clusters
+    /// Each tier is a band of columns: a tier's tasks sit right of its header
+    /// and left of the next tier's header (dependencies permitting).
+    case bands
+    /// Colour only.
+    case none
+}
+
+/// The task graph, laid out left to right by Graphviz's `dot`.
+///
+/// - One node per task; its SVG element id is the task id, its label the id
+///   and cost, its tooltip the cost, tier and, for each result given, the
+///   thread, start and end.
+/// - Fill colour by priority tier; `mainThreadOnly` tasks have square corners
+///   and a double outline (others are rounded); `firstFrame` tasks are marked ★.
+/// - The critical path's nodes and edges carry the class `critical` (red, thick).
+/// - Tiers as clusters, bands or colour only (``TierDisplay``).
+/// - For a `priority` result, each dependency violation gets an extra dashed
+///   magenta edge (dependency → task) whose class is `violation`.
+/// - A legend and title above the graph (the graph label).
+///
+/// Counting edges: every dependency is one SVG element with class `edge
+/// dependency …`, id `lf-dep-<dependency index>-<task index>`; violation
+/// overlays have class `edge violation` and id `lf-violation-…`. Helper edges
+/// of the `bands` layout are invisible and not written to the SVG. So the
+/// number of `dependency` edges equals the number of dependencies.
+public struct DAGChart: Sendable {
+    public var scenario: Scenario
+    /// The runs whose times the tooltips show (any number, any strategies);
+    /// violations are drawn for the `priority` ones.
+    public var results: [SimulationResult]
+    public var tiers: TierDisplay
+
+    public init(_ scenario: Scenario, results: [SimulationResult] = [], tiers: TierDisplay = .clusters) {
+        self.scenario = scenario
+        self.results = results
+        self.tiers = tiers
+    }
+
+    /// The graph under one strategy.
+    public init(_ result: SimulationResult, tiers: TierDisplay = .clusters) {
+        self.init(result.schedule.scenario, results: [result], tiers: tiers)
+    }
+
+    /// The picture as a Graphviz description (plain Swift, no C).
+    ///
+    /// - Complexity: O(n + e) for n tasks and e dependencies.
+    public var graph: GraphDescription {
+        let tasks = scenario.tasks
+        let ids = ElementIDs(taskIDs: tasks.map(\.id))
+        let tierInfo = Tiers(scenario)
+        let path = results.first?.criticalPath ?? CriticalPath(of: scenario)
+        let onPath = Set(path.tasks)
+        var criticalEdges = Set<[Int]>()
+        for (a, b) in zip(path.tasks, path.tasks.dropFirst()) { criticalEdges.insert([a, b]) }
+
+        var graph = GraphDescription(
+            name: scenario.name, layout: .dot,
+            graphAttributes: [
+                "id": .init(GraphvizText.id(ids("graph"))), "rankdir": "LR", "bgcolor": "white", "pad": "0.25",
+                "nodesep": "0.22", "ranksep": "0.45", "fontname": .init(ChartStyle.font), "fontsize": "11",
+                "labelloc": "t", "labeljust": "l", "newrank": "true",
+                "label": .html(legend(tierInfo, path: path)),
+            ],
+            nodeDefaults: [
+                "shape": "box", "style": "filled,rounded", "fontname": .init(ChartStyle.font), "fontsize": "11",
+                "fontcolor": .init(ChartStyle.text), "penwidth": "1", "margin": "0.12,0.05", "height": "0.4",
+            ],
+            edgeDefaults: [
+                "color": .init(ChartStyle.dependency), "arrowsize": "0.7", "penwidth": "1",
+            ])
+
+        for (i, task) in tasks.enumerated() {
+            let tier = tierInfo.ofTask[i]
+            let colors = ChartStyle.tierColors(tier)
+            let critical = onPath.contains(i)
+            var classes = "task tier-\(tier)"
+            if critical { classes += " critical" }
+            if task.mainThreadOnly { classes += " main-thread-only" }
+            if task.firstFrame { classes += " first-frame" }
+            let costLine = "\(formatMillis(task.cost)) ms" + (task.mainThreadOnly ? " · main" : "")
+            var attributes: GraphDescription.Attributes = [
+                "id": .init(GraphvizText.id(task.id)),
+                "label": .init(GraphvizText.label(lines: [(task.firstFrame ? "★ " : "") + task.id, costLine])),
+                "fillcolor": .init(colors.fill), "color": .init(critical ? ChartStyle.critical : colors.stroke),
+                "class": .init(classes),
+            ]
+            if critical { attributes["penwidth"] = "2.6" }
+            if task.mainThreadOnly {
+                attributes["style"] = "filled"
+                attributes["peripheries"] = "2"
+            }
+            if ids.tooltipAllowed(forTask: task.id) {
+                attributes["tooltip"] = .init(GraphvizText.tooltip(tooltip(i, tier: tierInfo)))
+            }
+            graph.nodes.append(GraphDescription.Node(name: GraphvizText.name(task.id), attributes))
+        }
+
+        for (i, task) in tasks.enumerated() {
+            for d in task.dependsOn {
+                let critical = criticalEdges.contains([d, i])
+                var attributes: GraphDescription.Attributes = [
+                    "id": .init(GraphvizText.id(ids("dep-\(d)-\(i)"))),
+                    "class": critical ? "dependency critical" : "dependency",
+                ]
+                if tiers == .bands && tierInfo.ofTask[d] > tierInfo.ofTask[i] {
+                    attributes["constraint"] = "false"  // points back across bands: the bands win
+                }
+                if critical {
+                    attributes["color"] = .init(ChartStyle.critical)
+                    attributes["penwidth"] = "2.6"
+                    attributes["weight"] = "4"
+                }
+                graph.edges.append(GraphDescription.Edge(from: name(d), to: name(i), attributes))
+            }
+        }
+
+        for result in results where result.schedule.strategy == .priority {
+            for v in result.schedule.violations() {
+                let tip = "dependency violated under priority: \(tasks[v.task].id) started at \(formatMillis(v.start)) ms,"
+                    + " before \(tasks[v.dependency].id) ended at \(formatMillis(v.dependencyEnd)) ms"
+                graph.edges.append(GraphDescription.Edge(from: name(v.dependency), to: name(v.task), [
+                    "id": .init(GraphvizText.id(ids("violation-\(v.dependency)-\(v.task)"))), "class": "violation",
+                    "color": .init(ChartStyle.violation), "style": "dashed", "penwidth": "1.6", "constraint": "false",
+                    "arrowhead": "veevee", "tooltip": .init(GraphvizText.tooltip(tip)),
+                ]))
+            }
+        }
+
+        switch tiers {
+        case .none: break
+        case .clusters: addClusters(&graph, ids: ids, tiers: tierInfo)
+        case .bands: addBands(&graph, ids: ids, tiers: tierInfo)
+        }
+        return graph
+    }
+
+    /// The picture as SVG bytes.
+    public func svg() throws(RenderError) -> [UInt8] { try Graphviz.svg(graph) }
+
+    private func name(_ task: Int) -> String { GraphvizText.name(scenario.tasks[task].id) }
+
+    private func addClusters(_ graph: inout GraphDescription, ids: ElementIDs, tiers: Tiers) {
+        for (tier, priority) in tiers.priorities.enumerated() {
+            let colors = ChartStyle.tierColors(tier)
+            let members = scenario.tasks.indices.filter { tiers.ofTask[$0] == tier }.map(name)
+            graph.clusters.append(GraphDescription.Cluster(name: "tier\(tier)", [
+                "id": .init(GraphvizText.id(ids("tier-\(tier)"))), "class": "tier",
+                "label": .init(GraphvizText.label("tier \(tier) · priority \(priority)")), "labeljust": "l",
+                "style": "filled,rounded", "fillcolor": .init(colors.fill + "33"), "color": .init(colors.stroke + "99"),
+                "fontcolor": .init(colors.stroke), "fontsize": "11", "penwidth": "1", "fontname": .init(ChartStyle.font),
+            ], nodes: members))
+        }
+    }
+
+    /// Each tier takes a band of consecutive ranks (columns, left to right):
+    /// the tier's header, then its tasks at 1 + their depth among the tier's
+    /// own dependencies. Ranks are pinned by an invisible spine of nodes, one
+    /// per rank: a node at rank r hangs between spine nodes r − 1 and r + 1 by
+    /// invisible one-rank edges (`rank=same` groups do the same but make
+    /// `dot` many times slower). A dependency pointing from a later tier back
+    /// to an earlier one does not constrain the layout in this mode.
+    ///
+    /// - Complexity: O(n + e).
+    private func addBands(_ graph: inout GraphDescription, ids: ElementIDs, tiers: Tiers) {
+        let tasks = scenario.tasks
+        var depth = [Int](repeating: 0, count: tasks.count)
+        for i in TaskGraph(tasks: tasks).topologicalOrder() {
+            for d in tasks[i].dependsOn where tiers.ofTask[d] == tiers.ofTask[i] { depth[i] = max(depth[i], depth[d] + 1) }
+        }
+        var bandStart = [Int](repeating: 0, count: tiers.priorities.count + 1)
+        for tier in tiers.priorities.indices {
+            let deepest = tasks.indices.filter { tiers.ofTask[$0] == tier }.map { depth[$0] }.max() ?? -1
+            bandStart[tier + 1] = bandStart[tier] + deepest + 2
+        }
+        let ranks = bandStart[tiers.priorities.count] + 1
+        let spine = (0..<ranks).map { GraphvizText.name(ids("rank-\($0)")) }
+        for node in spine {
+            graph.nodes.append(GraphDescription.Node(name: node, [
+                "id": .init(GraphvizText.id(node)), "style": "invis", "label": "", "width": "0.01", "height": "0.01",
+                "fixedsize": "true",
+            ]))
+        }
+        var helpers = 0
+        func invisible(_ from: String, _ to: String) {
+            graph.edges.append(GraphDescription.Edge(from: from, to: to, [
+                "id": .init(GraphvizText.id(ids("layout-\(helpers)"))), "style": "invis", "class": "layout",
+            ]))
+            helpers += 1
+        }
+        for (a, b) in zip(spine, spine.dropFirst()) { invisible(a, b) }
+        func pin(_ node: String, rank: Int) {
+            if rank > 0 { invisible(spine[rank - 1], node) }
+            invisible(node, spine[rank + 1])
+        }
+        for (tier, priority) in tiers.priorities.enumerated() {
+            let colors = ChartStyle.tierColors(tier)
+            let header = ids("band-\(tier)")
+            graph.nodes.append(GraphDescription.Node(name: GraphvizText.name(header), [
+                "id": .init(GraphvizText.id(header)), "class": "tier-band",
+                "label": .init(GraphvizText.label(lines: ["tier \(tier)", "priority \(priority)"])),
+                "shape": "box", "style": "filled", "fillcolor": .init(colors.stroke), "fontcolor": "white",
+                "color": .init(colors.stroke),
+            ]))
+            pin(GraphvizText.name(header), rank: bandStart[tier])
+        }
+        for (i, tier) in tiers.ofTask.enumerated() { pin(name(i), rank: bandStart[tier] + 1 + depth[i]) }
+    }
+
+    private func tooltip(_ i: Int, tier: Tiers) -> String {
+        let task = scenario.tasks[i]
+        var lines = [task.id, "cost \(formatMillis(task.cost)) ms · \(tier.name(tier.ofTask[i]))"]
+        var facts: [String] = []
+        if task.mainThreadOnly { facts.append("main thread only") }
+        if task.firstFrame { facts.append("needed by the first frame") }
+        if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
+        for result in results {
+            let run = result.schedule.tasks[i]
+            lines.append(
+                "\(result.schedule.strategy.rawValue): \(Schedule.threadName(run.thread)),"
+                    + " start \(formatMillis(run.start)) ms, end \(formatMillis(run.end)) ms")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The title and legend, as an HTML-like label.
+    private func legend(_ tiers: Tiers, path: CriticalPath) -> String {
+        let dependencies = scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }
+        var summary = "\(scenario.tasks.count) tasks · \(dependencies) dependencies · critical path"
+            + " \(formatMillis(path.length)) ms (\(path.tasks.count) tasks)"
+        if !results.isEmpty {
+            summary += " · times in tooltips: " + results.map(\.schedule.strategy.rawValue).joined(separator: ", ")
+        }
+        var cells = ""
+        for tier in 0..<min(tiers.priorities.count, 8) {
+            let colors = ChartStyle.tierColors(tier)
+            cells += "<TD BGCOLOR=\"\(colors.fill)\" COLOR=\"\(colors.stroke)\" BORDER=\"1\">"
+                + GraphvizText.html("tier \(tier) · p\(tiers.priorities[tier])") + "</TD>"
+        }
+        if tiers.priorities.count > 8 { cells += "<TD>… \(tiers.priorities.count - 8) more</TD>" }
+        let swatch = { (text: String, attributes: String) in
+            "<TD><TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\"><TR><TD \(attributes)>\(text)</TD></TR></TABLE></TD>"
+        }
+        var styles = swatch("rounded: any thread", "BORDER=\"1\" STYLE=\"rounded\"")
+        styles += "<TD><TABLE BORDER=\"1\" CELLBORDER=\"1\" CELLSPACING=\"2\" CELLPADDING=\"2\"><TR><TD>double: main thread only</TD></TR></TABLE></TD>"
+        styles += "<TD>★ needed by the first frame</TD>"
+        styles += "<TD><FONT COLOR=\"\(ChartStyle.critical)\"><B>━━▶ critical path</B></FONT></TD>"
+        if results.contains(where: { $0.schedule.strategy == .priority }) {
+            styles += "<TD><FONT COLOR=\"\(ChartStyle.violation)\">╌╌▶ dependency violated (priority)</FONT></TD>"
+        }
+        let title = GraphvizText.html("\(scenario.name) — task graph")
+        return "<TABLE BORDER=\"0\" CELLSPACING=\"3\" CELLPADDING=\"2\">"
+            + "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"18\"><B>\(title)</B></FONT></TD></TR>"
+            + "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"\(ChartStyle.mutedText)\">\(GraphvizText.html(summary))</FONT></TD></TR>"
+            + "<TR><TD ALIGN=\"LEFT\"><TABLE BORDER=\"0\" CELLSPACING=\"5\" CELLPADDING=\"3\"><TR>\(cells)\(styles)</TR></TABLE></TD></TR>"
+            + "</TABLE>"
+    }
+}

@@ -1,0 +1,76 @@
+import LaunchflowCore
+
+/// Inputs and timed bodies for the rendering benchmarks (issue 3 targets:
+/// a 500-task DAG in ≤ 2 s, a 10,000-bar Gantt chart in ≤ 1 s).
+///
+/// Build the input once (untimed), then time the render:
+/// ```swift
+/// let dag = RenderBenchmark.dagInput(tasks: 500)
+/// let bytes = try RenderBenchmark.renderDAG(dag)          // time this
+/// let gantt = RenderBenchmark.ganttInput(bars: 10_000)
+/// let more = try RenderBenchmark.renderGantt(gantt)       // and this
+/// ```
+/// The scenarios are generated from a fixed seed, so every run draws the same picture.
+public enum RenderBenchmark {
+    /// A simulated `priority` run of a random layered DAG of `tasks` tasks
+    /// (up to three dependencies each, 6 tiers, every 7th task main-thread
+    /// only), so the picture has clusters, a critical path and violations.
+    public static func dagInput(tasks: Int = 500, seed: UInt64 = 0x1A0C_F10E) -> SimulationResult {
+        SimulationResult(scenario(tasks: tasks, cores: 4, seed: seed), strategy: .priority)
+    }
+
+    /// A simulated `dag` run of `bars` tasks on 8 cores: one Gantt bar each.
+    public static func ganttInput(bars: Int = 10_000, seed: UInt64 = 0x6A77_7000) -> SimulationResult {
+        SimulationResult(scenario(tasks: bars, cores: 8, seed: seed), strategy: .dag)
+    }
+
+    /// Builds and renders the DAG (clusters); returns the SVG's size in bytes.
+    public static func renderDAG(_ input: SimulationResult) throws(RenderError) -> Int {
+        try DAGChart(input, tiers: .clusters).svg().count
+    }
+
+    /// Builds and renders the Gantt chart; returns the SVG's size in bytes.
+    public static func renderGantt(_ input: SimulationResult) throws(RenderError) -> Int {
+        try GanttChart(input).svg().count
+    }
+
+    /// A deterministic scenario: task i depends on up to three of the 40
+    /// tasks before it; costs 0.2–12 ms; priorities 0–5 growing with i.
+    public static func scenario(tasks count: Int, cores: Int, seed: UInt64) -> Scenario {
+        var random = SplitMix64(seed: seed)
+        var tasks: [LaunchTask] = []
+        tasks.reserveCapacity(count)
+        for i in 0..<count {
+            var dependsOn: [Int] = []
+            if i > 0 {
+                for _ in 0..<Int(random.next() % 4) {
+                    let d = max(0, i - 1 - Int(random.next() % UInt64(min(i, 40))))
+                    if !dependsOn.contains(d) { dependsOn.append(d) }
+                }
+            }
+            let mainOnly = i % 7 == 3
+            tasks.append(LaunchTask(
+                id: "task-\(i)", cost: 200 + Int(random.next() % 11_800), mainThreadOnly: mainOnly,
+                priority: min(5, i * 6 / max(count, 1) + Int(random.next() % 2)), dependsOn: dependsOn.sorted(),
+                firstFrame: mainOnly && i >= count / 3 && i < count / 3 + 7))
+        }
+        return Scenario(
+            name: "Benchmark \(count) tasks", device: Device(cores: cores, commitCost: 1000, renderTime: 2000),
+            preMain: [PreMainPhase(name: "dyld", cost: 40_000), PreMainPhase(name: "+load", cost: 8_000)], tasks: tasks)
+    }
+}
+
+/// SplitMix64: a small, fast, seedable generator (not for cryptography).
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
