@@ -82,12 +82,11 @@ struct CLITests {
     }
 
     @Test func anInvalidScenarioListsEveryProblemAndWritesNothingElse() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("bad.json")
-        try #"{"name": "bad", "device": {"cores": 1}, "tasks": [{"id": "a", "cost": -1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["a"]}]}"#
-            .write(to: file, atomically: true, encoding: .utf8)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = URL(fileURLWithPath: try folder.write(
+            "bad.json",
+            #"{"name": "bad", "device": {"cores": 1}, "tasks": [{"id": "a", "cost": -1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["a"]}]}"#))
         for command in ["simulate", "compare", "validate"] {
             let out = try Launchflow.run([command, file.path])
             #expect(out.status == 2)

@@ -21,11 +21,17 @@ struct Launchflow {
     }()
 
     /// Runs `launchflow args…` in `directory` (the repository root by default).
-    static func run(_ args: [String], in directory: URL = repositoryRoot) throws -> Output {
+    /// `environment` entries are added to this process's environment.
+    static func run(_ args: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:]) throws
+        -> Output
+    {
         let process = Process()
         process.executableURL = url
         process.arguments = args
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         // Output goes to files: no pipe can fill up and block the child.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+import Testing
+
+/// End-to-end: `render` and `compare --out` write complete pictures, atomically,
+/// and fail cleanly (exit 2, nothing written) when they cannot.
+@Suite(.serialized)
+struct RenderCLITests {
+    @Test func renderWritesAndListsEveryPicture() throws {
+        let temporary = try TemporaryFolder()
+        defer { temporary.remove() }
+        let folder = temporary.url
+        do {
+            let out = folder.appendingPathComponent("pictures")
+            let result = try Launchflow.run(["render", "scenarios/article.json", "--out", out.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let listed = result.stdout.split(separator: "\n").map(String.init)
+            let expected = ["dag", "serial-gantt", "priority-gantt", "dag-gantt", "compare-gantt"].map {
+                out.appendingPathComponent("article-\($0).svg").path
+            }
+            #expect(listed == expected)
+            let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+            #expect(written == expected.map { URL(fileURLWithPath: $0).lastPathComponent }.sorted())
+            for path in expected {
+                // A complete, well-formed SVG whose task elements carry the task ids.
+                let document = try XMLDocument(contentsOf: URL(fileURLWithPath: path), options: [])
+                #expect(document.rootElement()?.name == "svg")
+                let ids = try document.nodes(forXPath: "//@id").compactMap(\.stringValue)
+                let expectedID = path.hasSuffix("compare-gantt.svg") ? "lf-dag-task-launch-page" : "launch-page"
+                #expect(ids.contains(expectedID), "\(path)")
+            }
+        }
+    }
+
+    @Test func compareOutWritesThePicturesAndAReport() throws {
+        let temporary = try TemporaryFolder()
+        defer { temporary.remove() }
+        let folder = temporary.url
+        do {
+            let result = try Launchflow.run(["compare", "scenarios/tiers-only.json", "--out", folder.path, "--format", "json"])
+            #expect(result.status == 0)
+            // The JSON on stdout stays clean; the paths go to stderr.
+            #expect(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) is [String: Any])
+            let report = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+            #expect(report.contains("| metric |"))
+            #expect(report.contains("tiers-only-compare-gantt.svg"))
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tiers-only-dag.svg").path))
+        }
+    }
+
+    @Test func aBrokenGraphvizExitsTwoNamingThePackageAndWritesNothing() throws {
+        let temporary = try TemporaryFolder()
+        defer { temporary.remove() }
+        let folder = temporary.url
+        do {
+            let plugins = folder.appendingPathComponent("no-plugins")
+            try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+            let out = folder.appendingPathComponent("out")
+            let result = try Launchflow.run(
+                ["render", "scenarios/article.json", "--out", out.path], environment: ["GVBINDIR": plugins.path])
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("error: "))
+            #expect(result.stderr.contains("apt-get install libgraphviz-dev"))
+            #expect(result.stdout.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+        }
+    }
+
+    @Test func badRenderInvocationsExitTwo() throws {
+        let temporary = try TemporaryFolder()
+        defer { temporary.remove() }
+        let folder = temporary.url
+        do {
+            let file = folder.appendingPathComponent("a-file")
+            try Data("x".utf8).write(to: file)
+            let cases: [([String], String)] = [
+                (["render", "scenarios/article.json", "--tiers", "bandz"], "error: invalid value 'bandz' for '--tiers'"),
+                (["render", "scenarios/article.json", "--out", file.path], "error: "),
+                (["render", "scenarios/article.json", "--strategy", "al"], "error: invalid value 'al' for '--strategy'"),
+            ]
+            for (args, prefix) in cases {
+                let result = try Launchflow.run(args)
+                #expect(result.status == 2, "\(args)")
+                #expect(result.stderr.hasPrefix(prefix), "\(args): \(result.stderr)")
+                #expect(try Data(contentsOf: file) == Data("x".utf8))
+            }
+        }
+    }
+}
