@@ -66,6 +66,8 @@ public enum LaunchflowCommand {
         Entry(spec: BaselineCommand.spec, run: BaselineCommand.run),
         Entry(spec: DiffCommand.spec, run: DiffCommand.run),
         Entry(spec: RenderCommand.spec, run: RenderCommand.run),
+        Entry(spec: SweepCommand.spec, run: SweepCommand.run),
+        Entry(spec: WhatIfCommand.spec, run: WhatIfCommand.run),
     ]
 
     /// Runs `launchflow` with `arguments` (without the program name); returns the exit status.

@@ -1,6 +1,7 @@
 // launchflow-bench: the benchmark. Prints figures; asserts nothing.
 //
 //   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000]
+//   swift run -c release launchflow-bench --sweep [--runs 10000] [--tasks 300]
 //
 // For each size it generates a random valid scenario (seeded, about three
 // dependencies per task), writes it to a temporary file, and measures per
@@ -48,6 +49,10 @@ func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
 
 var sizes = [1_000, 10_000, 100_000, 1_000_000]
 let arguments = CommandLine.arguments
+if arguments.contains("--sweep") {  // the sweep benchmark (SweepBench.swift)
+    runSweepBenchmark(arguments)
+    exit(0)
+}
 if arguments.contains("--quick") { sizes = [1_000, 10_000, 100_000] }
 if let i = arguments.firstIndex(of: "--sizes"), i + 1 < arguments.count {
     sizes = arguments[i + 1].split(separator: ",").compactMap { Int($0) }

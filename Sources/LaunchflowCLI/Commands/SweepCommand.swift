@@ -1,0 +1,192 @@
+import Foundation
+import LaunchflowCore
+import LaunchflowRender
+import Synchronization
+
+/// `launchflow sweep`: Monte-Carlo launches with sampled task costs.
+enum SweepCommand {
+    static let spec = CommandSpec(
+        name: "sweep",
+        abstract: "Run many launches with sampled task costs: percentiles per strategy, how often each is best.",
+        arguments: [.scenario],
+        options: [
+            OptionSpec(name: "runs", value: "<n>", help: "Sampled launches (1 … 1,000,000; default: 1000)."),
+            OptionSpec(name: "seed", value: "<s>", help: "Base seed, an integer 0 … 2⁶⁴−1 (default: 1). The same seed\ngives the same output."),
+            .strategies,
+            OptionSpec(
+                name: "jitter", value: "<σ>",
+                help: "Lognormal σ for tasks without costP90, instead of the\nscenario's jitter (a number ≥ 0; 0: fixed costs)."),
+            .jobs,
+            .maxConcurrent,
+            OptionSpec(
+                name: "format", value: "<format>", help: "text or json (default: text).", choices: ["text", "json"]),
+            OptionSpec(
+                name: "out", value: "<dir>",
+                help: "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis."),
+        ],
+        discussion: """
+            Each run draws every task's cost from a lognormal whose median is the
+            task's cost: tasks with costP90 have that 90th percentile; the others
+            use the scenario's jitter (or --jitter) as σ, or keep their cost. The
+            same sampled costs are used for every strategy in a run, so the
+            strategies are compared pairwise. Reports the mean, p50, p90, p99 and
+            max of the time to first frame and the launch completion (percentiles
+            by nearest rank), and in how many runs each strategy was best (ties
+            count for each tied strategy) and sole best.
+
+            Runs are spread over --jobs threads; run r's costs depend only on the
+            seed and r, so the output is byte-identical for any --jobs. A progress
+            bar is drawn on stderr when it is a terminal.
+            """)
+
+    static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        let runs = try args.integer("runs", spec, in: 1...1_000_000, default: 1000)
+        let seed = try args.seed(spec)
+        let strategies = try args.strategies(spec)
+        let jitter = try args.jitter(spec)
+        let jobs = try args.jobs(spec)
+        let options = try args.simulationOptions(spec)
+        let scenario = try args.loadScenario()
+        let sampler: CostSampler
+        do throws(UncertaintyError) {
+            sampler = try CostSampler(scenario, jitter: jitter)
+        } catch {
+            throw CLIError.scenario(ScenarioError(error.problems.map { problem in
+                ScenarioProblem(
+                    file: args.positionals[0], path: problem.path, taskID: problem.task.map { scenario.tasks[$0].id },
+                    message: problem.message)
+            }))
+        }
+        for task in sampler.ignoredP90Tasks {
+            let note = ScenarioProblem(
+                file: args.positionals[0], path: "tasks[\(task)].costP90", taskID: scenario.tasks[task].id,
+                message: "the task's cost (its median) is 0, so it always costs 0 ms; costP90 is ignored")
+            streams.writeError("warning: \(note)\n")
+        }
+        let configuration = SweepConfiguration(
+            runs: runs, seed: seed, strategies: strategies, options: options, jobs: jobs)
+        let bar = streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: runs) : nil
+        var progress: (@Sendable (Int) -> Void)? = nil
+        if let bar { progress = { done in bar.update(done) } }
+        let result = Sweep(engine: LaunchEngine(scenario), sampler: sampler).run(configuration, progress: progress)
+        bar?.finish()
+
+        var pictures: [String] = []
+        if let directory = args.value("out") {
+            let bytes: [UInt8]
+            do throws(RenderError) {
+                bytes = try DistributionChart(result).svg()
+            } catch {
+                throw CLIError.input(error.description)
+            }
+            let file = RenderedFile(name: DistributionChart.fileName(args.scenarioStem), bytes: bytes)
+            pictures = try RenderCommand.write([file], into: directory)
+        }
+        if args.value("format") == "json" {
+            var writer = JSONWriter(capacity: 1024 * strategies.count + 1024)
+            writer.sweep(result, pictures: pictures)
+            writer.raw("\n")
+            streams.write(writer.bytes)
+        } else {
+            streams.write(UncertaintyReport.sweep(result, pictures: pictures))
+        }
+        return 0
+    }
+}
+
+/// A one-line progress bar on stderr, redrawn at most once per percent.
+///
+/// A class: the worker threads share one bar (its state is behind a lock).
+final class ProgressBar: Sendable {
+    let total: Int
+    /// The percentage last drawn.
+    private let drawn = Mutex(-1)
+
+    init(total: Int) { self.total = max(total, 1) }
+
+    /// `done` runs of `total` are finished (called from any thread).
+    func update(_ done: Int) {
+        let percent = min(done * 100 / total, 100)
+        drawn.withLock { last in
+            guard percent > last else { return }
+            last = percent
+            let filled = percent * 30 / 100
+            let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
+                + "] \(percent)% \(min(done, total))/\(total) runs"
+            Self.write(line)
+        }
+    }
+
+    /// Clears the bar's line.
+    func finish() { drawn.withLock { _ in Self.write("\r\u{1B}[2K") } }
+
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}
+
+extension OptionSpec {
+    static let jobs = OptionSpec(
+        name: "jobs", value: "<n>",
+        help: "Threads to use (1 … 1024; default: the number of cores).\nThe output is the same for any value.")
+}
+
+extension ParsedArguments {
+    /// An integer option within `range`, or `fallback` when absent.
+    func integer(_ name: String, _ command: CommandSpec, in range: ClosedRange<Int>, default fallback: Int)
+        throws(CLIError) -> Int
+    {
+        guard let text = value(name) else { return fallback }
+        guard let n = Int(text), range.contains(n) else {
+            let expected = range.upperBound == Int.max
+                ? "an integer ≥ \(grouped(range.lowerBound))"
+                : "an integer from \(grouped(range.lowerBound)) to \(grouped(range.upperBound))"
+            throw CLIError.usage(command, "invalid value '\(text)' for '--\(name)': expected \(expected)")
+        }
+        return n
+    }
+
+    /// `--seed`: a decimal integer 0 … 2⁶⁴−1, default 1.
+    func seed(_ command: CommandSpec) throws(CLIError) -> UInt64 {
+        guard let text = value("seed") else { return 1 }
+        guard let seed = UInt64(text) else {
+            throw CLIError.usage(
+                command, "invalid value '\(text)' for '--seed': expected an integer from 0 to 18446744073709551615")
+        }
+        return seed
+    }
+
+    /// `--jitter`: a finite number ≥ 0, or nil.
+    func jitter(_ command: CommandSpec) throws(CLIError) -> Double? {
+        guard let text = value("jitter") else { return nil }
+        guard let sigma = Double(text), sigma.isFinite, sigma >= 0 else {
+            throw CLIError.usage(command, "invalid value '\(text)' for '--jitter': expected a number ≥ 0 (the lognormal σ)")
+        }
+        return sigma
+    }
+
+    /// `--jobs`, or every core.
+    func jobs(_ command: CommandSpec) throws(CLIError) -> Int {
+        try integer("jobs", command, in: 1...1024, default: Parallel.availableCores)
+    }
+}
+
+/// 10000000 → "10,000,000".
+private func grouped(_ n: Int) -> String {
+    var digits = String(n)
+    var out = ""
+    while digits.count > 3 {
+        out = "," + digits.suffix(3) + out
+        digits.removeLast(3)
+    }
+    return digits + out
+}

@@ -1,0 +1,66 @@
+import LaunchflowCore
+
+/// `launchflow whatif`: which task to make faster first.
+enum WhatIfCommand {
+    static let spec = CommandSpec(
+        name: "whatif",
+        abstract: "Rank the tasks by what making each one cheaper gains; show how much each could grow.",
+        arguments: [.scenario],
+        options: [
+            .strategy,
+            OptionSpec(
+                name: "reduce", value: "<share>",
+                help: "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100 (default: 50%)."),
+            OptionSpec(name: "top", value: "<n>", help: "Show only the n best-ranked tasks (default: all)."),
+            OptionSpec(
+                name: "format", value: "<format>", help: "text or json (default: text).", choices: ["text", "json"]),
+            .jobs,
+            .maxConcurrent,
+        ],
+        discussion: """
+            For each task, the launch is simulated again with only that task's
+            cost reduced by the share (rounded to the µs); its gains are the
+            base time to first frame and launch completion minus the new ones
+            (negative when the launch gets slower: schedules are not always
+            monotonic). Tasks are ranked by first-frame gain, then launch gain.
+
+            A task's slack is how much its cost could grow before the first frame
+            moves, found by re-simulation: growths of 1, 2, 4, … µs until the
+            frame moves, then bisection to the µs. It is exact when the first
+            frame only moves later as the task grows; otherwise it is an upper
+            estimate. Growth stops at the base launch completion ('≥' in text,
+            "slackCapped": true in JSON). Uses the scenario's costs (medians).
+            """)
+
+    static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        let strategy = Strategy(rawValue: args.value("strategy") ?? "dag")!
+        let reduction = try args.reduction(spec)
+        var top: Int?
+        if args.value("top") != nil { top = try args.integer("top", spec, in: 1...Int.max, default: 1) }
+        let jobs = try args.jobs(spec)
+        let options = try args.simulationOptions(spec)
+        let scenario = try args.loadScenario()
+        let analysis = WhatIf.analyse(LaunchEngine(scenario), strategy: strategy, reduction: reduction, options: options, jobs: jobs)
+        if args.value("format") == "json" {
+            var writer = JSONWriter(capacity: 200 * scenario.tasks.count + 1024)
+            writer.whatIf(analysis, top: top)
+            writer.raw("\n")
+            streams.write(writer.bytes)
+        } else {
+            streams.write(UncertaintyReport.whatIf(analysis, top: top))
+        }
+        return 0
+    }
+}
+
+extension ParsedArguments {
+    /// `--reduce 50%` → 0.5: a percentage with its `%`, above 0 and at most 100; default 50%.
+    func reduction(_ command: CommandSpec) throws(CLIError) -> Double {
+        guard let text = value("reduce") else { return 0.5 }
+        let problem = CLIError.usage(
+            command, "invalid value '\(text)' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%")
+        guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent.isFinite, percent > 0, percent <= 100
+        else { throw problem }
+        return percent / 100
+    }
+}

@@ -1,0 +1,83 @@
+/// The two times a sweep or a what-if needs of a run, in µs.
+public struct HeadlineTimes: Sendable, Equatable {
+    /// ``Metrics/timeToFirstFrame``.
+    public var timeToFirstFrame: Micros
+    /// ``Metrics/launchComplete``.
+    public var launchComplete: Micros
+
+    public init(timeToFirstFrame: Micros, launchComplete: Micros) {
+        self.timeToFirstFrame = timeToFirstFrame
+        self.launchComplete = launchComplete
+    }
+}
+
+/// Runs one prepared scenario many times with other costs, measuring only
+/// the time to first frame and launch completion — the hot loop of `sweep`
+/// and `whatif`. One runner per thread.
+///
+/// Equal, by definition and by test (`SweepTests`), to
+/// `engine.metrics(strategy, costs:options:)`'s two fields.
+public struct LaunchRunner {
+    let prepared: PreparedScenario
+    // The policies before a run, built once: they depend on the graph and the
+    // tiers, not on costs. Each run starts from a copy.
+    private let serial: SerialPolicy
+    private let priority: PriorityPolicy
+    private let dag: DAGPolicy
+
+    init(_ prepared: PreparedScenario) {
+        self.prepared = prepared
+        serial = SerialPolicy(graph: prepared.graph, ranking: prepared.ranking)
+        priority = PriorityPolicy(tasks: prepared.scenario.tasks, ranking: prepared.ranking)
+        dag = DAGPolicy(graph: prepared.graph)
+    }
+
+    /// The time to first frame and launch completion of one run; `costs` are µs per task.
+    ///
+    /// - Complexity: that of one simulation, O((n + e) log n).
+    public mutating func headlineTimes(_ strategy: Strategy, costs: [Micros], options: SimulationOptions = .init())
+        -> HeadlineTimes
+    {
+        // As `simulate(_:strategy:options:costs:)` runs the engine, without building a Schedule.
+        let scenario = prepared.scenario
+        let workers = scenario.device.workerCount
+        let maxConcurrent = strategy == .dag ? min(options.maxConcurrent ?? workers, workers) : workers
+        func run<P: LaunchPolicy>(_ policy: P) -> HeadlineTimes {
+            var simulator = Simulator(
+                scenario: scenario, cost: costs, ranking: prepared.ranking, policy: policy, maxConcurrent: maxConcurrent)
+            let result = simulator.run(from: scenario.preMainTotal)
+            return HeadlineTimes(tasks: scenario.tasks, runs: result.tasks, commits: result.commits)
+        }
+        switch strategy {
+        case .serial: return run(serial)
+        case .priority: return run(priority)
+        case .dag: return run(dag)
+        }
+    }
+}
+
+extension HeadlineTimes {
+    /// The two times of MODEL.md §5, computed from a finished run as
+    /// ``Schedule/metrics(criticalPath:)`` computes them (without the rest).
+    init(tasks: [LaunchTask], runs: [TaskRun], commits: [Commit]) {
+        var firstFrameIteration: Int32 = -1
+        var lastEnd: Micros = 0
+        tasks.withUnsafeBufferPointer { tasks in
+            runs.withUnsafeBufferPointer { runs in
+                for i in 0..<runs.count {
+                    if tasks[i].firstFrame, runs[i].iteration > firstFrameIteration { firstFrameIteration = runs[i].iteration }
+                    if runs[i].end > lastEnd { lastEnd = runs[i].end }
+                }
+            }
+        }
+        let index = Int(max(firstFrameIteration, 0))
+        self.init(
+            timeToFirstFrame: index < commits.count ? commits[index].presented : 0,
+            launchComplete: max(lastEnd, commits.last?.end ?? 0))
+    }
+}
+
+extension LaunchEngine {
+    /// A runner for this scenario (one per thread).
+    public func makeRunner() -> LaunchRunner { LaunchRunner(prepared) }
+}

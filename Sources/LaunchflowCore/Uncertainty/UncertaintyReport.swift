@@ -1,0 +1,189 @@
+/// Text and JSON for `launchflow sweep` and `launchflow whatif`. Times print
+/// as exact decimal milliseconds (µs resolution); nothing depends on the
+/// number of threads, so the output is byte-identical for any `--jobs`.
+public enum UncertaintyReport {
+    // MARK: sweep
+
+    /// `sweep --format text`: per metric, a table of strategies × statistics.
+    public static func sweep(_ result: SweepResult, pictures: [String] = []) -> String {
+        let configuration = result.configuration
+        let runs = configuration.runs
+        var out = "\(result.scenario.name) — sweep of \(runs) sampled launch\(runs == 1 ? "" : "es"), seed \(configuration.seed)\n"
+        out += "uncertainty: \(uncertaintyLine(result))\n"
+        if let maxConcurrent = configuration.options.maxConcurrent, configuration.strategies.contains(.dag) {
+            out += "dag: at most \(maxConcurrent) worker tasks at once\n"
+        }
+        let tables: [(String, KeyPath<SweepSummary, Distribution>, KeyPath<SweepSummary, Int>, KeyPath<SweepSummary, Int>)] = [
+            ("Time to first frame (ms)", \.firstFrame, \.bestFirstFrame, \.soleBestFirstFrame),
+            ("Launch complete (ms)", \.launchComplete, \.bestLaunchComplete, \.soleBestLaunchComplete),
+        ]
+        for (title, distribution, best, sole) in tables {
+            out += "\n\(title)\n"
+            var rows = [["strategy", "mean", "p50", "p90", "p99", "max", "best", "sole best"]]
+            for summary in result.summaries {
+                let d = summary[keyPath: distribution]
+                rows.append(
+                    [summary.strategy.rawValue] + [d.mean, d.p50, d.p90, d.p99, d.max].map(TextReport.fixed)
+                        + [share(summary[keyPath: best], of: runs), share(summary[keyPath: sole], of: runs)])
+            }
+            out += TextReport.table(rows, rightAligned: [false] + Array(repeating: true, count: 7), indent: "  ")
+        }
+        out += """
+
+            mean: rounded to the µs; p50/p90/p99: nearest rank (the value at rank ⌈p·n/100⌉ of the n runs, sorted).
+            best: runs in which the strategy's time was the smallest of the strategies (a tie counts for each tied
+            strategy); sole best: runs in which it was strictly smaller than every other strategy's.
+
+            """
+        for path in pictures { out += "wrote \(path)\n" }
+        return out
+    }
+
+    /// "3 tasks with costP90, 6 with jitter σ 0.2, 0 fixed; …" or a hint when nothing varies.
+    static func uncertaintyLine(_ result: SweepResult) -> String {
+        let total = result.scenario.tasks.count
+        guard result.uncertainTasks > 0 else {
+            return "none — every task has a fixed cost, so every run equals the deterministic launch"
+                + " (add costP90 to tasks, a scenario jitter, or --jitter)"
+        }
+        var parts: [String] = []
+        if result.p90Tasks > 0 { parts.append("\(result.p90Tasks) with costP90") }
+        if result.jitterTasks > 0 { parts.append("\(result.jitterTasks) with jitter σ \(formatNumber(result.jitter))") }
+        let fixed = total - result.uncertainTasks
+        if fixed > 0 { parts.append("\(fixed) fixed") }
+        return "\(result.uncertainTasks) of \(total) tasks vary (" + parts.joined(separator: ", ")
+            + "); lognormal costs, the same sampled costs for every strategy in a run"
+    }
+
+    /// "812 (81.2%)".
+    private static func share(_ count: Int, of runs: Int) -> String {
+        "\(count) (\(TextReport.percent(runs == 0 ? 0 : Double(count) / Double(runs)))%)"
+    }
+
+    // MARK: whatif
+
+    /// `whatif --format text`: the ranked tasks, at most `top` of them.
+    public static func whatIf(_ analysis: WhatIfAnalysis, top: Int? = nil) -> String {
+        let scenario = analysis.scenario
+        let base = analysis.base
+        var out = "\(scenario.name) — what if one task's cost were \(percentText(analysis.reduction))% lower?"
+        out += " strategy \(analysis.strategy.rawValue)\n"
+        out += "base: first frame \(formatMillis(base.timeToFirstFrame)) ms, launch complete \(formatMillis(base.launchComplete)) ms"
+        if analysis.strategy == .dag, let maxConcurrent = analysis.options.maxConcurrent {
+            out += ", at most \(maxConcurrent) worker tasks at once"
+        }
+        out += "\n\n"
+        let rows = analysis.rows.prefix(top ?? analysis.rows.count)
+        var table = [["rank", "task", "cost", "reduced", "first-frame gain", "launch gain", "slack"]]
+        for (k, row) in rows.enumerated() {
+            table.append([
+                String(k + 1), scenario.tasks[row.task].id, TextReport.fixed(row.cost), TextReport.fixed(row.reducedCost),
+                signed(row.firstFrameGain), signed(row.launchGain),
+                (row.slackIsCapped ? "≥ " : "") + TextReport.fixed(row.slack),
+            ])
+        }
+        out += TextReport.table(table, rightAligned: [true, false, true, true, true, true, true], indent: "  ")
+        if rows.count < analysis.rows.count { out += "  … \(analysis.rows.count - rows.count) more (--top)\n" }
+        out += """
+
+            Times in ms. gain: base time − time with only that task's cost reduced (negative: the launch got slower).
+            Ranked by first-frame gain, then launch gain. slack: how much the task's cost can grow before the first
+            frame moves, found by re-simulation (doubling, then bisection to the µs); '≥' when no growth up to
+            \(formatMillis(analysis.slackCap)) ms (the base launch) moves it.
+
+            """
+        return out
+    }
+
+    /// "+16.667", "−2.000", "0.000".
+    private static func signed(_ micros: Micros) -> String {
+        (micros > 0 ? "+" : micros < 0 ? "−" : "") + TextReport.fixed(abs(micros))
+    }
+
+    /// 0.5 → "50", 0.125 → "12.5" (at most 6 significant decimals).
+    static func percentText(_ share: Double) -> String {
+        let scaled = (share * 100 * 1_000_000).rounded() / 1_000_000
+        return formatNumber(scaled)
+    }
+}
+
+extension JSONWriter {
+    /// `sweep --format json`: the summaries, keys in a fixed order.
+    public mutating func sweep(_ result: SweepResult, pictures: [String] = []) {
+        let configuration = result.configuration
+        raw("{\n  "); key("scenario"); string(result.scenario.name)
+        raw(",\n  "); key("runs"); integer(configuration.runs)
+        raw(",\n  "); key("seed"); raw(String(configuration.seed))
+        raw(",\n  "); key("jitter"); double(result.jitter)
+        raw(",\n  "); key("uncertainTasks"); integer(result.uncertainTasks)
+        if let maxConcurrent = configuration.options.maxConcurrent {
+            raw(",\n  "); key("maxConcurrent"); integer(maxConcurrent)
+        }
+        raw(",\n  "); key("percentiles"); string("nearest-rank")
+        raw(",\n  "); key("results"); raw("[")
+        for (k, summary) in result.summaries.enumerated() {
+            raw(k == 0 ? "\n    {" : ",\n    {")
+            raw("\n      "); key("strategy"); string(summary.strategy.rawValue)
+            raw(",\n      "); key("timeToFirstFrameMs"); distribution(summary.firstFrame)
+            raw(",\n      "); key("launchCompleteMs"); distribution(summary.launchComplete)
+            raw(",\n      "); key("bestRuns")
+            raw("{ "); key("timeToFirstFrameMs"); integer(summary.bestFirstFrame)
+            raw(", "); key("launchCompleteMs"); integer(summary.bestLaunchComplete); raw(" }")
+            raw(",\n      "); key("soleBestRuns")
+            raw("{ "); key("timeToFirstFrameMs"); integer(summary.soleBestFirstFrame)
+            raw(", "); key("launchCompleteMs"); integer(summary.soleBestLaunchComplete); raw(" }")
+            raw("\n    }")
+        }
+        raw("\n  ]")
+        if !pictures.isEmpty {
+            raw(",\n  "); key("pictures"); raw("[")
+            for (k, path) in pictures.enumerated() {
+                if k > 0 { raw(", ") }
+                string(path)
+            }
+            raw("]")
+        }
+        raw("\n}")
+    }
+
+    /// `{ "mean": …, "p50": …, "p90": …, "p99": …, "min": …, "max": … }` in ms.
+    private mutating func distribution(_ d: Distribution) {
+        raw("{ "); key("mean"); millis(d.mean)
+        raw(", "); key("p50"); millis(d.p50)
+        raw(", "); key("p90"); millis(d.p90)
+        raw(", "); key("p99"); millis(d.p99)
+        raw(", "); key("min"); millis(d.min)
+        raw(", "); key("max"); millis(d.max)
+        raw(" }")
+    }
+
+    /// `whatif --format json`: the ranked tasks, at most `top` of them.
+    public mutating func whatIf(_ analysis: WhatIfAnalysis, top: Int? = nil) {
+        let scenario = analysis.scenario
+        raw("{\n  "); key("scenario"); string(scenario.name)
+        raw(",\n  "); key("strategy"); string(analysis.strategy.rawValue)
+        raw(",\n  "); key("reducePercent"); raw(UncertaintyReport.percentText(analysis.reduction))
+        if analysis.strategy == .dag, let maxConcurrent = analysis.options.maxConcurrent {
+            raw(",\n  "); key("maxConcurrent"); integer(maxConcurrent)
+        }
+        raw(",\n  "); key("base")
+        raw("{ "); key("timeToFirstFrameMs"); millis(analysis.base.timeToFirstFrame)
+        raw(", "); key("launchCompleteMs"); millis(analysis.base.launchComplete); raw(" }")
+        raw(",\n  "); key("slackCapMs"); millis(analysis.slackCap)
+        raw(",\n  "); key("tasks"); raw("[")
+        let rows = analysis.rows.prefix(top ?? analysis.rows.count)
+        for (k, row) in rows.enumerated() {
+            raw(k == 0 ? "\n    { " : ",\n    { ")
+            key("rank"); integer(k + 1)
+            raw(", "); key("id"); string(scenario.tasks[row.task].id)
+            raw(", "); key("costMs"); millis(row.cost)
+            raw(", "); key("reducedCostMs"); millis(row.reducedCost)
+            raw(", "); key("timeToFirstFrameGainMs"); millis(row.firstFrameGain)
+            raw(", "); key("launchCompleteGainMs"); millis(row.launchGain)
+            raw(", "); key("slackMs"); millis(row.slack)
+            raw(", "); key("slackCapped"); bool(row.slackIsCapped)
+            raw(" }")
+        }
+        raw(rows.isEmpty ? "]\n}" : "\n  ]\n}")
+    }
+}

@@ -1,0 +1,125 @@
+/// Sensitivity ranking (`launchflow whatif`): which task's cost matters most.
+///
+/// For each task, one re-simulation with only that task's cost reduced by a
+/// share gives its **gains** (base minus new time to first frame and launch
+/// completion; negative when the launch gets slower — schedules are not
+/// always monotonic in costs). Tasks are ranked by first-frame gain, then
+/// launch gain, then task index.
+///
+/// Each task's **slack** is how much its cost could grow (µs) before the
+/// first frame moves: the largest growth g found such that growing by g leaves
+/// the time to first frame unchanged while growing by g + 1 µs changes it. It
+/// is found by re-simulation: growths 1, 2, 4, … µs until the first frame
+/// moves (or the cap is reached), then bisection between the last unchanged
+/// and the first changed growth — about 2·log₂(cap) simulations per task.
+/// Where the first frame is monotonic in the task's cost (usual), this is
+/// exact. A schedule can be non-monotonic (a longer task can let a better
+/// task start first, and the frame can move and move back); then a smaller
+/// growth that moves the frame may lie between two probes, and the slack is
+/// an upper estimate. Growth is capped at ``WhatIfAnalysis/slackCap`` (the
+/// base launch completion, at least 1 ms): a task whose growth up to the cap
+/// never moves the first frame has slack "at least the cap".
+///
+/// Runs on the scenario's `cost`s (the medians), not on sampled costs.
+public enum WhatIf {
+    /// Analyses every task of `engine`'s scenario under `strategy`.
+    ///
+    /// - Parameters:
+    ///   - reduction: the share of each task's cost removed, 0 < share ≤ 1;
+    ///     the reduction is `cost × share` rounded half away from zero to µs.
+    ///   - jobs: threads (≥ 1); the result is the same for any number.
+    /// - Complexity: n × (1 + 2·log₂(cap)) simulations for n tasks.
+    public static func analyse(
+        _ engine: LaunchEngine, strategy: Strategy, reduction: Double, options: SimulationOptions = .init(),
+        jobs: Int = Parallel.availableCores
+    ) -> WhatIfAnalysis {
+        let base = engine.metrics(strategy, options: options)
+        let baseTimes = HeadlineTimes(timeToFirstFrame: base.timeToFirstFrame, launchComplete: base.launchComplete)
+        let cap = max(base.launchComplete, 1000)
+        let costs = engine.costs
+        let chunks = Parallel.mapChunks(count: costs.count, chunkSize: 4, jobs: jobs) { range -> [WhatIfRow] in
+            var runner = engine.makeRunner()
+            var trial = costs
+            return range.map { task in
+                let reduced = costs[task] - Micros((Double(costs[task]) * reduction).rounded())
+                trial[task] = reduced
+                let faster = runner.headlineTimes(strategy, costs: trial, options: options)
+                trial[task] = costs[task]
+                let slack = Self.slack(of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap)
+                return WhatIfRow(
+                    task: task, cost: costs[task], reducedCost: reduced,
+                    firstFrameGain: baseTimes.timeToFirstFrame - faster.timeToFirstFrame,
+                    launchGain: baseTimes.launchComplete - faster.launchComplete,
+                    slack: slack.growth, slackIsCapped: slack.capped)
+            }
+        }
+        let rows = chunks.flatMap { $0 }.sorted {
+            ($1.firstFrameGain, $1.launchGain, $0.task) < ($0.firstFrameGain, $0.launchGain, $1.task)
+        }
+        return WhatIfAnalysis(
+            scenario: engine.scenario, strategy: strategy, reduction: reduction, options: options, base: base,
+            slackCap: cap, rows: rows)
+    }
+
+    /// The slack of `task` (see ``WhatIf``): `trial` holds the base costs and is restored.
+    static func slack(
+        of task: Int, _ runner: inout LaunchRunner, _ trial: inout [Micros], base: HeadlineTimes, strategy: Strategy,
+        options: SimulationOptions, cap: Micros
+    ) -> (growth: Micros, capped: Bool) {
+        let cost = trial[task]
+        defer { trial[task] = cost }
+        func moves(_ growth: Micros) -> Bool {
+            trial[task] = cost + growth
+            return runner.headlineTimes(strategy, costs: trial, options: options).timeToFirstFrame != base.timeToFirstFrame
+        }
+        // Doubling: the first probe that moves the frame, or the cap.
+        var unchanged: Micros = 0
+        var probe: Micros = 1
+        while true {
+            if moves(probe) { break }
+            unchanged = probe
+            if probe >= cap { return (cap, true) }
+            probe = min(probe * 2, cap)
+        }
+        // Bisection: moves(probe), not moves(unchanged).
+        var changed = probe
+        while changed - unchanged > 1 {
+            let middle = unchanged + (changed - unchanged) / 2
+            if moves(middle) { changed = middle } else { unchanged = middle }
+        }
+        return (unchanged, false)
+    }
+}
+
+/// One task's what-if figures, times in µs.
+public struct WhatIfRow: Sendable, Equatable {
+    /// The task's index in the scenario.
+    public var task: Int
+    /// Its cost and its reduced cost.
+    public var cost: Micros
+    public var reducedCost: Micros
+    /// Base minus reduced time to first frame (positive: the frame comes earlier).
+    public var firstFrameGain: Micros
+    /// Base minus reduced launch completion.
+    public var launchGain: Micros
+    /// How much the cost can grow without moving the first frame (see ``WhatIf``).
+    public var slack: Micros
+    /// The first frame did not move for any growth up to the cap: the slack is at least ``slack``.
+    public var slackIsCapped: Bool
+}
+
+/// The outcome of ``WhatIf/analyse(_:strategy:reduction:options:jobs:)``.
+public struct WhatIfAnalysis: Sendable {
+    public let scenario: Scenario
+    public let strategy: Strategy
+    /// The share of each cost removed (0 < share ≤ 1).
+    public let reduction: Double
+    public let options: SimulationOptions
+    /// The metrics with the scenario's own costs.
+    public let base: Metrics
+    /// The largest growth tried for the slack, µs.
+    public let slackCap: Micros
+    /// Every task, best first: by first-frame gain, then launch gain (both
+    /// descending), then task index.
+    public let rows: [WhatIfRow]
+}

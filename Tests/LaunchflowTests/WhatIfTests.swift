@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import LaunchflowCore
+
+/// `whatif`: gains and slack, by hand and against re-simulation.
+@Suite(.serialized)
+struct WhatIfTests {
+    /// main + worker-1, 60 Hz (F = 16 667 µs), no commit or render time.
+    /// Under dag: a 0–10 on worker-1, then c 10–30; b (needs a) on main 10–18,
+    /// its commit at 18 is presented at 2F = 33.334 ms; launch complete 30 ms.
+    static let small = #"""
+        { "name": "small", "device": { "cores": 2, "refreshRate": 60 },
+          "tasks": [
+            { "id": "a", "cost": 10 },
+            { "id": "b", "cost": 8, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["a"] },
+            { "id": "c", "cost": 20 }
+          ] }
+        """#
+
+    @Test func gainsAndSlackMatchTheHandWorkedSchedule() throws {
+        let engine = LaunchEngine(try scenario(Self.small))
+        let analysis = WhatIf.analyse(engine, strategy: .dag, reduction: 0.5, jobs: 1)
+        #expect(analysis.base.timeToFirstFrame == 33_334 && analysis.base.launchComplete == 30_000)
+        #expect(analysis.slackCap == 30_000)
+        // a halved: a 0–5, b 5–13 → presented at F; c 5–25.
+        // b halved: b 10–14 → presented at F; c still ends at 30.
+        // c halved: c 10–20; the first frame does not move; launch ends at 20.
+        // b's commit (at 18 ms + growth) stays in frame 2 up to 33.334 ms: slack 15.334 ms for a and b.
+        let expected = [
+            WhatIfRow(task: 0, cost: 10_000, reducedCost: 5_000, firstFrameGain: 16_667, launchGain: 5_000, slack: 15_334, slackIsCapped: false),
+            WhatIfRow(task: 1, cost: 8_000, reducedCost: 4_000, firstFrameGain: 16_667, launchGain: 0, slack: 15_334, slackIsCapped: false),
+            WhatIfRow(task: 2, cost: 20_000, reducedCost: 10_000, firstFrameGain: 0, launchGain: 10_000, slack: 30_000, slackIsCapped: true),
+        ]
+        #expect(analysis.rows == expected)
+    }
+
+    @Test func theReductionIsRoundedToTheMicrosecond() throws {
+        let engine = LaunchEngine(try scenario(#"{"name": "r", "tasks": [{"id": "a", "cost": 0.005}, {"id": "b", "cost": 0.003}]}"#))
+        let rows = WhatIf.analyse(engine, strategy: .serial, reduction: 0.5).rows
+        // 5 µs − round(2.5) = 2; 3 µs − round(1.5) = 1 (halves away from zero).
+        #expect(rows.sorted { $0.task < $1.task }.map(\.reducedCost) == [2, 1])
+        #expect(WhatIf.analyse(engine, strategy: .serial, reduction: 1).rows.allSatisfy { $0.reducedCost == 0 })
+    }
+
+    static let cases: [(scenario: String, strategy: Strategy)] = [
+        ("article", .dag), ("article", .priority), ("article", .serial), ("tiers-only", .priority),
+        ("dependencies-only", .dag), ("large-app", .dag),
+    ]
+
+    @Test(arguments: cases.indices)
+    func everyRowMatchesReSimulation(_ k: Int) throws {
+        let (name, strategy) = Self.cases[k]
+        let scenario = try ScenarioLoader.load(path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+        let engine = LaunchEngine(scenario)
+        let analysis = WhatIf.analyse(engine, strategy: strategy, reduction: 0.3)
+        let base = engine.metrics(strategy)
+        #expect(Set(analysis.rows.map(\.task)) == Set(scenario.tasks.indices))
+        for row in analysis.rows {
+            var costs = engine.costs
+            costs[row.task] = row.reducedCost
+            #expect(row.reducedCost == costs[row.task] && row.cost == engine.costs[row.task])
+            let faster = engine.metrics(strategy, costs: costs)
+            #expect(row.firstFrameGain == base.timeToFirstFrame - faster.timeToFirstFrame, "\(name) \(strategy) task \(row.task)")
+            #expect(row.launchGain == base.launchComplete - faster.launchComplete)
+            // Growing by the slack leaves the first frame; one µs more moves it (unless capped).
+            costs[row.task] = engine.costs[row.task] + row.slack
+            #expect(engine.metrics(strategy, costs: costs).timeToFirstFrame == base.timeToFirstFrame)
+            if !row.slackIsCapped {
+                costs[row.task] += 1
+                #expect(engine.metrics(strategy, costs: costs).timeToFirstFrame != base.timeToFirstFrame)
+            } else {
+                #expect(row.slack == analysis.slackCap)
+            }
+        }
+        // Ranked by first-frame gain, then launch gain, then index.
+        for (x, y) in zip(analysis.rows, analysis.rows.dropFirst()) {
+            #expect((x.firstFrameGain, x.launchGain, -x.task) >= (y.firstFrameGain, y.launchGain, -y.task))
+        }
+    }
+
+    @Test func theResultIsTheSameForAnyNumberOfThreads() throws {
+        let scenario = try ScenarioLoader.load(path: repositoryRoot.appendingPathComponent("scenarios/large-app.json").path)
+        let engine = LaunchEngine(scenario)
+        let one = WhatIf.analyse(engine, strategy: .priority, reduction: 0.5, jobs: 1).rows
+        #expect(WhatIf.analyse(engine, strategy: .priority, reduction: 0.5, jobs: 3).rows == one)
+    }
+
+    // MARK: The command line
+
+    @Test func jsonListsTheRankedTasksAndTopLimitsThem() throws {
+        let out = try Launchflow.run(["whatif", "scenarios/article.json", "--format", "json", "--reduce", "25%", "--top", "3"])
+        #expect(out.status == 0 && out.stderr.isEmpty, "\(out.stderr)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+        #expect(object["strategy"] as? String == "dag" && object["reducePercent"] as? Double == 25)
+        let tasks = try #require(object["tasks"] as? [[String: Any]])
+        #expect(tasks.count == 3)
+        #expect(tasks.map { $0["rank"] as? Int } == [1, 2, 3])
+        let keys: Set<String> = ["rank", "id", "costMs", "reducedCostMs", "timeToFirstFrameGainMs", "launchCompleteGainMs", "slackMs", "slackCapped"]
+        #expect(Set(tasks[0].keys) == keys)
+    }
+
+    @Test func textShowsEveryTaskRanked() throws {
+        let out = try Launchflow.run(["whatif", "scenarios/article.json", "--strategy", "priority"])
+        #expect(out.status == 0)
+        #expect(out.stdout.contains("strategy priority") && out.stdout.contains("50% lower"))
+        for id in ["crash-reporter", "launch-page", "analytics"] { #expect(out.stdout.contains(id)) }
+        #expect(out.stdout.contains("slack"))
+    }
+
+    static let badInvocations: [(args: [String], stderr: String)] = [
+        (["--reduce", "0%"], "error: invalid value '0%' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%"),
+        (["--reduce", "150%"], "error: invalid value '150%' for '--reduce'"),
+        (["--reduce", "50"], "error: invalid value '50' for '--reduce'"),
+        (["--reduce", "0.5"], "error: invalid value '0.5' for '--reduce'"),
+        (["--reduce", "-10%"], "error: invalid value '-10%' for '--reduce'"),
+        (["--reduce", "half%"], "error: invalid value 'half%' for '--reduce'"),
+        (["--top", "0"], "error: invalid value '0' for '--top': expected an integer ≥ 1"),
+        (["--strategy", "dga"], "error: invalid value 'dga' for '--strategy'"),
+        (["--jobs", "many"], "error: invalid value 'many' for '--jobs'"),
+    ]
+
+    @Test(arguments: badInvocations.indices)
+    func badOptionsExitTwoWithAClearError(_ k: Int) throws {
+        let (args, expected) = Self.badInvocations[k]
+        let out = try Launchflow.run(["whatif", "scenarios/article.json"] + args)
+        #expect(out.status == 2, "\(args)")
+        #expect(out.stderr.hasPrefix(expected), "\(args): \(out.stderr)")
+        #expect(out.stdout.isEmpty)
+    }
+}
