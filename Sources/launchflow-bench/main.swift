@@ -29,21 +29,26 @@ func best(of runs: Int, _ body: () throws -> Void) rethrows -> Double {
 
 func ms(_ s: Double) -> String { String(format: "%9.1f ms", s * 1000) }
 
-/// Runs the launchflow binary beside this one; returns wall seconds and the child's peak RSS in MiB.
+/// Runs the launchflow binary beside this one with stdout to /dev/null; returns
+/// wall seconds and the child's peak RSS in MiB (posix_spawn + wait4, so the
+/// time is not rounded the way Foundation's `Process.waitUntilExit` polls).
 func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("launchflow")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = args
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.standardError
-    var elapsed = 0.0
-    try elapsed = seconds {
-        try process.run()
-        process.waitUntilExit()
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("launchflow").path
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let argv = ([binary] + args).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else {
+        throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot run \(binary)"])
     }
+    var status: Int32 = 0
     var usage = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &usage)  // the maximum over children so far; sizes grow, so it is this one's
+    _ = wait4(pid, &status, 0, &usage)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     return (elapsed, Double(usage.ru_maxrss) / 1024)
 }
 
@@ -51,6 +56,16 @@ var sizes = [1_000, 10_000, 100_000, 1_000_000]
 let arguments = CommandLine.arguments
 if arguments.contains("--sweep") {  // the sweep benchmark (SweepBench.swift)
     runSweepBenchmark(arguments)
+    exit(0)
+}
+if let i = arguments.firstIndex(of: "--engine-loop"), i + 2 < arguments.count,
+    let size = Int(arguments[i + 1]), let strategy = Strategy(rawValue: arguments[i + 2])
+{
+    // For profilers: the engine alone, over and over (`perf record … --engine-loop 100000 dag`).
+    var generator = RandomScenario(taskCount: size)
+    generator.cores = 4...4
+    let scenario = generator.make(seed: 42)
+    for _ in 0..<20 { print(ms(seconds { _ = SimulationResult(scenario, strategy: strategy) })) }
     exit(0)
 }
 if arguments.contains("--quick") { sizes = [1_000, 10_000, 100_000] }
@@ -72,7 +87,7 @@ for size in sizes {
     try Data(generator.make(seed: 42).jsonBytes()).write(to: file)
     let fileMiB = Double((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) / 1_048_576
     let scenario = try ScenarioLoader.load(path: file.path)
-    let runs = size >= 1_000_000 ? 2 : size >= 100_000 ? 3 : 10
+    let runs = size >= 1_000_000 ? 3 : size >= 100_000 ? 10 : 20
     for strategy in Strategy.allCases {
         var result: SimulationResult?
         let engine = best(of: runs) { result = SimulationResult(scenario, strategy: strategy) }

@@ -26,12 +26,16 @@ struct MinHeap<Element: Comparable> {
 
     mutating func push(_ element: Element) {
         storage.append(element)
-        var child = storage.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard storage[child] < storage[parent] else { break }
-            storage.swapAt(child, parent)
-            child = parent
+        storage.withUnsafeMutableBufferPointer { heap in
+            // Move parents down into the hole instead of swapping.
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard element < heap[parent] else { break }
+                heap[child] = heap[parent]
+                child = parent
+            }
+            heap[child] = element
         }
     }
 
@@ -41,23 +45,29 @@ struct MinHeap<Element: Comparable> {
         let last = storage.removeLast()
         guard !storage.isEmpty else { return last }
         let top = storage[0]
-        storage[0] = last
-        siftDown(0)
+        storage.withUnsafeMutableBufferPointer { heap in Self.sink(last, from: 0, in: heap) }
         return top
     }
 
     private mutating func siftDown(_ start: Int) {
-        var parent = start
-        let n = storage.count
+        let element = storage[start]
+        storage.withUnsafeMutableBufferPointer { heap in Self.sink(element, from: start, in: heap) }
+    }
+
+    /// Places `element` at `hole` or below, moving smaller children up.
+    private static func sink(_ element: Element, from hole: Int, in heap: UnsafeMutableBufferPointer<Element>) {
+        var parent = hole
+        let n = heap.count
         while true {
             let left = 2 * parent + 1
-            guard left < n else { return }
+            guard left < n else { break }
             var smallest = left
             let right = left + 1
-            if right < n, storage[right] < storage[left] { smallest = right }
-            guard storage[smallest] < storage[parent] else { return }
-            storage.swapAt(parent, smallest)
+            if right < n, heap[right] < heap[left] { smallest = right }
+            guard heap[smallest] < element else { break }
+            heap[parent] = heap[smallest]
             parent = smallest
         }
+        heap[parent] = element
     }
 }

@@ -206,9 +206,7 @@ struct Simulator<Policy: LaunchPolicy> {
 
     /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
     private mutating func startOnMain(_ task: Int) -> Bool {
-        runs[task].thread = 0
-        runs[task].iteration = iteration
-        runs[task].start = now
+        runs[task] = TaskRun(thread: 0, iteration: iteration, ready: runs[task].ready, start: now, end: now)
         if cost[task] > 0 {
             mainWork = .task(task)
             mainEnd = now + cost[task]
@@ -268,8 +266,7 @@ struct Simulator<Policy: LaunchPolicy> {
         var moved = false
         while running < maxConcurrent, !readySet.isEmpty, let worker = freeWorkers.min {
             let task = ranking.task(atRank: readySet.popMin()!)
-            runs[task].thread = worker
-            runs[task].start = now
+            runs[task] = TaskRun(thread: worker, iteration: -1, ready: runs[task].ready, start: now, end: now)
             moved = true
             if cost[task] == 0 {
                 finish(task)
@@ -295,6 +292,7 @@ struct Simulator<Policy: LaunchPolicy> {
     /// Hands the released tasks over at `now`: main-thread-only tasks to the
     /// main queue, the others to the ready set.
     private mutating func handOverReleased() {
+        guard !released.isEmpty else { return }
         for task in released {
             runs[task].ready = now
             let rank = ranking.rank(of: task)
@@ -313,15 +311,30 @@ struct Ranking: Sendable {
     private let rankOf: [Int32]
     private let taskAt: [Int32]
 
+    /// - Complexity: O(n): a stable radix sort of the indices by priority
+    ///   (priorities are below 2²⁰), so ties keep index order.
     init(tasks: [LaunchTask]) {
-        // Sort plain integers (priority in the high bits, index in the low 32): fast and total.
-        var keys = tasks.indices.map { UInt64(tasks[$0].priority) << 32 | UInt64($0) }
-        keys.sort()
-        let byRank = keys.map { Int($0 & 0xFFFF_FFFF) }
-        var rankOf = [Int32](repeating: 0, count: tasks.count)
-        for (position, task) in byRank.enumerated() { rankOf[task] = Int32(position) }
+        let n = tasks.count
+        var order = Array(0..<n)
+        let priority = tasks.map(\.priority)
+        if zip(priority, priority.dropFirst()).contains(where: { $0 > $1 }) {
+            var buffer = [Int](repeating: 0, count: n)
+            for shift in stride(from: 0, to: 21, by: 11) {  // two passes of 11 bits
+                var counts = [Int](repeating: 0, count: 2049)
+                for i in order { counts[((priority[i] >> shift) & 2047) + 1] += 1 }
+                for b in 0..<2048 { counts[b + 1] += counts[b] }
+                for i in order {
+                    let bucket = (priority[i] >> shift) & 2047
+                    buffer[counts[bucket]] = i
+                    counts[bucket] += 1
+                }
+                swap(&order, &buffer)
+            }
+        }
+        var rankOf = [Int32](repeating: 0, count: n)
+        for (position, task) in order.enumerated() { rankOf[task] = Int32(position) }
         self.rankOf = rankOf
-        taskAt = byRank.map(Int32.init)
+        taskAt = order.map(Int32.init)
     }
 
     @inline(__always) func rank(of task: Int) -> Int32 { rankOf[task] }

@@ -15,7 +15,8 @@ public struct TaskGraph: Sendable {
     public let dependencyCount: [Int32]
 
     public init(tasks: [LaunchTask]) {
-        self.init(count: tasks.count) { body in
+        let total = tasks.reduce(0) { $0 + $1.dependsOn.count }
+        self.init(count: tasks.count, edges: total) { body in
             tasks.withUnsafeBufferPointer { buffer in
                 for i in 0..<buffer.count { body(i, buffer[i].dependsOn) }
             }
@@ -23,14 +24,15 @@ public struct TaskGraph: Sendable {
     }
 
     init(dependencies: [[Int]]) {
-        self.init(count: dependencies.count) { body in
+        self.init(count: dependencies.count, edges: dependencies.reduce(0) { $0 + $1.count }) { body in
             for i in 0..<dependencies.count { body(i, dependencies[i]) }
         }
     }
 
-    private init(count n: Int, forEach: ((Int, [Int]) -> Void) -> Void) {
+    private init(count n: Int, edges: Int, forEach: ((Int, [Int]) -> Void) -> Void) {
         var depStart = [Int32](repeating: 0, count: n + 1)
         var deps: [Int32] = []
+        deps.reserveCapacity(edges)
         var dependentStart = [Int32](repeating: 0, count: n + 1)
         var counts = [Int32](repeating: 0, count: n)
         forEach { i, list in
