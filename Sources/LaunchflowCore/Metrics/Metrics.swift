@@ -149,23 +149,19 @@ extension Schedule {
     public func metrics(criticalPath: CriticalPath? = nil) -> Metrics {
         let taskSpecs = scenario.tasks
         let t0 = self.t0
-        var firstFrameIteration = -1
-        var lastEnd: Micros = 0
+        let milestones = Milestones(tasks: taskSpecs, runs: tasks, commits: commits)
+        let firstFrameIteration = milestones.firstFrameIteration
         var mainTaskTime: Micros = 0
         var totalCost: Micros = 0
         var mainOnlyCost: Micros = 0
         for (i, spec) in taskSpecs.enumerated() {
-            let run = tasks[i]
-            if spec.firstFrame { firstFrameIteration = max(firstFrameIteration, Int(run.iteration)) }
-            lastEnd = max(lastEnd, run.end)
             let cost = costs[i]
-            if run.isOnMain { mainTaskTime += cost }
+            if tasks[i].isOnMain { mainTaskTime += cost }
             totalCost += cost
             if spec.mainThreadOnly { mainOnlyCost += cost }
         }
-        if firstFrameIteration < 0 { firstFrameIteration = 0 }
         let commitTime = commits.reduce(0) { $0 + $1.end - $1.start }
-        let launchComplete = max(lastEnd, commits.last?.end ?? 0)
+        let launchComplete = milestones.launchComplete
         var maxInputDelay: Micros = 0
         for commit in commits.dropFirst(firstFrameIteration + 1) {
             maxInputDelay = max(maxInputDelay, commit.end - commit.iterationStart)
@@ -176,7 +172,7 @@ extension Schedule {
         let longest = (criticalPath ?? CriticalPath(graph: TaskGraph(tasks: scenario.tasks), cost: costs)).length
         let perCore = (totalCost + cores - 1) / cores
         return Metrics(
-            timeToFirstFrame: commits[firstFrameIteration].presented,
+            timeToFirstFrame: milestones.timeToFirstFrame,
             launchComplete: launchComplete,
             mainThreadBusy: t0 + mainTaskTime + commitTime,
             mainThreadBlocked: blocked.reduce(0) { $0 + $1.duration },
@@ -187,5 +183,35 @@ extension Schedule {
             lowerBound: t0 + max(longest, mainOnlyCost, perCore),
             dependencyViolations: violations().count,
             firstFrameIteration: firstFrameIteration)
+    }
+}
+
+/// The two headline times of MODEL.md §5 and the first-frame iteration, from
+/// a finished run: shared by ``Schedule/metrics(criticalPath:)`` and the
+/// sweep's fast path, so the two cannot disagree.
+struct Milestones {
+    /// The iteration whose commit is the first-frame commit: the one in which
+    /// the last `firstFrame` task ran (iteration 0 without such a task).
+    let firstFrameIteration: Int
+    /// When that commit is presented.
+    let timeToFirstFrame: Micros
+    /// The later of the last task end and the last commit end.
+    let launchComplete: Micros
+
+    /// - Complexity: O(n).
+    init(tasks: [LaunchTask], runs: [TaskRun], commits: [Commit]) {
+        var iteration: Int32 = 0
+        var lastEnd: Micros = 0
+        tasks.withUnsafeBufferPointer { tasks in
+            runs.withUnsafeBufferPointer { runs in
+                for i in 0..<runs.count {
+                    if tasks[i].firstFrame, runs[i].iteration > iteration { iteration = runs[i].iteration }
+                    if runs[i].end > lastEnd { lastEnd = runs[i].end }
+                }
+            }
+        }
+        firstFrameIteration = Int(iteration)
+        timeToFirstFrame = commits[Int(iteration)].presented
+        launchComplete = max(lastEnd, commits.last?.end ?? 0)
     }
 }

@@ -57,23 +57,11 @@ public struct LaunchRunner {
 }
 
 extension HeadlineTimes {
-    /// The two times of MODEL.md §5, computed from a finished run as
+    /// The two times of MODEL.md §5 from a finished run, as
     /// ``Schedule/metrics(criticalPath:)`` computes them (without the rest).
     init(tasks: [LaunchTask], runs: [TaskRun], commits: [Commit]) {
-        var firstFrameIteration: Int32 = -1
-        var lastEnd: Micros = 0
-        tasks.withUnsafeBufferPointer { tasks in
-            runs.withUnsafeBufferPointer { runs in
-                for i in 0..<runs.count {
-                    if tasks[i].firstFrame, runs[i].iteration > firstFrameIteration { firstFrameIteration = runs[i].iteration }
-                    if runs[i].end > lastEnd { lastEnd = runs[i].end }
-                }
-            }
-        }
-        let index = Int(max(firstFrameIteration, 0))
-        self.init(
-            timeToFirstFrame: index < commits.count ? commits[index].presented : 0,
-            launchComplete: max(lastEnd, commits.last?.end ?? 0))
+        let milestones = Milestones(tasks: tasks, runs: runs, commits: commits)
+        self.init(timeToFirstFrame: milestones.timeToFirstFrame, launchComplete: milestones.launchComplete)
     }
 }
 
