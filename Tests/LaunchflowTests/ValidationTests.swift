@@ -104,6 +104,11 @@ struct ValidationTests {
         #expect(problems(rule.json) == rule.expected, "\(rule.name)")
     }
 
+    @Test func deeplyNestedJSONIsAnErrorNotACrash() {
+        let deep = #"{"name": "x", "extra": "# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        #expect(problems(deep) == ["error: s.json:1:535: invalid JSON: nested more than 512 levels deep"])
+    }
+
     @Test func everyProblemIsListedAtOnce() {
         let json = Self.doc(
             #"{"id": "a", "cost": -1, "dependsOn": ["zz"]}, {"id": "a", "cost": 1, "priority": 0.5}"#,

@@ -179,13 +179,10 @@ enum JSONValue: Sendable {
     case bool(Bool)
     case null
 
-    /// Deeper documents are rejected rather than risking the stack.
-    static let maxDepth = 256
-
     static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var reader = JSONReader(bytes: bytes)
         do {
-            let value = try read(&reader, depth: 0)
+            let value = try read(&reader)
             try reader.expectEnd()
             return value
         } catch let error as JSONSyntaxError {
@@ -195,17 +192,16 @@ enum JSONValue: Sendable {
         }
     }
 
-    private static func read(_ r: inout JSONReader, depth: Int) throws -> JSONValue {
-        let offset = r.valueOffset()
-        guard depth < maxDepth else { throw JSONSyntaxError(offset: offset, message: "nested more than \(maxDepth) levels deep") }
+    /// The reader limits the nesting depth, so this recursion is bounded.
+    private static func read(_ r: inout JSONReader) throws -> JSONValue {
         switch try r.peekKind() {
         case .object:
             var members: [(key: String, value: JSONValue)] = []
-            try r.readObject { r, key, _ in members.append((key, try read(&r, depth: depth + 1))) }
+            try r.readObject { r, key, _ in members.append((key, try read(&r))) }
             return .object(members)
         case .array:
             var items: [JSONValue] = []
-            try r.readArray { r, _ in items.append(try read(&r, depth: depth + 1)) }
+            try r.readArray { r, _ in items.append(try read(&r)) }
             return .array(items)
         case .string: return .string(try r.readString())
         case .number: return .number(try r.readNumber().value)
@@ -229,12 +225,12 @@ enum JSONValue: Sendable {
 
     var noun: String {
         switch self {
-        case .object: "an object"
-        case .array: "an array"
-        case .string: "a string"
-        case .number: "a number"
-        case .bool: "a boolean"
-        case .null: "null"
+        case .object: JSONReader.ValueKind.object.noun
+        case .array: JSONReader.ValueKind.array.noun
+        case .string: JSONReader.ValueKind.string.noun
+        case .number: JSONReader.ValueKind.number.noun
+        case .bool: JSONReader.ValueKind.bool.noun
+        case .null: JSONReader.ValueKind.null.noun
         }
     }
 }

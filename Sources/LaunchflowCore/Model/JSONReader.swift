@@ -30,8 +30,13 @@ struct JSONReader {
         var isIntegral: Bool { value.isFinite && value.rounded(.towardZero) == value }
     }
 
+    /// Objects and arrays nested deeper than this are rejected: parsing
+    /// recurses, and a hostile file must not exhaust the stack.
+    static let maxDepth = 512
+
     let bytes: [UInt8]
     private(set) var offset: Int = 0
+    private var depth = 0
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -66,6 +71,8 @@ struct JSONReader {
     mutating func readObject(
         _ body: (inout JSONReader, _ key: String, _ keyOffset: Int) throws -> Void
     ) throws {
+        try enter()
+        defer { depth -= 1 }
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
@@ -101,6 +108,8 @@ struct JSONReader {
 
     /// Iterates over an array's elements; `body` gets the element index and must consume it.
     mutating func readArray(_ body: (inout JSONReader, _ index: Int) throws -> Void) throws {
+        try enter()
+        defer { depth -= 1 }
         try expect(UInt8(ascii: "["))
         skipWhitespace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
@@ -272,6 +281,11 @@ struct JSONReader {
     }
 
     // MARK: Helpers
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        guard depth < Self.maxDepth else { throw error("nested more than \(Self.maxDepth) levels deep") }
+        depth += 1
+    }
 
     /// The string of UTF-8 `slice`; ASCII (the common case) needs no validation.
     private func makeString(_ slice: ArraySlice<UInt8>, at start: Int) throws(JSONSyntaxError) -> String {

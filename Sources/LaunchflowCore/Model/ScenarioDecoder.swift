@@ -167,7 +167,7 @@ final class ScenarioDecoder {
         var seen = KeySet()
         var nameInvalid = false
         try r.readObject { r, key, keyOffset in
-            guard self.checkKey(key, of: Self.rootKeys, in: &seen, at: .root(key), offset: keyOffset, &r) else { return }
+            guard try self.checkKey(key, of: Self.rootKeys, in: &seen, at: .root(key), offset: keyOffset, &r) else { return }
             switch key {
             case "name":
                 let field = try self.string(&r, at: .root(key))
@@ -198,7 +198,7 @@ final class ScenarioDecoder {
         guard try expectObject(&r, at: .root("device")) else { return }
         var seen = KeySet()
         try r.readObject { r, key, keyOffset in
-            guard self.checkKey(key, of: Self.deviceKeys, in: &seen, at: .device(key), offset: keyOffset, &r) else { return }
+            guard try self.checkKey(key, of: Self.deviceKeys, in: &seen, at: .device(key), offset: keyOffset, &r) else { return }
             switch key {
             case "cores":
                 if let v = try self.integer(&r, at: .device(key), min: 2, max: 1024).value { self.device.cores = v }
@@ -233,7 +233,7 @@ final class ScenarioDecoder {
             var name: Field<String> = .absent
             var cost: Field<Micros> = .absent
             try r.readObject { r, key, keyOffset in
-                guard self.checkKey(key, of: Self.preMainKeys, in: &seen, at: .preMain(index, key), offset: keyOffset, &r) else { return }
+                guard try self.checkKey(key, of: Self.preMainKeys, in: &seen, at: .preMain(index, key), offset: keyOffset, &r) else { return }
                 switch key {
                 case "name": name = try self.string(&r, at: .preMain(index, key))
                 case "cost": cost = try self.milliseconds(&r, at: .preMain(index, key))
@@ -270,7 +270,7 @@ final class ScenarioDecoder {
         var cost: Field<Micros> = .absent
         try r.readObject { r, key, keyOffset in
             let at = Location.task(index, key)
-            guard self.checkKey(key, of: Self.taskKeys, in: &seen, at: at, offset: keyOffset, &r) else { return }
+            guard try self.checkKey(key, of: Self.taskKeys, in: &seen, at: at, offset: keyOffset, &r) else { return }
             switch key {
             case "id":
                 let offset = r.valueOffset()
@@ -354,15 +354,15 @@ final class ScenarioDecoder {
     private func checkKey(
         _ key: String, of known: [String], in seen: inout KeySet, at location: Location, offset: Int,
         _ r: inout JSONReader
-    ) -> Bool {
+    ) throws -> Bool {
         guard let position = known.firstIndex(of: key) else {
             report("unknown key '\(key)'\(didYouMean(key, in: known))", at: location, offset: offset)
-            try? r.skipValue()
+            try r.skipValue()
             return false
         }
         if seen.insert(position) == false {
             report("key '\(key)' appears twice in this object", at: location, offset: offset)
-            try? r.skipValue()
+            try r.skipValue()
             return false
         }
         return true
