@@ -30,11 +30,14 @@ demo: build
 test: deps
 	$(SWIFT) test
 
-## bench: the benchmark (release build); BENCH_ARGS=--quick skips the 1M-task scenario
+## bench: the benchmarks (release build): engine and command by size, rendering, sweeps.
+## BENCH_ARGS=--quick skips the 1M-task scenario.
 bench: deps
 	$(SWIFT) build -c release --product launchflow
 	$(SWIFT) build -c release --product launchflow-bench
 	.build/release/launchflow-bench $(BENCH_ARGS)
+	.build/release/launchflow-bench --render
+	.build/release/launchflow-bench --sweep
 
 ## crosscheck: compare the simulator with the independent Python reference of MODEL.md
 crosscheck: build

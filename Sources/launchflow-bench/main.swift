@@ -2,6 +2,7 @@
 //
 //   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000]
 //   swift run -c release launchflow-bench --sweep [--runs 10000] [--tasks 300]
+//   swift run -c release launchflow-bench --render
 //
 // For each size it generates a random valid scenario (seeded, about three
 // dependencies per task), writes it to a temporary file, and measures per
@@ -54,6 +55,10 @@ func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
 
 var sizes = [1_000, 10_000, 100_000, 1_000_000]
 let arguments = CommandLine.arguments
+if arguments.contains("--render") {  // the rendering benchmark (RenderBench.swift)
+    runRenderBenchmark()
+    exit(0)
+}
 if arguments.contains("--sweep") {  // the sweep benchmark (SweepBench.swift)
     runSweepBenchmark(arguments)
     exit(0)

@@ -1,0 +1,30 @@
+// The rendering benchmark (issue 3): `launchflow-bench --render`.
+import Foundation
+import LaunchflowRender
+
+/// Prints how long Graphviz takes to lay out and render the pictures
+/// (best of a few runs; the input is simulated once, untimed).
+func runRenderBenchmark() {
+    print("launchflow render benchmark — release build, Graphviz \(Graphviz.version), through libgvc in-process\n")
+    print("picture                                  best time   SVG size")
+    func measure(_ label: String, runs: Int, _ body: () throws -> Int) {
+        var bestTime = Double.infinity
+        var size = 0
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            do {
+                size = try body()
+            } catch {
+                print("\(label): \(error)")
+                return
+            }
+            bestTime = min(bestTime, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let name = label.padding(toLength: 40, withPad: " ", startingAt: 0)
+        print("\(name) \(String(format: "%7.3f s", bestTime))  \(String(format: "%6.1f MiB", Double(size) / 1_048_576))")
+    }
+    let dag = RenderBenchmark.dagInput(tasks: 500)
+    measure("task DAG, 500 tasks (dot, tier clusters)", runs: 3) { try RenderBenchmark.renderDAG(dag) }
+    let gantt = RenderBenchmark.ganttInput(bars: 10_000)
+    measure("Gantt chart, 10,000 bars (nop, pinned)", runs: 3) { try RenderBenchmark.renderGantt(gantt) }
+}
