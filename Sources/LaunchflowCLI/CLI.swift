@@ -62,10 +62,10 @@ public enum LaunchflowCommand {
         Entry(spec: SimulateCommand.spec, run: SimulateCommand.run),
         Entry(spec: CompareCommand.spec, run: CompareCommand.run),
         Entry(spec: ValidateCommand.spec, run: ValidateCommand.run),
+        Entry(spec: RenderCommand.spec, run: RenderCommand.run),
         Entry(spec: CheckCommand.spec, run: CheckCommand.run),
         Entry(spec: BaselineCommand.spec, run: BaselineCommand.run),
         Entry(spec: DiffCommand.spec, run: DiffCommand.run),
-        Entry(spec: RenderCommand.spec, run: RenderCommand.run),
         Entry(spec: SweepCommand.spec, run: SweepCommand.run),
         Entry(spec: WhatIfCommand.spec, run: WhatIfCommand.run),
     ]
