@@ -167,6 +167,9 @@ extension OptionSpec {
     static let strategies = OptionSpec(
         name: "strategies", value: "<list>",
         help: "Comma-separated strategies to run (default: serial,priority,dag).")
+    /// `--format text|json`, the output of most commands.
+    static let textOrJSON = OptionSpec(
+        name: "format", value: "<format>", help: "text (tables) or json (default: text).", choices: ["text", "json"])
     static let maxConcurrent = OptionSpec(
         name: "max-concurrent", value: "<n>",
         help: "dag only: at most n worker tasks at once (an integer ≥ 1;\nabove cores − 1 acts as cores − 1).")

@@ -19,9 +19,7 @@ enum CheckCommand {
                 help: "How far a metric may get worse than the baseline:\n5% (of the baseline value) or 3ms (time metrics only).\nDefault: 0."),
             .strategies,
             .maxConcurrent,
-            OptionSpec(
-                name: "format", value: "<format>", help: "text (tables) or json (default: text).",
-                choices: ["text", "json"]),
+            .textOrJSON,
         ],
         discussion: """
             Simulates the scenario under each strategy and checks:

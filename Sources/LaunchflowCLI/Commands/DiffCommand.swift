@@ -12,9 +12,7 @@ enum DiffCommand {
         options: [
             .strategies,
             .maxConcurrent,
-            OptionSpec(
-                name: "format", value: "<format>", help: "text (tables) or json (default: text).",
-                choices: ["text", "json"]),
+            .textOrJSON,
         ],
         discussion: """
             Lists every metric old → new per strategy; then every change — tasks

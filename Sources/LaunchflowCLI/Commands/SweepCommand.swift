@@ -18,8 +18,7 @@ enum SweepCommand {
                 help: "Lognormal σ for tasks without costP90, instead of the\nscenario's jitter (a number ≥ 0; 0: fixed costs)."),
             .jobs,
             .maxConcurrent,
-            OptionSpec(
-                name: "format", value: "<format>", help: "text or json (default: text).", choices: ["text", "json"]),
+            .textOrJSON,
             OptionSpec(
                 name: "out", value: "<dir>",
                 help: "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis."),

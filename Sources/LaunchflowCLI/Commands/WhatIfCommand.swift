@@ -12,8 +12,7 @@ enum WhatIfCommand {
                 name: "reduce", value: "<share>",
                 help: "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100 (default: 50%)."),
             OptionSpec(name: "top", value: "<n>", help: "Show only the n best-ranked tasks (default: all)."),
-            OptionSpec(
-                name: "format", value: "<format>", help: "text or json (default: text).", choices: ["text", "json"]),
+            .textOrJSON,
             .jobs,
             .maxConcurrent,
         ],
