@@ -1,0 +1,56 @@
+import Foundation
+
+/// Reads scenario files (MODEL.md §1) and reports every problem at once.
+///
+/// Decoding is one streaming pass over the bytes that checks types, ranges and
+/// keys; then ``ScenarioValidator`` checks the relations between tasks (ids,
+/// dependencies, cycles). Nothing is simulated unless both find no problem.
+public enum ScenarioLoader {
+    /// Reads, decodes and validates the scenario at `path`.
+    public static func load(path: String) throws(ScenarioError) -> Scenario {
+        try decode(readFile(path), file: path)
+    }
+
+    /// The bytes of a file, or a one-line problem (missing, a directory, unreadable, empty).
+    public static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ScenarioError([ScenarioProblem(file: path, message: "no such file")])
+        }
+        if isDirectory.boolValue {
+            throw ScenarioError([ScenarioProblem(file: path, message: "is a directory, expected a scenario file (.json)")])
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ScenarioError([ScenarioProblem(file: path, message: "cannot be read (permission denied?)")])
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw ScenarioError([ScenarioProblem(file: path, message: "cannot be read: \(error.localizedDescription)")])
+        }
+        return [UInt8](data)
+    }
+
+    /// Decodes and validates a scenario from JSON bytes; `file` names it in problems.
+    public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw ScenarioError([ScenarioProblem(file: file, message: "the file is empty, expected a JSON object")])
+        }
+        let decoder = ScenarioDecoder(file: file)
+        var reader = JSONReader(bytes: bytes)
+        do {
+            try decoder.decodeRoot(&reader)
+            try reader.expectEnd()
+        } catch let error as JSONSyntaxError {
+            let (line, column) = error.location(in: bytes)
+            throw ScenarioError([
+                ScenarioProblem(file: file, line: line, column: column, message: "invalid JSON: \(error.message)")
+            ])
+        } catch {
+            throw ScenarioError([ScenarioProblem(file: file, message: "invalid JSON: \(error)")])
+        }
+        return try decoder.finish()
+    }
+}
