@@ -4,7 +4,9 @@ SWIFT ?= swift
 SCENARIO ?= scenarios/article.json
 OUT ?= output
 
-.PHONY: all demo test deps build release bench crosscheck format lint clean
+PREFIX ?= /usr/local
+
+.PHONY: all demo test deps build release install bench crosscheck format lint clean
 
 all: demo
 
@@ -21,6 +23,11 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release
+
+## install: a release build of launchflow, copied to $(PREFIX)/bin
+install: release
+	install -d $(PREFIX)/bin
+	install -m 755 .build/release/launchflow $(PREFIX)/bin/launchflow
 
 ## demo: compare the strategies on the bundled example and render its pictures into output/
 demo: build
