@@ -140,7 +140,8 @@ struct ParsedArguments {
                 let hint = closestMatch(to: value, in: choices).map { "; did you mean '\($0)'?" } ?? ""
                 throw CLIError.usage(
                     command,
-                    "invalid value '\(value)' for '--\(name)': expected one of \(choices.joined(separator: ", "))\(hint)")
+                    "invalid value '\(value)' for '--\(name)': expected one of \(choices.joined(separator: ", "))\(hint)"
+                )
             }
             if values[name] != nil && !spec.repeatable {
                 throw CLIError.usage(command, "option '--\(name)' given more than once")

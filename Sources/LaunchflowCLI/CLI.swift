@@ -200,13 +200,19 @@ extension ParsedArguments {
     func strategies(_ command: CommandSpec) throws(CLIError) -> [Strategy] {
         guard let text = value("strategies") else { return Strategy.allCases }
         var result: [Strategy] = []
-        for name in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        for name in text.split(separator: ",", omittingEmptySubsequences: false).map({
+            $0.trimmingCharacters(in: .whitespaces)
+        }) {
             guard let strategy = Strategy(rawValue: name) else {
-                let hint = closestMatch(to: name, in: Strategy.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                let hint =
+                    closestMatch(to: name, in: Strategy.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" }
+                    ?? ""
                 throw CLIError.usage(
                     command, "unknown strategy '\(name)' in '--strategies': expected serial, priority or dag\(hint)")
             }
-            if result.contains(strategy) { throw CLIError.usage(command, "strategy '\(name)' listed twice in '--strategies'") }
+            if result.contains(strategy) {
+                throw CLIError.usage(command, "strategy '\(name)' listed twice in '--strategies'")
+            }
             result.append(strategy)
         }
         return result

@@ -51,7 +51,8 @@ struct Canvas {
         case .center: x0 = x - boxWidth / 2
         case .right: x0 = x - boxWidth
         }
-        let end = align == .left ? GraphvizText.leftAlignedLineEnd : align == .right ? GraphvizText.rightAlignedLineEnd : ""
+        let end =
+            align == .left ? GraphvizText.leftAlignedLineEnd : align == .right ? GraphvizText.rightAlignedLineEnd : ""
         var attributes: GraphDescription.Attributes = [
             "shape": "none", "style": "", "label": .init(GraphvizText.label(text) + end),
             "fontsize": .init(Number.points(size)), "fontcolor": .init(color),
@@ -62,8 +63,10 @@ struct Canvas {
     }
 
     /// A vertical line at `x` from `top` to `bottom` (points), `thickness` points wide.
-    mutating func verticalLine(_ id: String, x: Double, top: Double, bottom: Double, thickness: Double, color: String,
-                               _ extra: GraphDescription.Attributes = [:]) {
+    mutating func verticalLine(
+        _ id: String, x: Double, top: Double, bottom: Double, thickness: Double, color: String,
+        _ extra: GraphDescription.Attributes = [:]
+    ) {
         var attributes = extra
         attributes["fillcolor"] = .init(color)
         box(id, x0: x - thickness / 2, x1: x + thickness / 2, top: top, height: bottom - top, attributes)
@@ -90,11 +93,13 @@ struct Canvas {
             ])
         if let tooltip { graph.graphAttributes["tooltip"] = .init(GraphvizText.tooltip(tooltip)) }
         graph.nodes.reserveCapacity(items.count + 1)
-        var background = GraphDescription.Node(name: GraphvizText.name(firstID), [
-            "id": .init(GraphvizText.id(firstID)),
-            "pos": .init(Number.points(width / 2) + "," + Number.points(height / 2)),
-            "width": .init(Number.inches(fromPoints: width)), "height": .init(Number.inches(fromPoints: height)),
-        ])
+        var background = GraphDescription.Node(
+            name: GraphvizText.name(firstID),
+            [
+                "id": .init(GraphvizText.id(firstID)),
+                "pos": .init(Number.points(width / 2) + "," + Number.points(height / 2)),
+                "width": .init(Number.inches(fromPoints: width)), "height": .init(Number.inches(fromPoints: height)),
+            ])
         background.attributes["fillcolor"] = "white"
         graph.nodes.append(background)
         for (node, centerX, centerY) in items {

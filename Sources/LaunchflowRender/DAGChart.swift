@@ -122,13 +122,19 @@ public struct DAGChart: Sendable {
 
         for result in results where result.schedule.strategy == .priority {
             for v in result.schedule.violations() {
-                let tip = "dependency violated under priority: \(tasks[v.task].id) started at \(formatMillis(v.start)) ms,"
+                let tip =
+                    "dependency violated under priority: \(tasks[v.task].id) started at \(formatMillis(v.start)) ms,"
                     + " before \(tasks[v.dependency].id) ended at \(formatMillis(v.dependencyEnd)) ms"
-                graph.edges.append(GraphDescription.Edge(from: name(v.dependency), to: name(v.task), [
-                    "id": .init(GraphvizText.id(ids("violation-\(v.dependency)-\(v.task)"))), "class": "violation",
-                    "color": .init(ChartStyle.violation), "style": "dashed", "penwidth": "1.6", "constraint": "false",
-                    "arrowhead": "veevee", "tooltip": .init(GraphvizText.tooltip(tip)),
-                ]))
+                graph.edges.append(
+                    GraphDescription.Edge(
+                        from: name(v.dependency), to: name(v.task),
+                        [
+                            "id": .init(GraphvizText.id(ids("violation-\(v.dependency)-\(v.task)"))),
+                            "class": "violation",
+                            "color": .init(ChartStyle.violation), "style": "dashed", "penwidth": "1.6",
+                            "constraint": "false",
+                            "arrowhead": "veevee", "tooltip": .init(GraphvizText.tooltip(tip)),
+                        ]))
             }
         }
 
@@ -149,12 +155,17 @@ public struct DAGChart: Sendable {
         for (tier, priority) in tiers.priorities.enumerated() {
             let colors = ChartStyle.tierColors(tier)
             let members = scenario.tasks.indices.filter { tiers.ofTask[$0] == tier }.map(name)
-            graph.clusters.append(GraphDescription.Cluster(name: "tier\(tier)", [
-                "id": .init(GraphvizText.id(ids("tier-\(tier)"))), "class": "tier",
-                "label": .init(GraphvizText.label("tier \(tier) · priority \(priority)")), "labeljust": "l",
-                "style": "filled,rounded", "fillcolor": .init(colors.fill + "33"), "color": .init(colors.stroke + "99"),
-                "fontcolor": .init(colors.stroke), "fontsize": "11", "penwidth": "1", "fontname": .init(ChartStyle.font),
-            ], nodes: members))
+            graph.clusters.append(
+                GraphDescription.Cluster(
+                    name: "tier\(tier)",
+                    [
+                        "id": .init(GraphvizText.id(ids("tier-\(tier)"))), "class": "tier",
+                        "label": .init(GraphvizText.label("tier \(tier) · priority \(priority)")), "labeljust": "l",
+                        "style": "filled,rounded", "fillcolor": .init(colors.fill + "33"),
+                        "color": .init(colors.stroke + "99"),
+                        "fontcolor": .init(colors.stroke), "fontsize": "11", "penwidth": "1",
+                        "fontname": .init(ChartStyle.font),
+                    ], nodes: members))
         }
     }
 
@@ -171,7 +182,9 @@ public struct DAGChart: Sendable {
         let tasks = scenario.tasks
         var depth = [Int](repeating: 0, count: tasks.count)
         for i in TaskGraph(tasks: tasks).topologicalOrder() {
-            for d in tasks[i].dependsOn where tiers.ofTask[d] == tiers.ofTask[i] { depth[i] = max(depth[i], depth[d] + 1) }
+            for d in tasks[i].dependsOn where tiers.ofTask[d] == tiers.ofTask[i] {
+                depth[i] = max(depth[i], depth[d] + 1)
+            }
         }
         var bandStart = [Int](repeating: 0, count: tiers.priorities.count + 1)
         for tier in tiers.priorities.indices {
@@ -181,16 +194,23 @@ public struct DAGChart: Sendable {
         let ranks = bandStart[tiers.priorities.count] + 1
         let spine = (0..<ranks).map { GraphvizText.name(ids("rank-\($0)")) }
         for node in spine {
-            graph.nodes.append(GraphDescription.Node(name: node, [
-                "id": .init(GraphvizText.id(node)), "style": "invis", "label": "", "width": "0.01", "height": "0.01",
-                "fixedsize": "true",
-            ]))
+            graph.nodes.append(
+                GraphDescription.Node(
+                    name: node,
+                    [
+                        "id": .init(GraphvizText.id(node)), "style": "invis", "label": "", "width": "0.01",
+                        "height": "0.01",
+                        "fixedsize": "true",
+                    ]))
         }
         var helpers = 0
         func invisible(_ from: String, _ to: String) {
-            graph.edges.append(GraphDescription.Edge(from: from, to: to, [
-                "id": .init(GraphvizText.id(ids("layout-\(helpers)"))), "style": "invis", "class": "layout",
-            ]))
+            graph.edges.append(
+                GraphDescription.Edge(
+                    from: from, to: to,
+                    [
+                        "id": .init(GraphvizText.id(ids("layout-\(helpers)"))), "style": "invis", "class": "layout",
+                    ]))
             helpers += 1
         }
         for (a, b) in zip(spine, spine.dropFirst()) { invisible(a, b) }
@@ -201,12 +221,15 @@ public struct DAGChart: Sendable {
         for (tier, priority) in tiers.priorities.enumerated() {
             let colors = ChartStyle.tierColors(tier)
             let header = ids("band-\(tier)")
-            graph.nodes.append(GraphDescription.Node(name: GraphvizText.name(header), [
-                "id": .init(GraphvizText.id(header)), "class": "tier-band",
-                "label": .init(GraphvizText.label(lines: ["tier \(tier)", "priority \(priority)"])),
-                "shape": "box", "style": "filled", "fillcolor": .init(colors.stroke), "fontcolor": "white",
-                "color": .init(colors.stroke),
-            ]))
+            graph.nodes.append(
+                GraphDescription.Node(
+                    name: GraphvizText.name(header),
+                    [
+                        "id": .init(GraphvizText.id(header)), "class": "tier-band",
+                        "label": .init(GraphvizText.label(lines: ["tier \(tier)", "priority \(priority)"])),
+                        "shape": "box", "style": "filled", "fillcolor": .init(colors.stroke), "fontcolor": "white",
+                        "color": .init(colors.stroke),
+                    ]))
             pin(GraphvizText.name(header), rank: bandStart[tier])
         }
         for (i, tier) in tiers.ofTask.enumerated() { pin(name(i), rank: bandStart[tier] + 1 + depth[i]) }
@@ -231,7 +254,8 @@ public struct DAGChart: Sendable {
     /// The title and legend, as an HTML-like label.
     private func legend(_ tiers: Tiers, path: CriticalPath) -> String {
         let dependencies = scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }
-        var summary = "\(scenario.tasks.count) tasks · \(dependencies) dependencies · critical path"
+        var summary =
+            "\(scenario.tasks.count) tasks · \(dependencies) dependencies · critical path"
             + " \(formatMillis(path.length)) ms (\(path.tasks.count) tasks)"
         if !results.isEmpty {
             summary += " · times in tooltips: " + results.map(\.schedule.strategy.rawValue).joined(separator: ", ")
@@ -239,7 +263,8 @@ public struct DAGChart: Sendable {
         var cells = ""
         for tier in 0..<min(tiers.priorities.count, 8) {
             let colors = ChartStyle.tierColors(tier)
-            cells += "<TD BGCOLOR=\"\(colors.fill)\" COLOR=\"\(colors.stroke)\" BORDER=\"1\">"
+            cells +=
+                "<TD BGCOLOR=\"\(colors.fill)\" COLOR=\"\(colors.stroke)\" BORDER=\"1\">"
                 + GraphvizText.html("tier \(tier) · p\(tiers.priorities[tier])") + "</TD>"
         }
         if tiers.priorities.count > 8 { cells += "<TD>… \(tiers.priorities.count - 8) more</TD>" }
@@ -247,7 +272,8 @@ public struct DAGChart: Sendable {
             "<TD><TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\"><TR><TD \(attributes)>\(text)</TD></TR></TABLE></TD>"
         }
         var styles = swatch("rounded: any thread", "BORDER=\"1\" STYLE=\"rounded\"")
-        styles += "<TD><TABLE BORDER=\"1\" CELLBORDER=\"1\" CELLSPACING=\"2\" CELLPADDING=\"2\"><TR><TD>double: main thread only</TD></TR></TABLE></TD>"
+        styles +=
+            "<TD><TABLE BORDER=\"1\" CELLBORDER=\"1\" CELLSPACING=\"2\" CELLPADDING=\"2\"><TR><TD>double: main thread only</TD></TR></TABLE></TD>"
         styles += "<TD>★ needed by the first frame</TD>"
         styles += "<TD><FONT COLOR=\"\(ChartStyle.critical)\"><B>━━▶ critical path</B></FONT></TD>"
         if results.contains(where: { $0.schedule.strategy == .priority }) {

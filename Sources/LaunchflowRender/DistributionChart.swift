@@ -63,21 +63,25 @@ public struct DistributionChart: Sendable {
         let high = sorted.compactMap(\.last).max() ?? 0
         let binWidth = quantum * max(1, ((high - low) / quantum + 1 + Self.maxBins - 1) / Self.maxBins)
         // Bars reach half a quantum either side of their values.
-        let scale = RangeScale(low: low - quantum / 2, high: high + binWidth - quantum / 2, originX: Self.originX,
-                               width: Self.plotWidth)
+        let scale = RangeScale(
+            low: low - quantum / 2, high: high + binWidth - quantum / 2, originX: Self.originX,
+            width: Self.plotWidth)
         var canvas = Canvas(width: Self.originX + Self.plotWidth + 40, backgroundID: ids("background"))
 
         let runs = result.configuration.runs
         let what = measure == .timeToFirstFrame ? "time to first frame" : "launch completion"
-        canvas.text(ids("title"), "\(result.scenario.name) — \(what) over \(runs) sampled launches",
-                    x: 12, y: 18, size: 16, bold: true)
-        let binText = measure == .timeToFirstFrame
+        canvas.text(
+            ids("title"), "\(result.scenario.name) — \(what) over \(runs) sampled launches",
+            x: 12, y: 18, size: 16, bold: true)
+        let binText =
+            measure == .timeToFirstFrame
             ? "bins of \(binWidth / quantum) frame\(binWidth == quantum ? "" : "s") (\(formatMillis(binWidth)) ms)"
             : "bins of \(formatMillis(binWidth)) ms"
-        canvas.text(ids("subtitle"),
-                    "seed \(result.configuration.seed) · \(result.uncertainTasks) of \(result.scenario.tasks.count) tasks vary"
-                        + " · \(binText) · bar height: share of the runs (same scale in every panel)",
-                    x: 12, y: 38, size: 10.5, color: ChartStyle.mutedText)
+        canvas.text(
+            ids("subtitle"),
+            "seed \(result.configuration.seed) · \(result.uncertainTasks) of \(result.scenario.tasks.count) tasks vary"
+                + " · \(binText) · bar height: share of the runs (same scale in every panel)",
+            x: 12, y: 38, size: 10.5, color: ChartStyle.mutedText)
 
         var bins: [[(bin: Micros, count: Int)]] = []
         var tallest = 1
@@ -85,7 +89,11 @@ public struct DistributionChart: Sendable {
             var counts: [(bin: Micros, count: Int)] = []
             for value in sorted[s] {
                 let bin = (value - low) / binWidth
-                if let last = counts.last, last.bin == bin { counts[counts.count - 1].count += 1 } else { counts.append((bin, 1)) }
+                if let last = counts.last, last.bin == bin {
+                    counts[counts.count - 1].count += 1
+                } else {
+                    counts.append((bin, 1))
+                }
             }
             tallest = max(tallest, counts.map(\.count).max() ?? 0)
             bins.append(counts)
@@ -97,65 +105,87 @@ public struct DistributionChart: Sendable {
             let colors = Self.colors(strategy)
             let top = y
             let baseline = top + 8 + Self.histogramHeight
-            canvas.horizontalLine(ids("\(name)-separator"), x0: 8, x1: canvas.width - 8, y: top, thickness: 0.8,
-                                  color: ChartStyle.laneStroke)
-            canvas.horizontalLine(ids("\(name)-baseline"), x0: Self.originX, x1: Self.originX + Self.plotWidth,
-                                  y: baseline, thickness: 0.6, color: ChartStyle.grid)
+            canvas.horizontalLine(
+                ids("\(name)-separator"), x0: 8, x1: canvas.width - 8, y: top, thickness: 0.8,
+                color: ChartStyle.laneStroke)
+            canvas.horizontalLine(
+                ids("\(name)-baseline"), x0: Self.originX, x1: Self.originX + Self.plotWidth,
+                y: baseline, thickness: 0.6, color: ChartStyle.grid)
             let d = Distribution(values(s))
             canvas.text(ids("\(name)-heading"), name, x: 12, y: top + 18, size: 13, bold: true)
-            let lines = ["mean \(formatMillis(d.mean)) ms", "p50 \(formatMillis(d.p50)) · p90 \(formatMillis(d.p90))",
-                         "p99 \(formatMillis(d.p99)) · max \(formatMillis(d.max))"]
+            let lines = [
+                "mean \(formatMillis(d.mean)) ms", "p50 \(formatMillis(d.p50)) · p90 \(formatMillis(d.p90))",
+                "p99 \(formatMillis(d.p99)) · max \(formatMillis(d.max))",
+            ]
             for (k, line) in lines.enumerated() {
-                canvas.text(ids("\(name)-stat-\(k)"), line, x: 12, y: top + 36 + Double(k) * 14, size: 9.5,
-                            color: ChartStyle.mutedText)
+                canvas.text(
+                    ids("\(name)-stat-\(k)"), line, x: 12, y: top + 36 + Double(k) * 14, size: 9.5,
+                    color: ChartStyle.mutedText)
             }
             for (bin, count) in bins[s] {
                 let first = low + bin * binWidth
                 let height = max(Self.histogramHeight * Double(count) / Double(tallest), 0.8)
                 let share = Number.fixed(Double(count) * 100 / Double(max(runs, 1)), 1)
-                let range = binWidth == quantum ? "\(formatMillis(first)) ms"
+                let range =
+                    binWidth == quantum
+                    ? "\(formatMillis(first)) ms"
                     : "\(formatMillis(first))–\(formatMillis(first + binWidth - quantum)) ms"
                 canvas.box(
                     ids("\(name)-bin-\(bin)"), x0: scale.x(first - quantum / 2) + 0.5,
                     x1: scale.x(first + binWidth - quantum / 2) - 0.5, top: baseline - height, height: height,
-                    ["fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "0.8",
-                     "tooltip": .init(GraphvizText.tooltip("\(name): \(count) runs (\(share)%) at \(range)"))])
+                    [
+                        "fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "0.8",
+                        "tooltip": .init(GraphvizText.tooltip("\(name): \(count) runs (\(share)%) at \(range)")),
+                    ])
             }
             // The box plot.
             let sortedValues = sorted[s]
             let p25 = Distribution.percentile(25, ofSorted: sortedValues)
             let p75 = Distribution.percentile(75, ofSorted: sortedValues)
             let mid = baseline + 8 + Self.boxHeight / 2
-            canvas.horizontalLine(ids("\(name)-range"), x0: scale.x(d.min), x1: max(scale.x(d.max), scale.x(d.min) + 1),
-                                  y: mid, thickness: 1.2, color: colors.stroke)
-            canvas.box(ids("\(name)-box"), x0: scale.x(p25), x1: max(scale.x(p75), scale.x(p25) + 2),
-                       top: mid - Self.boxHeight / 2, height: Self.boxHeight,
-                       ["fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "1",
-                        "tooltip": .init(GraphvizText.tooltip(
-                            "\(name): p25 \(formatMillis(p25)) ms, p75 \(formatMillis(p75)) ms"))])
-            for (label, value, color, thickness) in [("p50", d.p50, "white", 2.0), ("p90", d.p90, ChartStyle.text, 2.0),
-                                                     ("p99", d.p99, ChartStyle.mutedText, 1.2)] {
-                canvas.verticalLine(ids("\(name)-\(label)"), x: scale.x(value), top: mid - Self.boxHeight / 2 - 2,
-                                    bottom: mid + Self.boxHeight / 2 + 2, thickness: thickness, color: color,
-                                    ["tooltip": .init(GraphvizText.tooltip("\(name): \(label) \(formatMillis(value)) ms"))])
+            canvas.horizontalLine(
+                ids("\(name)-range"), x0: scale.x(d.min), x1: max(scale.x(d.max), scale.x(d.min) + 1),
+                y: mid, thickness: 1.2, color: colors.stroke)
+            canvas.box(
+                ids("\(name)-box"), x0: scale.x(p25), x1: max(scale.x(p75), scale.x(p25) + 2),
+                top: mid - Self.boxHeight / 2, height: Self.boxHeight,
+                [
+                    "fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "1",
+                    "tooltip": .init(
+                        GraphvizText.tooltip(
+                            "\(name): p25 \(formatMillis(p25)) ms, p75 \(formatMillis(p75)) ms")),
+                ])
+            for (label, value, color, thickness) in [
+                ("p50", d.p50, "white", 2.0), ("p90", d.p90, ChartStyle.text, 2.0),
+                ("p99", d.p99, ChartStyle.mutedText, 1.2),
+            ] {
+                canvas.verticalLine(
+                    ids("\(name)-\(label)"), x: scale.x(value), top: mid - Self.boxHeight / 2 - 2,
+                    bottom: mid + Self.boxHeight / 2 + 2, thickness: thickness, color: color,
+                    ["tooltip": .init(GraphvizText.tooltip("\(name): \(label) \(formatMillis(value)) ms"))])
             }
             y = top + Self.panelHeight
         }
 
         // The shared axis.
-        canvas.horizontalLine(ids("axis"), x0: Self.originX, x1: Self.originX + Self.plotWidth, y: y, thickness: 1,
-                              color: ChartStyle.axis)
+        canvas.horizontalLine(
+            ids("axis"), x0: Self.originX, x1: Self.originX + Self.plotWidth, y: y, thickness: 1,
+            color: ChartStyle.axis)
         for (k, tick) in scale.ticks.enumerated() {
-            canvas.verticalLine(ids("tick-\(k)"), x: scale.x(tick), top: y, bottom: y + 5, thickness: 1,
-                                color: ChartStyle.axis, ["class": "tick"])
-            canvas.text(ids("tick-label-\(k)"), formatMillis(tick), x: scale.x(tick), y: y + 13, size: 9.5,
-                        align: .center, color: ChartStyle.mutedText)
+            canvas.verticalLine(
+                ids("tick-\(k)"), x: scale.x(tick), top: y, bottom: y + 5, thickness: 1,
+                color: ChartStyle.axis, ["class": "tick"])
+            canvas.text(
+                ids("tick-label-\(k)"), formatMillis(tick), x: scale.x(tick), y: y + 13, size: 9.5,
+                align: .center, color: ChartStyle.mutedText)
         }
-        canvas.text(ids("axis-title"), "\(what) (ms since process start)", x: Self.originX + Self.plotWidth, y: y + 27,
-                    size: 9.5, align: .right, color: ChartStyle.mutedText)
-        canvas.text(ids("legend"),
-                    "box plot: line min–max · box p25–p75 · white tick p50 · dark tick p90 · grey tick p99 (nearest rank)",
-                    x: 12, y: y + 44, size: 9.5, color: ChartStyle.mutedText)
+        canvas.text(
+            ids("axis-title"), "\(what) (ms since process start)", x: Self.originX + Self.plotWidth, y: y + 27,
+            size: 9.5, align: .right, color: ChartStyle.mutedText)
+        canvas.text(
+            ids("legend"),
+            "box plot: line min–max · box p25–p75 · white tick p50 · dark tick p90 · grey tick p99 (nearest rank)",
+            x: 12, y: y + 44, size: 9.5, color: ChartStyle.mutedText)
         canvas.height = y + 56
         return canvas.graph(name: result.scenario.name + " sweep", graphID: ids("graph"))
     }

@@ -36,10 +36,12 @@ public struct GanttChart: Sendable {
             &canvas, ids: ids, scenario: scenario,
             heading: "\(scenario.name) — \(result.schedule.strategy.rawValue) strategy",
             summary: GanttFrame.summary(result.metrics), axis: axis)
-        let panel = GanttPanel(result: result, axis: axis, ids: ids, tiers: tiers, scope: "", barID: { scenario.tasks[$0].id })
+        let panel = GanttPanel(
+            result: result, axis: axis, ids: ids, tiers: tiers, scope: "", barID: { scenario.tasks[$0].id })
         y = panel.draw(on: &canvas, top: y)
         y = GanttFrame.axis(&canvas, ids: ids, axis: axis, top: y + 2)
-        y = GanttFrame.legend(&canvas, ids: ids, tiers: tiers, showsBlocked: !result.schedule.blocked.isEmpty, top: y + 8)
+        y = GanttFrame.legend(
+            &canvas, ids: ids, tiers: tiers, showsBlocked: !result.schedule.blocked.isEmpty, top: y + 8)
         canvas.height = y + 10
         return canvas.graph(name: scenario.name + " " + result.schedule.strategy.rawValue, graphID: ids("graph"))
     }
@@ -117,7 +119,8 @@ enum GanttFrame {
     /// "first frame 133.336 ms · launch complete 130 ms · main busy … · CPU 25%".
     static func summary(_ m: Metrics) -> String {
         let cpu = Number.fixed(m.cpuUtilization * 100, 1)
-        return "first frame \(formatMillis(m.timeToFirstFrame)) ms · launch complete \(formatMillis(m.launchComplete)) ms"
+        return
+            "first frame \(formatMillis(m.timeToFirstFrame)) ms · launch complete \(formatMillis(m.launchComplete)) ms"
             + " · main busy \(formatMillis(m.mainThreadBusy)) ms · blocked \(formatMillis(m.mainThreadBlocked)) ms"
             + " · CPU \(cpu)% · \(m.frames) frames · \(m.dependencyViolations) violations"
     }
@@ -130,7 +133,8 @@ enum GanttFrame {
         canvas.text(ids("subtitle"), summary, x: GanttPanel.laneLabelX, y: 38, size: 11)
         let device = scenario.device
         let scale = Number.fixed(axis.pointsPerMillisecond, 3)
-        let facts = "\(device.cores) cores (main + \(device.workerCount) workers) · \(Number.fixed(device.refreshRate, 3)) Hz"
+        let facts =
+            "\(device.cores) cores (main + \(device.workerCount) workers) · \(Number.fixed(device.refreshRate, 3)) Hz"
             + " · pre-main \(formatMillis(scenario.preMainTotal)) ms · \(scenario.tasks.count) tasks"
             + " · scale: 1 ms = \(scale) pt"
         canvas.text(ids("facts"), facts, x: GanttPanel.laneLabelX, y: 54, size: 9.5, color: ChartStyle.mutedText)
@@ -139,45 +143,57 @@ enum GanttFrame {
 
     /// The ms axis below the lanes: a line, ticks and their labels; returns the y below.
     static func axis(_ canvas: inout Canvas, ids: ElementIDs, axis: TimeAxis, top: Double) -> Double {
-        canvas.horizontalLine(ids("axis"), x0: axis.originX, x1: axis.x(axis.end), y: top, thickness: 1, color: ChartStyle.axis)
+        canvas.horizontalLine(
+            ids("axis"), x0: axis.originX, x1: axis.x(axis.end), y: top, thickness: 1, color: ChartStyle.axis)
         for (k, tick) in axis.ticks.enumerated() {
-            canvas.verticalLine(ids("tick-\(k)"), x: axis.x(tick), top: top, bottom: top + 5, thickness: 1, color: ChartStyle.axis,
-                                ["class": "tick"])
-            canvas.text(ids("tick-label-\(k)"), formatMillis(tick), x: axis.x(tick), y: top + 13, size: 9.5, align: .center,
-                        color: ChartStyle.mutedText)
+            canvas.verticalLine(
+                ids("tick-\(k)"), x: axis.x(tick), top: top, bottom: top + 5, thickness: 1, color: ChartStyle.axis,
+                ["class": "tick"])
+            canvas.text(
+                ids("tick-label-\(k)"), formatMillis(tick), x: axis.x(tick), y: top + 13, size: 9.5, align: .center,
+                color: ChartStyle.mutedText)
         }
         canvas.text(
-            ids("axis-title"), "time since process start (ms)", x: axis.x(axis.end), y: top + 27, size: 9.5, align: .right,
+            ids("axis-title"), "time since process start (ms)", x: axis.x(axis.end), y: top + 27, size: 9.5,
+            align: .right,
             color: ChartStyle.mutedText)
         return top + 34
     }
 
     /// Swatches with labels, wrapped to the width; returns the y below.
-    static func legend(_ canvas: inout Canvas, ids: ElementIDs, tiers: Tiers, showsBlocked: Bool, top: Double) -> Double {
+    static func legend(_ canvas: inout Canvas, ids: ElementIDs, tiers: Tiers, showsBlocked: Bool, top: Double) -> Double
+    {
         typealias Item = (label: String, attributes: GraphDescription.Attributes)
         var items: [Item] = []
         let shownTiers = min(tiers.priorities.count, 8)
         for tier in 0..<shownTiers {
             let colors = ChartStyle.tierColors(tier)
-            items.append((tiers.name(tier), ["fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "0.8"]))
+            items.append(
+                (tiers.name(tier), ["fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "0.8"]))
         }
         if tiers.priorities.count > shownTiers {
-            items.append(("… \(tiers.priorities.count - shownTiers) more tiers (colours repeat)", ["fillcolor": "white"]))
+            items.append(
+                ("… \(tiers.priorities.count - shownTiers) more tiers (colours repeat)", ["fillcolor": "white"]))
         }
         items.append(("critical path", ["fillcolor": "white", "color": .init(ChartStyle.critical), "penwidth": "1.6"]))
         items.append(("pre-main", ["fillcolor": .init(ChartStyle.preMain[0]), "color": "#8c8c8c", "penwidth": "0.8"]))
-        items.append((
-            "didFinishLaunching",
-            ["fillcolor": .init(ChartStyle.launchSpanFill), "color": .init(ChartStyle.launchSpanStroke), "penwidth": "0.8"]
-        ))
-        if showsBlocked {
-            items.append((
-                "main thread blocked",
+        items.append(
+            (
+                "didFinishLaunching",
                 [
-                    "fillcolor": .init(ChartStyle.blockedFill), "color": .init(ChartStyle.blockedStroke),
-                    "penwidth": "0.8", "style": "filled,dashed",
+                    "fillcolor": .init(ChartStyle.launchSpanFill), "color": .init(ChartStyle.launchSpanStroke),
+                    "penwidth": "0.8",
                 ]
             ))
+        if showsBlocked {
+            items.append(
+                (
+                    "main thread blocked",
+                    [
+                        "fillcolor": .init(ChartStyle.blockedFill), "color": .init(ChartStyle.blockedStroke),
+                        "penwidth": "0.8", "style": "filled,dashed",
+                    ]
+                ))
         }
         items.append(("commit", ["shape": "invtriangle", "fillcolor": .init(ChartStyle.commit)]))
         items.append(("first frame", ["fillcolor": .init(ChartStyle.firstFrame)]))
@@ -194,8 +210,9 @@ enum GanttFrame {
                 y += 16
             }
             let swatchWidth = lineLike ? 2.0 : 14
-            canvas.box(ids("legend-\(k)"), x0: x + (14 - swatchWidth) / 2, x1: x + (14 + swatchWidth) / 2, top: y,
-                       height: lineLike ? 12 : 10, item.attributes)
+            canvas.box(
+                ids("legend-\(k)"), x0: x + (14 - swatchWidth) / 2, x1: x + (14 + swatchWidth) / 2, top: y,
+                height: lineLike ? 12 : 10, item.attributes)
             canvas.text(ids("legend-label-\(k)"), item.label, x: x + 18, y: y + 5, size: 9.5)
             x += width
         }

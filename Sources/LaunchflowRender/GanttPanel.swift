@@ -111,7 +111,9 @@ struct GanttPanel {
         for (i, run) in schedule.tasks.enumerated() {
             let task = scenario.tasks[i]
             let lane = lanes[Int(run.thread)]
-            let band = (top: run.thread == 0 ? mainBand.top : lane.top + Self.barInset, bottom: lane.bottom - Self.barInset)
+            let band = (
+                top: run.thread == 0 ? mainBand.top : lane.top + Self.barInset, bottom: lane.bottom - Self.barInset
+            )
             let colors = ChartStyle.tierColors(tiers.ofTask[i])
             var classes = "task tier-\(tiers.ofTask[i])"
             if critical.contains(i) { classes += " critical" }
@@ -127,8 +129,10 @@ struct GanttPanel {
 
         let firstFrameCommit = result.metrics.firstFrameIteration
         for (k, commit) in schedule.commits.enumerated() {
-            let tip = "commit \(k) (end of run-loop iteration \(k))\n\(range(Span(start: commit.start, end: commit.end)))"
-                + "\npresented at \(formatMillis(commit.presented)) ms" + (k == firstFrameCommit ? " — the first frame" : "")
+            let tip =
+                "commit \(k) (end of run-loop iteration \(k))\n\(range(Span(start: commit.start, end: commit.end)))"
+                + "\npresented at \(formatMillis(commit.presented)) ms"
+                + (k == firstFrameCommit ? " — the first frame" : "")
             if commit.end > commit.start {
                 bar(
                     &canvas, id("commit-time-\(k)"), Span(start: commit.start, end: commit.end), band: mainBand,
@@ -163,7 +167,9 @@ struct GanttPanel {
         tooltip: String?
     ) {
         let x0 = axis.x(span.start), x1 = axis.x(span.end)
-        var attributes: GraphDescription.Attributes = ["fillcolor": .init(fill), "color": .init(stroke), "class": .init(classes)]
+        var attributes: GraphDescription.Attributes = [
+            "fillcolor": .init(fill), "color": .init(stroke), "class": .init(classes),
+        ]
         if penwidth != 0.8 { attributes["penwidth"] = .init(Number.points(penwidth)) }
         if style != "filled" { attributes["style"] = .init(style) }
         if fits(label, size: 9, in: x1 - x0) { attributes["label"] = .init(GraphvizText.label(label)) }

@@ -163,14 +163,20 @@ public struct GraphDescription: Sendable, Equatable {
         var clusterNames = Set<String>()
         var clustered = Set<String>()
         for cluster in clusters {
-            if !clusterNames.insert(cluster.name).inserted { problems.append("cluster '\(cluster.name)' is described twice") }
+            if !clusterNames.insert(cluster.name).inserted {
+                problems.append("cluster '\(cluster.name)' is described twice")
+            }
             for node in cluster.nodes {
-                if !names.contains(node) { problems.append("cluster '\(cluster.name)' names an unknown node '\(node)'") }
+                if !names.contains(node) {
+                    problems.append("cluster '\(cluster.name)' names an unknown node '\(node)'")
+                }
                 if !clustered.insert(node).inserted { problems.append("node '\(node)' is in two clusters") }
             }
         }
         for group in sameRank {
-            for node in group where !names.contains(node) { problems.append("rank group names an unknown node '\(node)'") }
+            for node in group where !names.contains(node) {
+                problems.append("rank group names an unknown node '\(node)'")
+            }
         }
         return problems
     }
@@ -183,21 +189,28 @@ public struct GraphDescription: Sendable, Equatable {
         if !nodeDefaults.isEmpty { out += "  node \(list(nodeDefaults))\n" }
         if !edgeDefaults.isEmpty { out += "  edge \(list(edgeDefaults))\n" }
         let clusterOf = Dictionary(
-            clusters.enumerated().flatMap { k, cluster in cluster.nodes.map { ($0, k) } }, uniquingKeysWith: { a, _ in a })
+            clusters.enumerated().flatMap { k, cluster in cluster.nodes.map { ($0, k) } },
+            uniquingKeysWith: { a, _ in a })
         for (k, cluster) in clusters.enumerated() {
             out += "  subgraph \(quoted("cluster_" + cluster.name)) {\n"
             if !cluster.attributes.isEmpty { out += "    graph \(list(cluster.attributes))\n" }
-            for node in nodes where clusterOf[node.name] == k { out += "    \(quoted(node.name)) \(list(node.attributes))\n" }
+            for node in nodes where clusterOf[node.name] == k {
+                out += "    \(quoted(node.name)) \(list(node.attributes))\n"
+            }
             out += "  }\n"
         }
-        for node in nodes where clusterOf[node.name] == nil { out += "  \(quoted(node.name)) \(list(node.attributes))\n" }
+        for node in nodes where clusterOf[node.name] == nil {
+            out += "  \(quoted(node.name)) \(list(node.attributes))\n"
+        }
         for group in sameRank { out += "  { rank=same; " + group.map(quoted).joined(separator: "; ") + " }\n" }
         for edge in edges { out += "  \(quoted(edge.tail)) -> \(quoted(edge.head)) \(list(edge.attributes))\n" }
         return out + "}\n"
     }
 
     private func list(_ attributes: Attributes) -> String {
-        "[" + attributes.map { "\($0.name)=\($0.value.isHTML ? "<\($0.value.text)>" : quoted($0.value.text))" }.joined(separator: ", ") + "]"
+        "["
+            + attributes.map { "\($0.name)=\($0.value.isHTML ? "<\($0.value.text)>" : quoted($0.value.text))" }.joined(
+                separator: ", ") + "]"
     }
 
     /// A DOT double-quoted string: `"` is escaped; backslashes pass through

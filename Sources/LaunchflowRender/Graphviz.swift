@@ -221,7 +221,9 @@ public enum Graphviz {
 
         let nodeKind = Int32(AGNODE), edgeKind = Int32(AGEDGE), graphKind = Int32(AGRAPH)
         var declared: [[String: UnsafeMutablePointer<Agsym_t>]] = [[:], [:], [:]]  // by kind: graph, node, edge
-        func symbol(_ kind: Int32, _ name: String, _ defaults: GraphDescription.Attributes) -> UnsafeMutablePointer<Agsym_t> {
+        func symbol(_ kind: Int32, _ name: String, _ defaults: GraphDescription.Attributes) -> UnsafeMutablePointer<
+            Agsym_t
+        > {
             if let sym = declared[Int(kind)][name] { return sym }
             let fallback = GraphDescription.Value(kind == nodeKind && name == "label" ? "\\N" : "")
             let sym = declareAttribute(g, kind, name, defaults[name] ?? fallback)
@@ -272,7 +274,9 @@ public enum Graphviz {
 
     /// Passes `value` as the C string cgraph wants: a mutable copy, or for an
     /// HTML-like label a string interned with `agstrdup_html` (released after).
-    private static func withValue<R>(_ g: Graph, _ value: GraphDescription.Value, _ body: (UnsafeMutablePointer<CChar>) -> R) -> R {
+    private static func withValue<R>(
+        _ g: Graph, _ value: GraphDescription.Value, _ body: (UnsafeMutablePointer<CChar>) -> R
+    ) -> R {
         guard value.isHTML else { return mutableCString(value.text, body) }
         let html = mutableCString(value.text) { agstrdup_html(g, $0) }!
         defer { agstrfree(g, html) }
@@ -316,9 +320,10 @@ private enum Names {
     /// A discipline with this id scheme and cgraph's default memory and I/O; free with ``release(_:)`` after `agclose`.
     static func discipline() -> UnsafeMutablePointer<Agdisc_t> {
         let id = UnsafeMutablePointer<Agiddisc_t>.allocate(capacity: 1)
-        id.initialize(to: Agiddisc_t(
-            open: open, map: map, alloc: { _, _, _ in 0 }, free: { _, _, _ in }, print: print, close: close,
-            idregister: { _, _, _ in }))
+        id.initialize(
+            to: Agiddisc_t(
+                open: open, map: map, alloc: { _, _, _ in 0 }, free: { _, _, _ in }, print: print, close: close,
+                idregister: { _, _, _ in }))
         let discipline = UnsafeMutablePointer<Agdisc_t>.allocate(capacity: 1)
         discipline.initialize(to: Agdisc_t(mem: nil, id: id, io: nil))
         return discipline
@@ -331,50 +336,53 @@ private enum Names {
 
     private static func token(_ state: UnsafeMutableRawPointer?) -> Int { Int(bitPattern: state) }
 
-    private static let open: @convention(c) (UnsafeMutablePointer<Agraph_t>?, UnsafeMutablePointer<Agdisc_t>?)
-        -> UnsafeMutableRawPointer? = { _, _ in
-            let token = tables.withLock { state in
-                let token = state.next
-                state.next += 1
-                state.open[token] = Table()
-                return token
+    private static let open:
+        @convention(c) (UnsafeMutablePointer<Agraph_t>?, UnsafeMutablePointer<Agdisc_t>?)
+            -> UnsafeMutableRawPointer? = { _, _ in
+                let token = tables.withLock { state in
+                    let token = state.next
+                    state.next += 1
+                    state.open[token] = Table()
+                    return token
+                }
+                return UnsafeMutableRawPointer(bitPattern: token)
             }
-            return UnsafeMutableRawPointer(bitPattern: token)
-        }
 
-    private static let map: @convention(c) (
-        UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<IDTYPE>?, Int32
-    ) -> Int = { state, _, name, id, create in
-        tables.withLock { tables -> Int in
-            guard let id, tables.open[token(state)] != nil else { return 0 }
-            guard let name else {
-                id.pointee = tables.open[token(state)]!.anonymous
-                tables.open[token(state)]!.anonymous += 2
+    private static let map:
+        @convention(c) (
+            UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<IDTYPE>?, Int32
+        ) -> Int = { state, _, name, id, create in
+            tables.withLock { tables -> Int in
+                guard let id, tables.open[token(state)] != nil else { return 0 }
+                guard let name else {
+                    id.pointee = tables.open[token(state)]!.anonymous
+                    tables.open[token(state)]!.anonymous += 2
+                    return 1
+                }
+                let key = String(cString: name)
+                if let known = tables.open[token(state)]!.ids[key] {
+                    id.pointee = known
+                    return 1
+                }
+                guard create != 0 else { return 0 }
+                let next = UInt64(tables.open[token(state)]!.names.count + 1) * 2
+                tables.open[token(state)]!.names.append(strdup(name))
+                tables.open[token(state)]!.ids[key] = next
+                id.pointee = next
                 return 1
             }
-            let key = String(cString: name)
-            if let known = tables.open[token(state)]!.ids[key] {
-                id.pointee = known
-                return 1
-            }
-            guard create != 0 else { return 0 }
-            let next = UInt64(tables.open[token(state)]!.names.count + 1) * 2
-            tables.open[token(state)]!.names.append(strdup(name))
-            tables.open[token(state)]!.ids[key] = next
-            id.pointee = next
-            return 1
         }
-    }
 
-    private static let print: @convention(c) (UnsafeMutableRawPointer?, Int32, IDTYPE) -> UnsafeMutablePointer<CChar>? = {
-        state, _, id in
-        guard id % 2 == 0, id > 0 else { return nil }
-        let address = tables.withLock { tables -> Int in
-            guard let names = tables.open[token(state)]?.names, Int(id / 2) <= names.count else { return 0 }
-            return Int(bitPattern: names[Int(id / 2) - 1])
+    private static let print: @convention(c) (UnsafeMutableRawPointer?, Int32, IDTYPE) -> UnsafeMutablePointer<CChar>? =
+        {
+            state, _, id in
+            guard id % 2 == 0, id > 0 else { return nil }
+            let address = tables.withLock { tables -> Int in
+                guard let names = tables.open[token(state)]?.names, Int(id / 2) <= names.count else { return 0 }
+                return Int(bitPattern: names[Int(id / 2) - 1])
+            }
+            return UnsafeMutablePointer(bitPattern: address)
         }
-        return UnsafeMutablePointer(bitPattern: address)
-    }
 
     private static let close: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
         let addresses = tables.withLock { tables in
@@ -388,7 +396,9 @@ extension String {
     /// Without leading and trailing spaces and tabs.
     fileprivate var trimmed: String {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

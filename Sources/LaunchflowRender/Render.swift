@@ -27,10 +27,13 @@ public enum Pictures {
     {
         precondition(!results.isEmpty, "nothing to draw")
         let scenario = results[0].schedule.scenario
-        var files = [RenderedFile(name: dagFileName(stem), bytes: try DAGChart(scenario, results: results, tiers: tiers).svg())]
+        var files = [
+            RenderedFile(name: dagFileName(stem), bytes: try DAGChart(scenario, results: results, tiers: tiers).svg())
+        ]
         for result in results {
-            files.append(RenderedFile(
-                name: ganttFileName(stem, result.schedule.strategy), bytes: try GanttChart(result).svg()))
+            files.append(
+                RenderedFile(
+                    name: ganttFileName(stem, result.schedule.strategy), bytes: try GanttChart(result).svg()))
         }
         if results.count > 1 {
             files.append(RenderedFile(name: comparisonFileName(stem), bytes: try ComparisonChart(results).svg()))
@@ -39,6 +42,8 @@ public enum Pictures {
     }
 
     public static func dagFileName(_ stem: String) -> String { "\(stem)-dag.svg" }
-    public static func ganttFileName(_ stem: String, _ strategy: Strategy) -> String { "\(stem)-\(strategy.rawValue)-gantt.svg" }
+    public static func ganttFileName(_ stem: String, _ strategy: Strategy) -> String {
+        "\(stem)-\(strategy.rawValue)-gantt.svg"
+    }
     public static func comparisonFileName(_ stem: String) -> String { "\(stem)-compare-gantt.svg" }
 }

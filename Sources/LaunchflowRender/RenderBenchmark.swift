@@ -49,10 +49,11 @@ public enum RenderBenchmark {
                 }
             }
             let mainOnly = i % 7 == 3
-            tasks.append(LaunchTask(
-                id: "task-\(i)", cost: 200 + Int(random.next() % 11_800), mainThreadOnly: mainOnly,
-                priority: min(5, i * 6 / max(count, 1) + Int(random.next() % 2)), dependsOn: dependsOn.sorted(),
-                firstFrame: mainOnly && i >= count / 3 && i < count / 3 + 7))
+            tasks.append(
+                LaunchTask(
+                    id: "task-\(i)", cost: 200 + Int(random.next() % 11_800), mainThreadOnly: mainOnly,
+                    priority: min(5, i * 6 / max(count, 1) + Int(random.next() % 2)), dependsOn: dependsOn.sorted(),
+                    firstFrame: mainOnly && i >= count / 3 && i < count / 3 + 7))
         }
         return Scenario(
             name: "Benchmark \(count) tasks", device: Device(cores: cores, commitCost: 1000, renderTime: 2000),

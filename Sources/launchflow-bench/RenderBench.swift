@@ -21,7 +21,8 @@ func runRenderBenchmark() {
             bestTime = min(bestTime, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         let name = label.padding(toLength: 40, withPad: " ", startingAt: 0)
-        print("\(name) \(String(format: "%7.3f s", bestTime))  \(String(format: "%6.1f MiB", Double(size) / 1_048_576))")
+        print(
+            "\(name) \(String(format: "%7.3f s", bestTime))  \(String(format: "%6.1f MiB", Double(size) / 1_048_576))")
     }
     let dag = RenderBenchmark.dagInput(tasks: 500)
     measure("task DAG, 500 tasks (dot, tier clusters)", runs: 3) { try RenderBenchmark.renderDAG(dag) }

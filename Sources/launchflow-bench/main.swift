@@ -34,7 +34,9 @@ func ms(_ s: Double) -> String { String(format: "%9.1f ms", s * 1000) }
 /// wall seconds and the child's peak RSS in MiB (posix_spawn + wait4, so the
 /// time is not rounded the way Foundation's `Process.waitUntilExit` polls).
 func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("launchflow").path
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+        "launchflow"
+    ).path
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -80,7 +82,9 @@ if let i = arguments.firstIndex(of: "--sizes"), i + 1 < arguments.count {
 
 print("launchflow benchmark — release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 print("random scenarios, about 3 dependencies per task, 4 tiers, 25% main-thread tasks\n")
-print("tasks      strategy  engine        command       peak RSS   (command = read+decode+validate · simulate+metrics · JSON)")
+print(
+    "tasks      strategy  engine        command       peak RSS   (command = read+decode+validate · simulate+metrics · JSON)"
+)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("launchflow-bench-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
@@ -106,7 +110,9 @@ for size in sizes {
         let command = try runCommand(["simulate", file.path, "--strategy", strategy.rawValue, "--format", "json"])
         let label = String(size).padding(toLength: 10, withPad: " ", startingAt: 0)
         let name = strategy.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-        print("\(label) \(name) \(ms(engine))  \(ms(command.seconds))  \(String(format: "%6.0f MiB", command.peakMiB))   (\(ms(decodeTime)) · \(ms(engine)) · \(ms(encodeTime)))")
+        print(
+            "\(label) \(name) \(ms(engine))  \(ms(command.seconds))  \(String(format: "%6.0f MiB", command.peakMiB))   (\(ms(decodeTime)) · \(ms(engine)) · \(ms(encodeTime)))"
+        )
     }
     print(String(format: "           (scenario file %.1f MiB)", fileMiB))
 }

@@ -1,2 +1,3 @@
 import LaunchflowCLI
+
 LaunchflowCommand.main()

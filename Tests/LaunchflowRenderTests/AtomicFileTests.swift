@@ -29,7 +29,9 @@ extension RenderTests {
             defer { try? FileManager.default.removeItem(atPath: dir) }
             // The target is a non-empty directory: rename fails after the temporary file was written.
             try FileManager.default.createDirectory(atPath: dir + "/taken/inner", withIntermediateDirectories: true)
-            let error = try #require(throws: FileWriteError.self) { try writeFileAtomically([1, 2, 3], to: dir + "/taken") }
+            let error = try #require(throws: FileWriteError.self) {
+                try writeFileAtomically([1, 2, 3], to: dir + "/taken")
+            }
             #expect(error.description.contains("taken"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["taken"])
             #expect(throws: FileWriteError.self) { try writeFileAtomically([1], to: dir + "/missing/x.svg") }

@@ -33,7 +33,9 @@ extension RenderTests {
             let svg = try SVG(DAGChart(result).svg())
             let tasks = Scenarios.example.tasks
             for (i, task) in tasks.enumerated() {
-                #expect(SVG.classes(try svg.element(withID: task.id)).contains("critical") == path.contains(i), "\(task.id)")
+                #expect(
+                    SVG.classes(try svg.element(withID: task.id)).contains("critical") == path.contains(i), "\(task.id)"
+                )
             }
             var criticalEdges = Set<String>()
             for (a, b) in zip(path, path.dropFirst()) {
@@ -41,7 +43,9 @@ extension RenderTests {
                 #expect(SVG.classes(edge).contains("critical"))
                 criticalEdges.insert("lf-dep-\(a)-\(b)")
             }
-            #expect(svg.groups(withClass: "edge").filter { SVG.classes($0).contains("critical") }.count == criticalEdges.count)
+            #expect(
+                svg.groups(withClass: "edge").filter { SVG.classes($0).contains("critical") }.count
+                    == criticalEdges.count)
         }
 
         @Test func tooltipsGiveCostTierAndTimesUnderTheStrategy() throws {
@@ -52,7 +56,9 @@ extension RenderTests {
             let tooltip = try #require(SVG.tooltip(try svg.element(withID: "root-vc")))
             #expect(tooltip.contains("cost 24 ms"))
             #expect(tooltip.contains("tier 0 (priority 0)"))
-            #expect(tooltip.contains("priority: main, start \(formatMillis(run.start)) ms, end \(formatMillis(run.end)) ms"))
+            #expect(
+                tooltip.contains("priority: main, start \(formatMillis(run.start)) ms, end \(formatMillis(run.end)) ms")
+            )
         }
 
         @Test func mainThreadAndFirstFrameTasksLookDifferent() throws {
@@ -100,7 +106,8 @@ extension RenderTests {
                 #expect(title.stringValue == task.id)
                 // The label's first line is the id (★ marks the first-frame task); a line feed splits it.
                 let label = SVG.text(node).replacingOccurrences(of: "★ ", with: "")
-                #expect(label.hasPrefix(task.id.replacingOccurrences(of: "\n", with: "|")), "\(task.id.debugDescription)")
+                #expect(
+                    label.hasPrefix(task.id.replacingOccurrences(of: "\n", with: "|")), "\(task.id.debugDescription)")
                 if !Scenarios.awkwardIDs.contains("a_" + task.id) && !task.id.contains("\t") {
                     #expect(SVG.tooltip(node)?.hasPrefix(task.id + "\n") == true, "\(task.id.debugDescription)")
                 }

@@ -50,7 +50,8 @@ extension RenderTests {
             for (i, run) in result.schedule.tasks.enumerated() {
                 let bar = try SVG.box(try svg.element(withID: Scenarios.example.tasks[i].id))
                 let lane = lanes[Int(run.thread)]
-                #expect(bar.minY >= lane.minY && bar.maxY <= lane.maxY, "\(Scenarios.example.tasks[i].id) outside its lane")
+                #expect(
+                    bar.minY >= lane.minY && bar.maxY <= lane.maxY, "\(Scenarios.example.tasks[i].id) outside its lane")
             }
         }
 
@@ -59,7 +60,10 @@ extension RenderTests {
             let result = SimulationResult(Scenarios.example, strategy: strategy)
             let svg = try SVG(GanttChart(result).svg())
             let scale = try drawnScale(svg)
-            for (id, micros) in [("lf-first-frame", result.metrics.timeToFirstFrame), ("lf-launch-complete", result.metrics.launchComplete)] {
+            for (id, micros) in [
+                ("lf-first-frame", result.metrics.timeToFirstFrame),
+                ("lf-launch-complete", result.metrics.launchComplete),
+            ] {
                 let line = try SVG.box(try svg.element(withID: id))
                 let expected = scale.origin + Double(micros) / 1000 * scale.perMs
                 #expect(abs((line.minX + line.maxX) / 2 - expected) <= 1, "\(id)")
@@ -114,7 +118,9 @@ extension RenderTests {
                 let mainLane = try SVG.box(try svg.element(withID: "lf-\(strategy.rawValue)-lane-main"))
                 #expect(mainLane.minY > previousBottom, "panels overlap")
                 previousBottom = try SVG.box(
-                    try svg.element(withID: "lf-\(strategy.rawValue)-lane-worker-\(Scenarios.example.device.workerCount)")).maxY
+                    try svg.element(
+                        withID: "lf-\(strategy.rawValue)-lane-worker-\(Scenarios.example.device.workerCount)")
+                ).maxY
                 for (i, run) in result.schedule.tasks.enumerated() {
                     let bar = try SVG.box(try svg.element(withID: chart.barID(strategy: strategy, task: i)))
                     #expect(abs(bar.minX - (scale.origin + Double(run.start) / 1000 * scale.perMs)) <= 1)
@@ -136,7 +142,9 @@ extension RenderTests {
                 }
                 // "lf-lane-main" and "a_lf-commit-0" are task ids, so other ids move to the next free prefix.
                 _ = try svg.element(withID: "lf2-lane-main")
-                #expect(SVG.text(try svg.element(withID: "lf2-title")) == Scenarios.awkward.name + " — \(strategy.rawValue) strategy")
+                #expect(
+                    SVG.text(try svg.element(withID: "lf2-title")) == Scenarios.awkward.name
+                        + " — \(strategy.rawValue) strategy")
             }
         }
 

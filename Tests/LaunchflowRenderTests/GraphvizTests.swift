@@ -17,7 +17,9 @@ extension RenderTests {
         @Test func unknownLayoutEngineGivesGraphvizsMessageAndThePackage() throws {
             let error = try #require(throws: RenderError.self) { try Graphviz.svg(tinyGraph(layout: "no-such-engine")) }
             #expect(error.stage == .layout)
-            #expect(error.messages.contains { $0.contains("Layout type: \"no-such-engine\" not recognized") }, "\(error.messages)")
+            #expect(
+                error.messages.contains { $0.contains("Layout type: \"no-such-engine\" not recognized") },
+                "\(error.messages)")
             #expect(error.looksLikeBrokenInstallation)
             #expect(error.description.contains("apt-get install libgraphviz-dev"))
             // The context survives a failure.
@@ -63,7 +65,8 @@ extension RenderTests {
         }
 
         @Test func manyRendersInARowKeepMemoryFlat() throws {
-            let results = SimulationResult.compare(RenderBenchmark.scenario(tasks: 150, cores: 4, seed: 7), strategies: Strategy.allCases)
+            let results = SimulationResult.compare(
+                RenderBenchmark.scenario(tasks: 150, cores: 4, seed: 7), strategies: Strategy.allCases)
             var k = 0
             let grown = try growth(over: 50) {
                 switch k % 4 {
@@ -99,8 +102,10 @@ extension RenderTests {
                 for k in 0..<16 {
                     group.addTask {
                         for _ in 0..<4 {
-                            let same = k % 2 == 0
-                                ? try GanttChart(result).svg() == expectedGantt : try DAGChart(result).svg() == expectedDAG
+                            let same =
+                                k % 2 == 0
+                                ? try GanttChart(result).svg() == expectedGantt
+                                : try DAGChart(result).svg() == expectedDAG
                             if !same { return false }
                         }
                         return true

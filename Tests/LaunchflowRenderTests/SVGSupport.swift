@@ -38,8 +38,9 @@ struct SVG {
 
     func element(withID id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> XMLElement {
         let found = elements(withID: id)
-        try #require(found.count == 1, "expected one element with id \(id.debugDescription), found \(found.count)",
-                     sourceLocation: sourceLocation)
+        try #require(
+            found.count == 1, "expected one element with id \(id.debugDescription), found \(found.count)",
+            sourceLocation: sourceLocation)
         return found[0]
     }
 
@@ -96,7 +97,8 @@ enum Scenarios {
         func task(
             _ id: String, _ ms: Int, main: Bool = false, tier: Int = 0, deps: [Int] = [], first: Bool = false
         ) -> LaunchTask {
-            LaunchTask(id: id, cost: ms * 1000, mainThreadOnly: main, priority: tier, dependsOn: deps, firstFrame: first)
+            LaunchTask(
+                id: id, cost: ms * 1000, mainThreadOnly: main, priority: tier, dependsOn: deps, firstFrame: first)
         }
         return Scenario(
             name: "Test app", device: Device(cores: 4, refreshRate: 60, commitCost: 2000, renderTime: 4000),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// End-to-end: the built binary's stdout, stderr and exit status.
@@ -11,7 +12,10 @@ struct CLITests {
         let out = try Launchflow.run(["simulate", example, "--strategy", "dag", "--format", "json"])
         #expect(out.status == 0 && out.stderr.isEmpty)
         let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
-        #expect(Set(object.keys).isSuperset(of: ["scenario", "strategy", "metrics", "preMain", "tasks", "commits", "violations"]))
+        #expect(
+            Set(object.keys).isSuperset(of: [
+                "scenario", "strategy", "metrics", "preMain", "tasks", "commits", "violations",
+            ]))
         #expect(object["strategy"] as? String == "dag")
         #expect((object["tasks"] as? [Any])?.count == 9)
     }
@@ -44,7 +48,8 @@ struct CLITests {
         let text = try Launchflow.run(["compare", example]).stdout
         #expect(text.contains("*"))
         #expect(text.contains("(−"))
-        let markdown = try Launchflow.run(["compare", example, "--format", "markdown", "--strategies", "dag,serial"]).stdout
+        let markdown = try Launchflow.run(["compare", example, "--format", "markdown", "--strategies", "dag,serial"])
+            .stdout
         #expect(markdown.contains("| metric | dag | serial |"))
         #expect(markdown.contains("**"))
     }
@@ -58,15 +63,25 @@ struct CLITests {
 
     static let badInvocations: [(args: [String], stderr: String)] = [
         (["simulat", "x.json"], "error: unknown command 'simulat'; did you mean 'simulate'?"),
-        (["simulate", "scenarios/article.json", "--stratgy", "dag"], "error: unknown option '--stratgy'; did you mean '--strategy'?"),
-        (["simulate", "scenarios/article.json", "--strategy", "dga"],
-         "error: invalid value 'dga' for '--strategy': expected one of serial, priority, dag; did you mean 'dag'?"),
+        (
+            ["simulate", "scenarios/article.json", "--stratgy", "dag"],
+            "error: unknown option '--stratgy'; did you mean '--strategy'?"
+        ),
+        (
+            ["simulate", "scenarios/article.json", "--strategy", "dga"],
+            "error: invalid value 'dga' for '--strategy': expected one of serial, priority, dag; did you mean 'dag'?"
+        ),
         (["simulate"], "error: missing argument <scenario>"),
         (["simulate", "a.json", "b.json"], "error: unexpected argument 'b.json'"),
-        (["simulate", "scenarios/article.json", "--max-concurrent", "0"],
-         "error: invalid value '0' for '--max-concurrent': expected an integer ≥ 1"),
+        (
+            ["simulate", "scenarios/article.json", "--max-concurrent", "0"],
+            "error: invalid value '0' for '--max-concurrent': expected an integer ≥ 1"
+        ),
         (["simulate", "scenarios/article.json", "--format"], "error: option '--format' needs a value <format>"),
-        (["compare", "scenarios/article.json", "--strategies", "serial,dgа"], "error: unknown strategy 'dgа' in '--strategies'"),
+        (
+            ["compare", "scenarios/article.json", "--strategies", "serial,dgа"],
+            "error: unknown strategy 'dgа' in '--strategies'"
+        ),
         (["validate", "no-such-file.json"], "error: no-such-file.json: no such file"),
         (["validate", "scenarios"], "error: scenarios: is a directory, expected a scenario file (.json)"),
     ]
@@ -84,9 +99,11 @@ struct CLITests {
     @Test func anInvalidScenarioListsEveryProblemAndWritesNothingElse() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let file = URL(fileURLWithPath: try folder.write(
-            "bad.json",
-            #"{"name": "bad", "device": {"cores": 1}, "tasks": [{"id": "a", "cost": -1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["a"]}]}"#))
+        let file = URL(
+            fileURLWithPath: try folder.write(
+                "bad.json",
+                #"{"name": "bad", "device": {"cores": 1}, "tasks": [{"id": "a", "cost": -1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["a"]}]}"#
+            ))
         for command in ["simulate", "compare", "validate"] {
             let out = try Launchflow.run([command, file.path])
             #expect(out.status == 2)
@@ -102,7 +119,9 @@ struct CLITests {
         for command in ["simulate", "compare", "validate"] {
             let out = try Launchflow.run([command, "--help"])
             #expect(out.status == 0)
-            for section in ["OVERVIEW:", "USAGE: launchflow \(command)", "OPTIONS:"] { #expect(out.stdout.contains(section)) }
+            for section in ["OVERVIEW:", "USAGE: launchflow \(command)", "OPTIONS:"] {
+                #expect(out.stdout.contains(section))
+            }
             #expect(try Launchflow.run(["help", command]).stdout == out.stdout)
         }
         let top = try Launchflow.run(["--help"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// `launchflow check` and `baseline`: exit codes and tables for a pass, a
@@ -31,26 +32,27 @@ struct CheckTests {
         defer { folder.remove() }
         let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(out.status == 0 && out.stderr.isEmpty)
-        #expect(out.stdout == """
-            check: \(app) (tiny) — dag
-            Times in ms; cpuUtilization as a fraction of all cores.
+        #expect(
+            out.stdout == """
+                check: \(app) (tiny) — dag
+                Times in ms; cpuUtilization as a fraction of all cores.
 
-            Baseline \(baseline), tolerance 0
-              metric                strategy  baseline     limit     now  delta  verdict
-              timeToFirstFrameMs    dag         16.667  ≤ 16.667  16.667     ±0  same
-              launchCompleteMs      dag         15.000  ≤ 15.000  15.000     ±0  same
-              mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000     ±0  same
-              mainThreadBlockedMs   dag          0.000   ≤ 0.000   0.000     ±0  same
-              cpuUtilization        dag            0.5     ≥ 0.5     0.5     ±0  same
-              frames                dag              2         —       2     ±0  same
-              maxInputDelayMs       dag          0.000   ≤ 0.000   0.000     ±0  same
-              criticalPathMs        dag         15.000         —  15.000     ±0  same
-              lowerBoundMs          dag         15.000         —  15.000     ±0  same
-              dependencyViolations  dag              0       ≤ 0       0     ±0  same
+                Baseline \(baseline), tolerance 0
+                  metric                strategy  baseline     limit     now  delta  verdict
+                  timeToFirstFrameMs    dag         16.667  ≤ 16.667  16.667     ±0  same
+                  launchCompleteMs      dag         15.000  ≤ 15.000  15.000     ±0  same
+                  mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000     ±0  same
+                  mainThreadBlockedMs   dag          0.000   ≤ 0.000   0.000     ±0  same
+                  cpuUtilization        dag            0.5     ≥ 0.5     0.5     ±0  same
+                  frames                dag              2         —       2     ±0  same
+                  maxInputDelayMs       dag          0.000   ≤ 0.000   0.000     ±0  same
+                  criticalPathMs        dag         15.000         —  15.000     ±0  same
+                  lowerBoundMs          dag         15.000         —  15.000     ±0  same
+                  dependencyViolations  dag              0       ≤ 0       0     ±0  same
 
-            PASS: all 10 checks hold.
+                PASS: all 10 checks hold.
 
-            """)
+                """)
         // All three strategies by default.
         let all = try Launchflow.run(["check", app, "--baseline", baseline])
         #expect(all.status == 0 && all.stdout.contains("PASS: all 30 checks hold."))
@@ -59,35 +61,38 @@ struct CheckTests {
     @Test func aRegressionExitsOneAndSaysWhatMovedAndWhy() throws {
         let (folder, app, baseline) = try Self.setUp(netCost: 20)
         defer { folder.remove() }
-        let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag", "--budget", "launchCompleteMs=30"])
+        let out = try Launchflow.run([
+            "check", app, "--baseline", baseline, "--strategies", "dag", "--budget", "launchCompleteMs=30",
+        ])
         #expect(out.status == 1 && out.stderr.isEmpty)
-        #expect(out.stdout == """
-            check: \(app) (tiny) — dag
-            Times in ms; cpuUtilization as a fraction of all cores.
+        #expect(
+            out.stdout == """
+                check: \(app) (tiny) — dag
+                Times in ms; cpuUtilization as a fraction of all cores.
 
-            Budgets
-              metric            strategy  from        budget     now  headroom  verdict
-              launchCompleteMs  dag       --budget  ≤ 30.000  25.000     5.000  ok
+                Budgets
+                  metric            strategy  from        budget     now  headroom  verdict
+                  launchCompleteMs  dag       --budget  ≤ 30.000  25.000     5.000  ok
 
-            Baseline \(baseline), tolerance 0
-              metric                strategy  baseline     limit     now            delta  verdict
-              timeToFirstFrameMs    dag         16.667  ≤ 16.667  33.334  +16.667 (+100%)  REGRESSED
-              launchCompleteMs      dag         15.000  ≤ 15.000  25.000     +10 (+66.7%)  REGRESSED
-              mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000               ±0  same
-              mainThreadBlockedMs   dag          0.000   ≤ 0.000   0.000               ±0  same
-              cpuUtilization        dag            0.5     ≥ 0.5     0.5               ±0  same
-              frames                dag              2         —       2               ±0  same
-              maxInputDelayMs       dag          0.000   ≤ 0.000   0.000               ±0  same
-              criticalPathMs        dag         15.000         —  25.000     +10 (+66.7%)  changed (not checked)
-              lowerBoundMs          dag         15.000         —  25.000     +10 (+66.7%)  changed (not checked)
-              dependencyViolations  dag              0       ≤ 0       0               ±0  same
+                Baseline \(baseline), tolerance 0
+                  metric                strategy  baseline     limit     now            delta  verdict
+                  timeToFirstFrameMs    dag         16.667  ≤ 16.667  33.334  +16.667 (+100%)  REGRESSED
+                  launchCompleteMs      dag         15.000  ≤ 15.000  25.000     +10 (+66.7%)  REGRESSED
+                  mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000               ±0  same
+                  mainThreadBlockedMs   dag          0.000   ≤ 0.000   0.000               ±0  same
+                  cpuUtilization        dag            0.5     ≥ 0.5     0.5               ±0  same
+                  frames                dag              2         —       2               ±0  same
+                  maxInputDelayMs       dag          0.000   ≤ 0.000   0.000               ±0  same
+                  criticalPathMs        dag         15.000         —  25.000     +10 (+66.7%)  changed (not checked)
+                  lowerBoundMs          dag         15.000         —  25.000     +10 (+66.7%)  changed (not checked)
+                  dependencyViolations  dag              0       ≤ 0       0               ±0  same
 
-            Changed since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)
-              'net': cost 10 → 20 ms (+10)
+                Changed since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)
+                  'net': cost 10 → 20 ms (+10)
 
-            FAIL: 2 of 11 checks failed: timeToFirstFrameMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
+                FAIL: 2 of 11 checks failed: timeToFirstFrameMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
 
-            """)
+                """)
     }
 
     @Test func gettingFasterNeverFails() throws {
@@ -107,11 +112,15 @@ struct CheckTests {
         let strict = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(strict.status == 1)
         for tolerance in ["10%", "1ms", "1.5ms"] {
-            let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", tolerance])
+            let out = try Launchflow.run([
+                "check", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", tolerance,
+            ])
             #expect(out.status == 0, "\(tolerance): \(out.stdout)")
             #expect(out.stdout.contains("within tolerance"))
         }
-        let tight = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", "5%"])
+        let tight = try Launchflow.run([
+            "check", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", "5%",
+        ])
         #expect(tight.status == 1)
         #expect(tight.stdout.contains("launchCompleteMs      dag         15.000  ≤ 15.750  16.000"))
     }
@@ -125,28 +134,51 @@ struct CheckTests {
         try folder.write("launch-baseline.json", edited)
         let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(out.stdout.contains("maxInputDelayMs       dag              —         —   0.000      —  not in baseline"))
+        #expect(
+            out.stdout.contains("maxInputDelayMs       dag              —         —   0.000      —  not in baseline"))
         #expect(out.stdout.contains("Metrics not in the baseline are not checked"))
     }
 
     static let malformed: [(name: String, content: String?, stderr: String)] = [
-        ("not JSON", "{\n  \"scenario\": \"tiny\",\n  \"results\": [ nope ]\n}",
-         "error: {b}:3:16: baseline: invalid JSON: "),
+        (
+            "not JSON", "{\n  \"scenario\": \"tiny\",\n  \"results\": [ nope ]\n}",
+            "error: {b}:3:16: baseline: invalid JSON: "
+        ),
         ("empty", "", "error: {b}:1:1: baseline: invalid JSON: unexpected end of input, expected a value"),
-        ("an array", "[]", "error: {b}: baseline: expected a JSON object (the output of 'launchflow baseline'), found an array"),
+        (
+            "an array", "[]",
+            "error: {b}: baseline: expected a JSON object (the output of 'launchflow baseline'), found an array"
+        ),
         ("a scenario", tiny(), "error: {b}: baseline: not a baseline: expected an object with 'results'"),
-        ("results not an array", #"{"results": {}}"#, "error: {b}: baseline results: expected an array, found an object"),
-        ("result without metrics", #"{"results": [{"strategy": "dag"}]}"#, "error: {b}: baseline results[0]: missing key 'metrics'"),
-        ("strategy not a string", #"{"results": [{"strategy": 1, "metrics": {"frames": 1}}]}"#,
-         "error: {b}: baseline results[0].strategy: expected a string, found a number"),
-        ("metric not a number", #"{"results": [{"strategy": "dag", "metrics": {"frames": "2"}}]}"#,
-         "error: {b}: baseline results[0].metrics.frames: expected a number, found a string"),
-        ("no known metric", #"{"results": [{"strategy": "dag", "metrics": {"fooMs": 1}}]}"#,
-         "error: {b}: baseline results[0].metrics: has none of launchflow's metrics"),
-        ("strategy twice", #"{"results": [{"strategy": "dag", "metrics": {"frames": 1}}, {"strategy": "dag", "metrics": {"frames": 1}}]}"#,
-         "error: {b}: baseline results[1].strategy: strategy 'dag' appears twice"),
-        ("strategy missing", #"{"results": [{"strategy": "serial", "metrics": {"frames": 1}}]}"#,
-         "error: {b}: the baseline has no result for 'dag' (it has serial); record it again with 'launchflow baseline {s}' or pass --strategies serial"),
+        (
+            "results not an array", #"{"results": {}}"#,
+            "error: {b}: baseline results: expected an array, found an object"
+        ),
+        (
+            "result without metrics", #"{"results": [{"strategy": "dag"}]}"#,
+            "error: {b}: baseline results[0]: missing key 'metrics'"
+        ),
+        (
+            "strategy not a string", #"{"results": [{"strategy": 1, "metrics": {"frames": 1}}]}"#,
+            "error: {b}: baseline results[0].strategy: expected a string, found a number"
+        ),
+        (
+            "metric not a number", #"{"results": [{"strategy": "dag", "metrics": {"frames": "2"}}]}"#,
+            "error: {b}: baseline results[0].metrics.frames: expected a number, found a string"
+        ),
+        (
+            "no known metric", #"{"results": [{"strategy": "dag", "metrics": {"fooMs": 1}}]}"#,
+            "error: {b}: baseline results[0].metrics: has none of launchflow's metrics"
+        ),
+        (
+            "strategy twice",
+            #"{"results": [{"strategy": "dag", "metrics": {"frames": 1}}, {"strategy": "dag", "metrics": {"frames": 1}}]}"#,
+            "error: {b}: baseline results[1].strategy: strategy 'dag' appears twice"
+        ),
+        (
+            "strategy missing", #"{"results": [{"strategy": "serial", "metrics": {"frames": 1}}]}"#,
+            "error: {b}: the baseline has no result for 'dag' (it has serial); record it again with 'launchflow baseline {s}' or pass --strategies serial"
+        ),
         ("no file", nil, "error: {b}: baseline: no such file (record one with 'launchflow baseline SCENARIO > {b}')"),
     ]
 
@@ -161,7 +193,8 @@ struct CheckTests {
         let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(out.status == 2, "\(name)")
         #expect(out.stdout.isEmpty, "\(name)")
-        let message = expected.replacingOccurrences(of: "{b}", with: baseline).replacingOccurrences(of: "{s}", with: app)
+        let message = expected.replacingOccurrences(of: "{b}", with: baseline).replacingOccurrences(
+            of: "{s}", with: app)
         #expect(out.stderr.hasPrefix(message), "\(name): \(out.stderr)")
     }
 
@@ -170,19 +203,40 @@ struct CheckTests {
         defer { folder.remove() }
         let out = try Launchflow.run(["check", app, "--baseline", baseline])
         #expect(out.status == 2)
-        #expect(out.stderr == "error: \(baseline): the baseline has no result for 'serial', 'priority' (it has dag); record it again with 'launchflow baseline \(app)' or pass --strategies dag\n")
+        #expect(
+            out.stderr
+                == "error: \(baseline): the baseline has no result for 'serial', 'priority' (it has dag); record it again with 'launchflow baseline \(app)' or pass --strategies dag\n"
+        )
     }
 
     static let badOptions: [(args: [String], stderr: String)] = [
-        (["--budget", "timeToFirstFrame=400"], "error: unknown metric 'timeToFirstFrame' in budget 'timeToFirstFrame=400'; did you mean 'timeToFirstFrameMs'?"),
-        (["--budget", "ttff=400"], "error: unknown metric 'ttff' in budget 'ttff=400'; metrics: timeToFirstFrameMs, launchCompleteMs"),
-        (["--budget", "timeToFirstFrameMs"], "error: invalid budget 'timeToFirstFrameMs': expected METRIC=VALUE, e.g. timeToFirstFrameMs=400"),
-        (["--budget", "timeToFirstFrameMs=-1"], "error: invalid budget 'timeToFirstFrameMs=-1': expected a number ≥ 0 (milliseconds) after '='"),
+        (
+            ["--budget", "timeToFirstFrame=400"],
+            "error: unknown metric 'timeToFirstFrame' in budget 'timeToFirstFrame=400'; did you mean 'timeToFirstFrameMs'?"
+        ),
+        (
+            ["--budget", "ttff=400"],
+            "error: unknown metric 'ttff' in budget 'ttff=400'; metrics: timeToFirstFrameMs, launchCompleteMs"
+        ),
+        (
+            ["--budget", "timeToFirstFrameMs"],
+            "error: invalid budget 'timeToFirstFrameMs': expected METRIC=VALUE, e.g. timeToFirstFrameMs=400"
+        ),
+        (
+            ["--budget", "timeToFirstFrameMs=-1"],
+            "error: invalid budget 'timeToFirstFrameMs=-1': expected a number ≥ 0 (milliseconds) after '='"
+        ),
         (["--budget", "frames=2", "--budget", "frames=3"], "error: '--budget frames=…' given more than once"),
         (["--budget", "frames=2", "--tolerance", "5%"], "error: '--tolerance' applies to '--baseline' only"),
-        (["--baseline", "b.json", "--tolerance", "5"], "error: invalid value '5' for '--tolerance': expected a percentage (5%) or milliseconds (3ms)"),
+        (
+            ["--baseline", "b.json", "--tolerance", "5"],
+            "error: invalid value '5' for '--tolerance': expected a percentage (5%) or milliseconds (3ms)"
+        ),
         (["--baseline", "b.json", "--tolerance", "-2%"], "error: invalid value '-2%' for '--tolerance'"),
-        ([], "error: nothing to check: give --baseline FILE or --budget METRIC=VALUE, or add \"budgets\" to the scenario"),
+        (
+            [],
+            "error: nothing to check: give --baseline FILE or --budget METRIC=VALUE, or add \"budgets\" to the scenario"
+        ),
         (["--budget", "frames=2", "--strategies", "dag,dga"], "error: unknown strategy 'dga' in '--strategies'"),
     ]
 
@@ -202,11 +256,15 @@ struct CheckTests {
     @Test func budgetsComeFromTheScenarioAndTheOptionWins() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let app = try folder.write("app.json", Self.tiny(budgets: #""budgets": {"timeToFirstFrameMs": 10, "launchCompleteMs": 100},"#))
+        let app = try folder.write(
+            "app.json", Self.tiny(budgets: #""budgets": {"timeToFirstFrameMs": 10, "launchCompleteMs": 100},"#))
         let fails = try Launchflow.run(["check", app, "--strategies", "dag"])
         #expect(fails.status == 1)
-        #expect(fails.stdout.contains("timeToFirstFrameMs  dag       scenario   ≤ 10.000  16.667    −6.667  OVER BUDGET"))
-        let overridden = try Launchflow.run(["check", app, "--strategies", "dag", "--budget", "timeToFirstFrameMs=16.667ms"])
+        #expect(
+            fails.stdout.contains("timeToFirstFrameMs  dag       scenario   ≤ 10.000  16.667    −6.667  OVER BUDGET"))
+        let overridden = try Launchflow.run([
+            "check", app, "--strategies", "dag", "--budget", "timeToFirstFrameMs=16.667ms",
+        ])
         #expect(overridden.status == 0)
         #expect(overridden.stdout.contains("timeToFirstFrameMs  dag       --budget   ≤ 16.667  16.667     0.000  ok"))
         #expect(overridden.stdout.contains("launchCompleteMs    dag       scenario"))
@@ -222,15 +280,20 @@ struct CheckTests {
         #expect((object["tolerance"] as? [String: Any])?["ms"] as? Double == 3)
         let checks = try #require(object["checks"] as? [[String: Any]])
         #expect(checks.count == 30)
-        let ttff = try #require(checks.first { $0["metric"] as? String == "timeToFirstFrameMs" && $0["strategy"] as? String == "dag" })
-        #expect(ttff["baseline"] as? Double == 16.667 && ttff["value"] as? Double == 33.334 && ttff["limit"] as? Double == 19.667)
+        let ttff = try #require(
+            checks.first { $0["metric"] as? String == "timeToFirstFrameMs" && $0["strategy"] as? String == "dag" })
+        #expect(
+            ttff["baseline"] as? Double == 16.667 && ttff["value"] as? Double == 33.334
+                && ttff["limit"] as? Double == 19.667)
         #expect(ttff["verdict"] as? String == "regressed" && ttff["fails"] as? Bool == true)
         #expect((object["changesSinceBaseline"] as? [String]) == ["'net': cost 10 → 20 ms (+10)"])
     }
 
     @Test func baselineIsTheCompareJSON() throws {
         let baseline = try Launchflow.run(["baseline", "scenarios/article.json", "--max-concurrent", "2"])
-        let compare = try Launchflow.run(["compare", "scenarios/article.json", "--format", "json", "--max-concurrent", "2"])
+        let compare = try Launchflow.run([
+            "compare", "scenarios/article.json", "--format", "json", "--max-concurrent", "2",
+        ])
         #expect(baseline.status == 0 && baseline.stdout == compare.stdout)
         #expect(try Launchflow.run(["check", "scenarios/article.json", "--baseline", "/dev/null"]).status == 2)
     }
@@ -243,7 +306,9 @@ struct CheckTests {
         #expect(Tolerance(parsing: "3ms") == .milliseconds(3000))
         #expect(Tolerance(parsing: "0.5 ms") == .milliseconds(500))
         #expect(Tolerance(parsing: "0") == .zero)
-        for bad in ["5", "ms", "%", "-1%", "nan%", "inf%", "3s", "5 %x", ""] { #expect(Tolerance(parsing: bad) == nil, "\(bad)") }
+        for bad in ["5", "ms", "%", "-1%", "nan%", "inf%", "3s", "5 %x", ""] {
+            #expect(Tolerance(parsing: bad) == nil, "\(bad)")
+        }
         // An absolute tolerance applies to times only.
         #expect(Tolerance.milliseconds(3000).allowance(.frames, baseline: 4) == 0)
         #expect(Tolerance.milliseconds(3000).allowance(.launchCompleteMs, baseline: 4) == 3)
@@ -251,7 +316,9 @@ struct CheckTests {
     }
 
     @Test func directionDecidesWhatARegressionIs() {
-        func verdict(_ metric: Metric, _ value: Double, _ baseline: Double, _ tolerance: Tolerance = .zero) -> CheckVerdict {
+        func verdict(_ metric: Metric, _ value: Double, _ baseline: Double, _ tolerance: Tolerance = .zero)
+            -> CheckVerdict
+        {
             Check.baselineRow(metric, strategy: .dag, value: value, baseline: baseline, tolerance: tolerance).verdict
         }
         #expect(verdict(.timeToFirstFrameMs, 10.001, 10) == .regressed)
@@ -264,7 +331,8 @@ struct CheckTests {
         #expect(verdict(.dependencyViolations, 3, 2, .percent(10)) == .regressed)
         #expect(!CheckVerdict.changed.fails && !CheckVerdict.notInBaseline.fails && !CheckVerdict.withinTolerance.fails)
         // 2% of 133.336 ms allows 136.00272 ms: whole-µs values pass up to 136.002.
-        let row = Check.baselineRow(.timeToFirstFrameMs, strategy: .dag, value: 136.003, baseline: 133.336, tolerance: .percent(2))
+        let row = Check.baselineRow(
+            .timeToFirstFrameMs, strategy: .dag, value: 136.003, baseline: 133.336, tolerance: .percent(2))
         #expect(row.limit == 136.002 && row.verdict == .regressed)
     }
 
@@ -279,14 +347,17 @@ struct CheckTests {
         #expect(verdict(.cpuUtilization, 0.4, 0.3) == .overBudget)
         #expect(verdict(.cpuUtilization, 0.4, 0.5) == .ok)
         #expect(try CheckBudget.parse("cpuUtilization=40%").get().limit == 0.4)
-        #expect(try CheckBudget.parse("launchCompleteMs = 900ms").get() == CheckBudget(metric: .launchCompleteMs, limit: 900, source: .option))
+        #expect(
+            try CheckBudget.parse("launchCompleteMs = 900ms").get()
+                == CheckBudget(metric: .launchCompleteMs, limit: 900, source: .option))
         let merged = Check.budgets(
             scenario: [Budget(metric: "launchCompleteMs", limit: 1), Budget(metric: "timeToFirstFrameMs", limit: 2)],
             options: [CheckBudget(metric: .launchCompleteMs, limit: 9, source: .option)])
-        #expect(merged == [
-            CheckBudget(metric: .timeToFirstFrameMs, limit: 2, source: .scenario),
-            CheckBudget(metric: .launchCompleteMs, limit: 9, source: .option),
-        ])
+        #expect(
+            merged == [
+                CheckBudget(metric: .timeToFirstFrameMs, limit: 2, source: .scenario),
+                CheckBudget(metric: .launchCompleteMs, limit: 9, source: .option),
+            ])
     }
 
     @Test func aSimulateResultIsAOneStrategyBaseline() throws {
@@ -297,7 +368,10 @@ struct CheckTests {
         #expect(baseline.result(for: .priority)?.metrics[.timeToFirstFrameMs] == 16.667)
         #expect(baseline.result(for: .priority)?.taskCosts?.map(\.cost) == [10_000, 5_000])
         // Unknown strategies and metrics (a newer launchflow) are ignored.
-        let newer = try Baseline.parse(Array(#"{"results": [{"strategy": "greedy", "metrics": {}}, {"strategy": "dag", "metrics": {"fooMs": "x", "frames": 2}}]}"#.utf8), file: "b")
+        let newer = try Baseline.parse(
+            Array(
+                #"{"results": [{"strategy": "greedy", "metrics": {}}, {"strategy": "dag", "metrics": {"fooMs": "x", "frames": 2}}]}"#
+                    .utf8), file: "b")
         #expect(newer.results.map(\.strategy) == [.dag] && newer.results[0].metrics == [.frames: 2])
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// `launchflow diff` on hand-built pairs: what is reported, the effect of
 /// each change (re-simulated alone on OLD), the order, the critical path.
 struct DiffTests {
     /// `net` on the worker feeds `ui`, the first frame, on main; `log` is side work.
-    static func app(net: Int = 10, log: Int = 5, extraTasks: String = "", ui: String = #""dependsOn": ["net"]"#,
-                    device: String = #"{"cores": 2}"#, preMain: String = "[]", name: String = "app") -> String
-    {
+    static func app(
+        net: Int = 10, log: Int = 5, extraTasks: String = "", ui: String = #""dependsOn": ["net"]"#,
+        device: String = #"{"cores": 2}"#, preMain: String = "[]", name: String = "app"
+    ) -> String {
         """
         {"name": "\(name)", "device": \(device), "preMain": \(preMain), "tasks": [
           {"id": "net", "cost": \(net)},
@@ -18,11 +20,15 @@ struct DiffTests {
         """
     }
 
-    func diff(_ old: String, _ new: String, strategies: [Strategy] = Strategy.allCases, limit: Int = ScenarioDiff.defaultMeasureLimit)
+    func diff(
+        _ old: String, _ new: String, strategies: [Strategy] = Strategy.allCases,
+        limit: Int = ScenarioDiff.defaultMeasureLimit
+    )
         throws -> ScenarioDiff
     {
-        ScenarioDiff(old: try scenario(old), oldFile: "old.json", new: try scenario(new), newFile: "new.json",
-                     strategies: strategies, measureLimit: limit)
+        ScenarioDiff(
+            old: try scenario(old), oldFile: "old.json", new: try scenario(new), newFile: "new.json",
+            strategies: strategies, measureLimit: limit)
     }
 
     func lines(_ diff: ScenarioDiff) -> [String] { diff.changes.map(ScenarioDiff.describe) }
@@ -61,7 +67,8 @@ struct DiffTests {
 
     @Test func aRemovedTaskTakesItsEdgesAndLeavesTheCriticalPath() throws {
         let old = Self.app(net: 20, log: 1)
-        let new = Self.app(log: 1, ui: #""dependsOn": []"#).replacingOccurrences(of: #"{"id": "net", "cost": 10},"#, with: "")
+        let new = Self.app(log: 1, ui: #""dependsOn": []"#).replacingOccurrences(
+            of: #"{"id": "net", "cost": 10},"#, with: "")
         let d = try diff(old, new)
         #expect(lines(d) == ["removed 'net' (20 ms); was needed by ui"])
         #expect(d.changes[0].effect?.last == -16_667)
@@ -69,25 +76,31 @@ struct DiffTests {
     }
 
     @Test func dependencyAndFlagChanges() throws {
-        let old = #"{"name": "x", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 2}, {"id": "c", "cost": 3, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["a"]}]}"#
-        let new = #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "mainThreadOnly": true, "priority": 2}, {"id": "b", "cost": 2}, {"id": "c", "cost": 3, "mainThreadOnly": true, "dependsOn": ["b"]}]}"#
+        let old =
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 2}, {"id": "c", "cost": 3, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["a"]}]}"#
+        let new =
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "mainThreadOnly": true, "priority": 2}, {"id": "b", "cost": 2}, {"id": "c", "cost": 3, "mainThreadOnly": true, "dependsOn": ["b"]}]}"#
         let d = try diff(old, new)
-        #expect(Set(lines(d)) == [
-            "'a': now mainThreadOnly; priority 0 → 2",
-            "'c': no longer firstFrame; dependsOn +b −a",
-        ])
+        #expect(
+            Set(lines(d)) == [
+                "'a': now mainThreadOnly; priority 0 → 2",
+                "'c': no longer firstFrame; dependsOn +b −a",
+            ])
         let fields = d.changes.first { $0.task == "c" }?.fields.map(\.field)
         #expect(fields == ["firstFrame", "dependsOn"])
     }
 
     @Test func deviceAndPreMainChanges() throws {
         let old = Self.app(preMain: #"[{"name": "dyld", "cost": 10}]"#)
-        let new = Self.app(device: #"{"cores": 4, "commitCost": 1}"#, preMain: #"[{"name": "dyld", "cost": 20}, {"name": "+load", "cost": 5}]"#)
+        let new = Self.app(
+            device: #"{"cores": 4, "commitCost": 1}"#,
+            preMain: #"[{"name": "dyld", "cost": 20}, {"name": "+load", "cost": 5}]"#)
         let d = try diff(old, new)
-        #expect(Set(lines(d)) == [
-            "device: cores 2 → 4; commitCost 0 → 1 ms",
-            "pre-main: 'dyld' 10 → 20 ms; + '+load' 5 ms (total +15)",
-        ])
+        #expect(
+            Set(lines(d)) == [
+                "device: cores 2 → 4; commitCost 0 → 1 ms",
+                "pre-main: 'dyld' 10 → 20 ms; + '+load' 5 ms (total +15)",
+            ])
         let preMain = try #require(d.changes.first { $0.kind == .preMain })
         #expect(preMain.effect?.last == 16_667)  // 15 ms later: the first frame misses one more vsync
     }
@@ -103,15 +116,18 @@ struct DiffTests {
     }
 
     @Test func orderNameAndInformationalChanges() throws {
-        let old = #"{"name": "x", "device": {"cores": 2}, "tasks": [{"id": "a", "cost": 20}, {"id": "b", "cost": 20}, {"id": "ui", "cost": 1, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["b"]}]}"#
-        let new = #"{"name": "y", "device": {"cores": 2}, "budgets": {"frames": 3}, "tasks": [{"id": "b", "cost": 20, "costP90": 29}, {"id": "a", "cost": 20}, {"id": "ui", "cost": 1, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["b"]}]}"#
+        let old =
+            #"{"name": "x", "device": {"cores": 2}, "tasks": [{"id": "a", "cost": 20}, {"id": "b", "cost": 20}, {"id": "ui", "cost": 1, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["b"]}]}"#
+        let new =
+            #"{"name": "y", "device": {"cores": 2}, "budgets": {"frames": 3}, "tasks": [{"id": "b", "cost": 20, "costP90": 29}, {"id": "a", "cost": 20}, {"id": "ui", "cost": 1, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["b"]}]}"#
         let d = try diff(old, new, strategies: [.dag])
         // With one worker, b now runs first: the first frame comes a vsync earlier.
-        #expect(lines(d) == [
-            "task order changed (equal priorities are ranked by position)",
-            "'b': + costP90 29 ms",
-            "name x → y; budgets none → frames=3",
-        ])
+        #expect(
+            lines(d) == [
+                "task order changed (equal priorities are ranked by position)",
+                "'b': + costP90 29 ms",
+                "name x → y; budgets none → frames=3",
+            ])
         #expect(d.changes[0].effect == [-16_667])
         #expect(d.changes[1].effect == nil && d.changes[2].effect == nil)
     }
@@ -131,32 +147,33 @@ struct DiffTests {
         let new = try folder.write("new.json", Self.app(net: 20))
         let out = try Launchflow.run(["diff", old, new, "--strategies", "dag"])
         #expect(out.status == 0 && out.stderr.isEmpty)
-        #expect(out.stdout == """
-            diff: \(old) → \(new) (app)
+        #expect(
+            out.stdout == """
+                diff: \(old) → \(new) (app)
 
-            Metrics (old → new; times in ms)
-              metric                                      dag
-              timeToFirstFrameMs    16.667 → 33.334 (+16.667)
-              launchCompleteMs                  15 → 25 (+10)
-              mainThreadBusyMs                              5
-              mainThreadBlockedMs                           0
-              cpuUtilization           0.6667 → 0.6 (−0.0667)
-              frames                                        2
-              maxInputDelayMs                               0
-              criticalPathMs                    15 → 25 (+10)
-              lowerBoundMs                      15 → 25 (+10)
-              dependencyViolations                          0
+                Metrics (old → new; times in ms)
+                  metric                                      dag
+                  timeToFirstFrameMs    16.667 → 33.334 (+16.667)
+                  launchCompleteMs                  15 → 25 (+10)
+                  mainThreadBusyMs                              5
+                  mainThreadBlockedMs                           0
+                  cpuUtilization           0.6667 → 0.6 (−0.0667)
+                  frames                                        2
+                  maxInputDelayMs                               0
+                  criticalPathMs                    15 → 25 (+10)
+                  lowerBoundMs                      15 → 25 (+10)
+                  dependencyViolations                          0
 
-            Changes, by their effect on time to first frame under dag (ms: each change applied alone to \(old) and simulated again; effects need not add up)
-                Δ dag  change
-              +16.667  'net': cost 10 → 20 ms (+10)
+                Changes, by their effect on time to first frame under dag (ms: each change applied alone to \(old) and simulated again; effects need not add up)
+                    Δ dag  change
+                  +16.667  'net': cost 10 → 20 ms (+10)
 
-            Critical path (dependsOn only, without pre-main)
-              old: net → ui (15 ms)
-              new: net → ui (25 ms)
-              the same tasks
+                Critical path (dependsOn only, without pre-main)
+                  old: net → ui (15 ms)
+                  new: net → ui (25 ms)
+                  the same tasks
 
-            """)
+                """)
         let json = try Launchflow.run(["diff", old, new, "--format", "json"])
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let changes = try #require(object["changes"] as? [[String: Any]])

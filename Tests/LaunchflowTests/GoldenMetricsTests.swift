@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// Golden metrics of every bundled scenario under every strategy
@@ -15,7 +16,8 @@ struct GoldenMetricsTests {
 
     @Test(arguments: scenarios)
     func metricsMatchTheGoldenFile(_ name: String) throws {
-        let scenario = try ScenarioLoader.load(path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+        let scenario = try ScenarioLoader.load(
+            path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
         var actual: [String: [String: Double]] = [:]
         for result in SimulationResult.compare(scenario, strategies: Strategy.allCases) {
             var metrics: [String: Double] = [:]
@@ -31,6 +33,8 @@ struct GoldenMetricsTests {
         }
         let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: golden))
         let differences = jsonDifferences(expected, actual)
-        #expect(differences.isEmpty, "\(name): \(differences.joined(separator: "\n")) — re-record with RECORD=1 if intended")
+        #expect(
+            differences.isEmpty, "\(name): \(differences.joined(separator: "\n")) — re-record with RECORD=1 if intended"
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// Schedules derived by hand from MODEL.md, one fixture per case, each with its

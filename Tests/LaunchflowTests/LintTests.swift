@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// `validate`'s warnings: each rule, where it is reported, and `--strict`.
@@ -15,80 +16,100 @@ struct LintTests {
     static func doc(_ tasks: String) -> String { #"{"name": "x", "tasks": [\#(tasks)]}"# }
 
     @Test func aDependencyOnALaterTierIsAGuaranteedViolation() throws {
-        let json = Self.doc(#"{"id": "config", "cost": 5, "priority": 1}, {"id": "net", "cost": 3, "dependsOn": ["config"]}"#)
-        #expect(try warnings(json) == [
-            "warning: s.json: tasks[1].dependsOn[0] (task 'net'): depends on 'config' in a later priority tier (priority 1 > 0): "
-                + "under the priority strategy it always starts before 'config' ends (a guaranteed dependency violation)"
-        ])
+        let json = Self.doc(
+            #"{"id": "config", "cost": 5, "priority": 1}, {"id": "net", "cost": 3, "dependsOn": ["config"]}"#)
+        #expect(
+            try warnings(json) == [
+                "warning: s.json: tasks[1].dependsOn[0] (task 'net'): depends on 'config' in a later priority tier (priority 1 > 0): "
+                    + "under the priority strategy it always starts before 'config' ends (a guaranteed dependency violation)"
+            ])
         // And it is one: priority reports the violation.
         let result = SimulationResult(try scenario(json), strategy: .priority)
         #expect(result.metrics.dependencyViolations == 1)
     }
 
     @Test func aDependencyOnAnEarlierTierIsFine() throws {
-        #expect(try warnings(Self.doc(#"{"id": "a", "cost": 5}, {"id": "b", "cost": 3, "priority": 2, "dependsOn": ["a"]}"#)).isEmpty)
+        #expect(
+            try warnings(
+                Self.doc(#"{"id": "a", "cost": 5}, {"id": "b", "cost": 3, "priority": 2, "dependsOn": ["a"]}"#)
+            ).isEmpty)
     }
 
     @Test func twoWorkerTasksInOneTierMayRunAtOnce() throws {
         let json = Self.doc(#"{"id": "a", "cost": 5}, {"id": "b", "cost": 3, "dependsOn": ["a"]}"#)
-        #expect(try warnings(json) == [
-            "warning: s.json: tasks[1].dependsOn[0] (task 'b'): depends on 'a' in the same priority tier (priority 0), both worker tasks: "
-                + "under the priority strategy they may run at the same time (a possible dependency violation)"
-        ])
+        #expect(
+            try warnings(json) == [
+                "warning: s.json: tasks[1].dependsOn[0] (task 'b'): depends on 'a' in the same priority tier (priority 0), both worker tasks: "
+                    + "under the priority strategy they may run at the same time (a possible dependency violation)"
+            ])
     }
 
     @Test func aMainThreadTaskAndAWorkerTaskInOneTierMayRunAtOnce() throws {
-        let json = Self.doc(#"{"id": "cache", "cost": 5}, {"id": "ui", "cost": 3, "mainThreadOnly": true, "dependsOn": ["cache"]}"#)
+        let json = Self.doc(
+            #"{"id": "cache", "cost": 5}, {"id": "ui", "cost": 3, "mainThreadOnly": true, "dependsOn": ["cache"]}"#)
         #expect(try rules(json) == [.sameTierDependency])
         #expect(try warnings(json)[0].contains("'ui' runs on the main thread while 'cache' runs on a worker"))
     }
 
     @Test func mainThreadTasksOfOneTierRunInFileOrder() throws {
-        let fine = Self.doc(#"{"id": "a", "cost": 1, "mainThreadOnly": true}, {"id": "b", "cost": 1, "mainThreadOnly": true, "dependsOn": ["a"]}"#)
+        let fine = Self.doc(
+            #"{"id": "a", "cost": 1, "mainThreadOnly": true}, {"id": "b", "cost": 1, "mainThreadOnly": true, "dependsOn": ["a"]}"#
+        )
         #expect(try warnings(fine).isEmpty)
-        let backwards = Self.doc(#"{"id": "b", "cost": 1, "mainThreadOnly": true, "dependsOn": ["a"]}, {"id": "a", "cost": 1, "mainThreadOnly": true}"#)
-        #expect(try warnings(backwards) == [
-            "warning: s.json: tasks[0].dependsOn[0] (task 'b'): depends on 'a', a main-thread task later in the file in the same "
-                + "priority tier (priority 0): the priority strategy runs a tier's main-thread tasks in file order (a guaranteed dependency violation)"
-        ])
+        let backwards = Self.doc(
+            #"{"id": "b", "cost": 1, "mainThreadOnly": true, "dependsOn": ["a"]}, {"id": "a", "cost": 1, "mainThreadOnly": true}"#
+        )
+        #expect(
+            try warnings(backwards) == [
+                "warning: s.json: tasks[0].dependsOn[0] (task 'b'): depends on 'a', a main-thread task later in the file in the same "
+                    + "priority tier (priority 0): the priority strategy runs a tier's main-thread tasks in file order (a guaranteed dependency violation)"
+            ])
         #expect(SimulationResult(try scenario(backwards), strategy: .priority).metrics.dependencyViolations == 1)
     }
 
     @Test func aFirstFrameTaskThatNeedsALaterTier() throws {
-        let json = Self.doc("""
+        let json = Self.doc(
+            """
             {"id": "feed", "cost": 20, "priority": 2},
             {"id": "feed-ui", "cost": 4, "priority": 0, "mainThreadOnly": true, "dependsOn": ["feed"]},
             {"id": "home", "cost": 10, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["feed-ui"]}
             """)
-        #expect(try warnings(json) == [
-            "warning: s.json: tasks[1].dependsOn[0] (task 'feed-ui'): depends on 'feed' in a later priority tier (priority 2 > 0): "
-                + "under the priority strategy it always starts before 'feed' ends (a guaranteed dependency violation)",
-            "warning: s.json: tasks[2].dependsOn[0] (task 'home'): the first frame needs 'feed' (through 'feed-ui'), which is in a "
-                + "later priority tier (priority 2 > 0): under the priority strategy the first frame is drawn before 'feed' ends",
-        ])
+        #expect(
+            try warnings(json) == [
+                "warning: s.json: tasks[1].dependsOn[0] (task 'feed-ui'): depends on 'feed' in a later priority tier (priority 2 > 0): "
+                    + "under the priority strategy it always starts before 'feed' ends (a guaranteed dependency violation)",
+                "warning: s.json: tasks[2].dependsOn[0] (task 'home'): the first frame needs 'feed' (through 'feed-ui'), which is in a "
+                    + "later priority tier (priority 2 > 0): under the priority strategy the first frame is drawn before 'feed' ends",
+            ])
     }
 
     @Test func aFirstFrameTasksOwnLaterTierDependencyIsReportedOnce() throws {
-        let json = Self.doc("""
+        let json = Self.doc(
+            """
             {"id": "images", "cost": 20, "priority": 1},
             {"id": "home", "cost": 10, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["images"]}
             """)
         #expect(try rules(json) == [.firstFrameNeedsLaterTier])
-        #expect(try warnings(json)[0].hasPrefix("warning: s.json: tasks[1].dependsOn[0] (task 'home'): the first frame needs 'images', which"))
+        #expect(
+            try warnings(json)[0].hasPrefix(
+                "warning: s.json: tasks[1].dependsOn[0] (task 'home'): the first frame needs 'images', which"))
     }
 
     @Test func aTaskNothingNeedsThatSerialRunsBeforeTheFirstFrame() throws {
-        let json = Self.doc("""
+        let json = Self.doc(
+            """
             {"id": "analytics", "cost": 5},
             {"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true}
             """)
-        #expect(try warnings(json) == [
-            "warning: s.json: tasks[0].priority (task 'analytics'): nothing depends on 'analytics' and the first frame does not need it, "
-                + "yet the serial strategy runs it before 'root' (the last first-frame task), delaying the first frame by 5 ms; "
-                + "a larger priority value moves it later"
-        ])
+        #expect(
+            try warnings(json) == [
+                "warning: s.json: tasks[0].priority (task 'analytics'): nothing depends on 'analytics' and the first frame does not need it, "
+                    + "yet the serial strategy runs it before 'root' (the last first-frame task), delaying the first frame by 5 ms; "
+                    + "a larger priority value moves it later"
+            ])
         // Following the advice removes the warning.
-        let fixed = Self.doc("""
+        let fixed = Self.doc(
+            """
             {"id": "analytics", "cost": 5, "priority": 1},
             {"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true}
             """)
@@ -97,16 +118,22 @@ struct LintTests {
 
     @Test func serialRuleSkipsNeededFreeAndFirstFrameLessTasks() throws {
         // Needed by the first frame, zero cost, or no first frame at all: nothing to say.
-        #expect(try warnings(Self.doc("""
-            {"id": "db", "cost": 5, "mainThreadOnly": true},
-            {"id": "noop", "cost": 0},
-            {"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["db"]}
-            """)).isEmpty)
-        #expect(try warnings(Self.doc(#"{"id": "a", "cost": 5}, {"id": "b", "cost": 1, "mainThreadOnly": true}"#)).isEmpty)
+        #expect(
+            try warnings(
+                Self.doc(
+                    """
+                    {"id": "db", "cost": 5, "mainThreadOnly": true},
+                    {"id": "noop", "cost": 0},
+                    {"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["db"]}
+                    """)
+            ).isEmpty)
+        #expect(
+            try warnings(Self.doc(#"{"id": "a", "cost": 5}, {"id": "b", "cost": 1, "mainThreadOnly": true}"#)).isEmpty)
     }
 
     @Test func warningsAreOrderedByTaskThenDependency() throws {
-        let json = Self.doc("""
+        let json = Self.doc(
+            """
             {"id": "late", "cost": 1, "priority": 3},
             {"id": "x", "cost": 1, "dependsOn": ["late", "y"]},
             {"id": "y", "cost": 1}
@@ -127,17 +154,21 @@ struct LintTests {
     @Test func validatePrintsWarningsOnStderrAndExitsZero() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let file = try folder.write("s.json", Self.doc(#"{"id": "a", "cost": 5, "priority": 1}, {"id": "b", "cost": 3, "dependsOn": ["a"]}"#))
+        let file = try folder.write(
+            "s.json", Self.doc(#"{"id": "a", "cost": 5, "priority": 1}, {"id": "b", "cost": 3, "dependsOn": ["a"]}"#))
         let out = try Launchflow.run(["validate", file])
         #expect(out.status == 0)
         #expect(out.stdout.hasPrefix("ok: \(file): x — 2 tasks") && out.stdout.hasSuffix("; 1 warning\n"))
-        #expect(out.stderr.hasPrefix("warning: \(file): tasks[1].dependsOn[0] (task 'b'): depends on 'a' in a later priority tier"))
+        #expect(
+            out.stderr.hasPrefix(
+                "warning: \(file): tasks[1].dependsOn[0] (task 'b'): depends on 'a' in a later priority tier"))
     }
 
     @Test func strictMakesWarningsErrors() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let file = try folder.write("s.json", Self.doc(#"{"id": "a", "cost": 5}, {"id": "b", "cost": 3, "dependsOn": ["a"]}"#))
+        let file = try folder.write(
+            "s.json", Self.doc(#"{"id": "a", "cost": 5}, {"id": "b", "cost": 3, "dependsOn": ["a"]}"#))
         let out = try Launchflow.run(["validate", file, "--strict"])
         #expect(out.status == 2)
         #expect(out.stdout.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// Invariants over many seeded random scenarios. A failure names its seed:
@@ -22,9 +23,12 @@ struct PropertyTests {
         let s = Self.scenario(seed: seed)
         for strategy in Strategy.allCases {
             for maxConcurrent in strategy == .dag ? [nil, 1] : [nil] {
-                let result = SimulationResult(s, strategy: strategy, options: SimulationOptions(maxConcurrent: maxConcurrent))
+                let result = SimulationResult(
+                    s, strategy: strategy, options: SimulationOptions(maxConcurrent: maxConcurrent))
                 let failures = Self.check(result)
-                #expect(failures.isEmpty, "seed \(seed), \(strategy), maxConcurrent \(String(describing: maxConcurrent)): \(failures)")
+                #expect(
+                    failures.isEmpty,
+                    "seed \(seed), \(strategy), maxConcurrent \(String(describing: maxConcurrent)): \(failures)")
             }
         }
     }
@@ -39,11 +43,14 @@ struct PropertyTests {
             if run.end - run.start != tasks[i].cost { failures.append("\(tasks[i].id) does not last its cost") }
             if run.ready > run.start { failures.append("\(tasks[i].id) starts before it is ready") }
             if run.start < schedule.t0 { failures.append("\(tasks[i].id) starts before t0") }
-            if tasks[i].mainThreadOnly && !run.isOnMain { failures.append("\(tasks[i].id) is mainThreadOnly but ran on \(run.thread)") }
+            if tasks[i].mainThreadOnly && !run.isOnMain {
+                failures.append("\(tasks[i].id) is mainThreadOnly but ran on \(run.thread)")
+            }
             if schedule.strategy == .serial && !run.isOnMain { failures.append("serial ran \(tasks[i].id) off main") }
             busy[run.thread, default: []].append(Span(start: run.start, end: run.end))
         }
-        busy[0, default: []] += schedule.commits.map { Span(start: $0.start, end: $0.end) } + schedule.preMain + schedule.blocked
+        busy[0, default: []] +=
+            schedule.commits.map { Span(start: $0.start, end: $0.end) } + schedule.preMain + schedule.blocked
         for (thread, spans) in busy {
             let sorted = spans.filter { $0.duration > 0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
             for (a, b) in zip(sorted, sorted.dropFirst()) where b.start < a.end {
@@ -65,17 +72,22 @@ struct PropertyTests {
         let m = result.metrics
         if schedule.strategy != .priority {
             if m.dependencyViolations != 0 { failures.append("\(schedule.strategy) violated a dependency") }
-            if m.launchComplete < m.lowerBound { failures.append("launch complete \(m.launchComplete) below lower bound \(m.lowerBound)") }
+            if m.launchComplete < m.lowerBound {
+                failures.append("launch complete \(m.launchComplete) below lower bound \(m.lowerBound)")
+            }
         }
         if m.lowerBound < m.criticalPath { failures.append("lower bound below the critical path") }
-        if m.timeToFirstFrame % schedule.scenario.device.frameInterval != 0 { failures.append("first frame not on a vsync") }
+        if m.timeToFirstFrame % schedule.scenario.device.frameInterval != 0 {
+            failures.append("first frame not on a vsync")
+        }
         if m.frames != schedule.commits.count { failures.append("frames ≠ commits") }
         for (a, b) in zip(schedule.commits, schedule.commits.dropFirst()) where b.iterationStart < a.end {
             failures.append("iterations overlap")
         }
         let pathCost = result.criticalPath.tasks.reduce(0) { $0 + tasks[$1].cost }
         if pathCost + schedule.t0 != m.criticalPath { failures.append("critical path tasks do not add up") }
-        for (a, b) in zip(result.criticalPath.tasks, result.criticalPath.tasks.dropFirst()) where !tasks[b].dependsOn.contains(a) {
+        for (a, b) in zip(result.criticalPath.tasks, result.criticalPath.tasks.dropFirst())
+        where !tasks[b].dependsOn.contains(a) {
             failures.append("critical path is not a dependency chain")
         }
         if !(0...1).contains(m.cpuUtilization) { failures.append("utilisation out of range") }

@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Testing
 
 /// End-to-end: `render` and `compare --out` write complete pictures, atomically,
 /// and fail cleanly (exit 2, nothing written) when they cannot.
@@ -39,7 +40,9 @@ struct RenderCLITests {
         defer { temporary.remove() }
         let folder = temporary.url
         do {
-            let result = try Launchflow.run(["compare", "scenarios/tiers-only.json", "--out", folder.path, "--format", "json"])
+            let result = try Launchflow.run([
+                "compare", "scenarios/tiers-only.json", "--out", folder.path, "--format", "json",
+            ])
             #expect(result.status == 0)
             // The JSON on stdout stays clean; the paths go to stderr.
             #expect(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) is [String: Any])
@@ -76,9 +79,15 @@ struct RenderCLITests {
             let file = folder.appendingPathComponent("a-file")
             try Data("x".utf8).write(to: file)
             let cases: [([String], String)] = [
-                (["render", "scenarios/article.json", "--tiers", "bandz"], "error: invalid value 'bandz' for '--tiers'"),
+                (
+                    ["render", "scenarios/article.json", "--tiers", "bandz"],
+                    "error: invalid value 'bandz' for '--tiers'"
+                ),
                 (["render", "scenarios/article.json", "--out", file.path], "error: "),
-                (["render", "scenarios/article.json", "--strategy", "al"], "error: invalid value 'al' for '--strategy'"),
+                (
+                    ["render", "scenarios/article.json", "--strategy", "al"],
+                    "error: invalid value 'al' for '--strategy'"
+                ),
             ]
             for (args, prefix) in cases {
                 let result = try Launchflow.run(args)

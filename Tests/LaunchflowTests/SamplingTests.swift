@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// The cost sampler: lognormal medians and p90s, seeds, edge cases.
@@ -91,8 +92,10 @@ struct SamplingTests {
     }
 
     @Test func makingOneTaskUncertainDoesNotChangeTheOthersDraws() throws {
-        let one = try scenario(#"{"name": "s", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 4, "costP90": 6}]}"#)
-        let two = try scenario(#"{"name": "s", "tasks": [{"id": "a", "cost": 1, "costP90": 3}, {"id": "b", "cost": 4, "costP90": 6}]}"#)
+        let one = try scenario(
+            #"{"name": "s", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 4, "costP90": 6}]}"#)
+        let two = try scenario(
+            #"{"name": "s", "tasks": [{"id": "a", "cost": 1, "costP90": 3}, {"id": "b", "cost": 4, "costP90": 6}]}"#)
         let first = try CostSampler(one), second = try CostSampler(two)
         var x = first.medians, y = second.medians
         for run in 0..<200 {

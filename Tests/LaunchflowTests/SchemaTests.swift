@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// scenarios/scenario.schema.json and the scenario decoder agree: the same

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// `sweep`: determinism across threads, agreement with the deterministic
@@ -61,7 +62,9 @@ struct SweepTests {
                 #expect(result.firstFrame[s].allSatisfy { $0 == metrics.timeToFirstFrame }, "\(name) \(strategy)")
                 #expect(result.launchComplete[s].allSatisfy { $0 == metrics.launchComplete }, "\(name) \(strategy)")
                 let summary = result.summaries[s]
-                #expect(summary.firstFrame.p99 == metrics.timeToFirstFrame && summary.firstFrame.mean == metrics.timeToFirstFrame)
+                #expect(
+                    summary.firstFrame.p99 == metrics.timeToFirstFrame
+                        && summary.firstFrame.mean == metrics.timeToFirstFrame)
             }
         }
     }
@@ -98,8 +101,11 @@ struct SweepTests {
                     let options = SimulationOptions(maxConcurrent: maxConcurrent)
                     let metrics = engine.metrics(strategy, costs: costs, options: options)
                     let times = runner.headlineTimes(strategy, costs: costs, options: options)
-                    #expect(times == HeadlineTimes(timeToFirstFrame: metrics.timeToFirstFrame, launchComplete: metrics.launchComplete),
-                            "seed \(seed) run \(run) \(strategy) maxConcurrent \(String(describing: maxConcurrent))")
+                    #expect(
+                        times
+                            == HeadlineTimes(
+                                timeToFirstFrame: metrics.timeToFirstFrame, launchComplete: metrics.launchComplete),
+                        "seed \(seed) run \(run) \(strategy) maxConcurrent \(String(describing: maxConcurrent))")
                 }
             }
         }
@@ -148,7 +154,10 @@ struct SweepTests {
 
     @Test func theCommandIsByteIdenticalWithOneAndTwoJobs() throws {
         for format in ["text", "json"] {
-            let args = ["sweep", "scenarios/large-app.json", "--runs", "500", "--jitter", "0.3", "--seed", "11", "--format", format]
+            let args = [
+                "sweep", "scenarios/large-app.json", "--runs", "500", "--jitter", "0.3", "--seed", "11", "--format",
+                format,
+            ]
             let one = try Launchflow.run(args + ["--jobs", "1"])
             let two = try Launchflow.run(args + ["--jobs", "2"])
             #expect(one.status == 0 && one.stderr.isEmpty, "\(one.stderr)")
@@ -158,7 +167,9 @@ struct SweepTests {
 
     @Test(arguments: bundled)
     func sweepWorksOnEveryBundledScenario(_ name: String) throws {
-        let out = try Launchflow.run(["sweep", "scenarios/\(name).json", "--runs", "200", "--jitter", "0.2", "--format", "json"])
+        let out = try Launchflow.run([
+            "sweep", "scenarios/\(name).json", "--runs", "200", "--jitter", "0.2", "--format", "json",
+        ])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stderr.isEmpty)  // no progress bar when stderr is not a terminal
         let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
@@ -180,7 +191,8 @@ struct SweepTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-sweep-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = try Launchflow.run([
-            "sweep", "scenarios/article.json", "--runs", "300", "--jitter", "0.3", "--out", folder.appendingPathComponent("pics").path,
+            "sweep", "scenarios/article.json", "--runs", "300", "--jitter", "0.3", "--out",
+            folder.appendingPathComponent("pics").path,
         ])
         #expect(out.status == 0, "\(out.stderr)")
         let picture = folder.appendingPathComponent("pics/article-sweep.svg")
@@ -200,7 +212,10 @@ struct SweepTests {
         (["--runs", "ten"], "error: invalid value 'ten' for '--runs': expected an integer from 1 to 1,000,000"),
         (["--runs", "1000001"], "error: invalid value '1000001' for '--runs'"),
         (["--runs", "-5"], "error: invalid value '-5' for '--runs'"),
-        (["--seed", "-1"], "error: invalid value '-1' for '--seed': expected an integer from 0 to 18446744073709551615"),
+        (
+            ["--seed", "-1"],
+            "error: invalid value '-1' for '--seed': expected an integer from 0 to 18446744073709551615"
+        ),
         (["--seed", "18446744073709551616"], "error: invalid value '18446744073709551616' for '--seed'"),
         (["--seed", "0x10"], "error: invalid value '0x10' for '--seed'"),
         (["--jitter", "-0.5"], "error: invalid value '-0.5' for '--jitter': expected a number ≥ 0"),
@@ -223,9 +238,14 @@ struct SweepTests {
     }
 
     static let badScenarios: [(json: String, stderr: String)] = [
-        (#"{"name": "x", "tasks": [{"id": "a", "cost": 10, "costP90": 5}]}"#,
-         "tasks[0].costP90 (task 'a'): must be at least cost (10 ms), found 5 ms"),
-        (#"{"name": "x", "jitter": -0.1, "tasks": [{"id": "a", "cost": 1}]}"#, "jitter: must be at least 0, found -0.1"),
+        (
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 10, "costP90": 5}]}"#,
+            "tasks[0].costP90 (task 'a'): must be at least cost (10 ms), found 5 ms"
+        ),
+        (
+            #"{"name": "x", "jitter": -0.1, "tasks": [{"id": "a", "cost": 1}]}"#,
+            "jitter: must be at least 0, found -0.1"
+        ),
     ]
 
     @Test(arguments: badScenarios.indices)
@@ -251,14 +271,20 @@ struct SweepTests {
             .write(to: file, atomically: true, encoding: .utf8)
         let out = try Launchflow.run(["sweep", file.path, "--runs", "10"])
         #expect(out.status == 0)
-        #expect(out.stderr == "warning: \(file.path): tasks[0].costP90 (task 'a'): the task's cost (its median) is 0, so it always costs 0 ms; costP90 is ignored\n")
+        #expect(
+            out.stderr
+                == "warning: \(file.path): tasks[0].costP90 (task 'a'): the task's cost (its median) is 0, so it always costs 0 ms; costP90 is ignored\n"
+        )
         #expect(out.stdout.contains("uncertainty: none"))
     }
 
     @Test func helpDescribesTheCommand() throws {
         let out = try Launchflow.run(["sweep", "--help"])
         #expect(out.status == 0)
-        for text in ["OVERVIEW:", "USAGE: launchflow sweep <scenario>", "--runs <n>", "--seed <s>", "--jobs <n>", "--out <dir>", "nearest rank"] {
+        for text in [
+            "OVERVIEW:", "USAGE: launchflow sweep <scenario>", "--runs <n>", "--seed <s>", "--jobs <n>", "--out <dir>",
+            "nearest rank",
+        ] {
             #expect(out.stdout.contains(text), "\(text)")
         }
         #expect(try Launchflow.run(["--help"]).stdout.contains("sweep"))

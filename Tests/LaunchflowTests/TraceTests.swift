@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// `simulate --format trace`: Chrome Trace Event JSON, checked structurally —
@@ -32,9 +33,11 @@ struct TraceTests {
                 if case .number(let x)? = item[key] { return Int(x) }
                 return -1
             }
-            events.append(Event(
-                index: k, name: item["name"]?.string ?? "", cat: item["cat"]?.string ?? "", phase: item["ph"]?.string ?? "",
-                tid: int("tid"), ts: int("ts"), dur: int("dur"), id: int("id"), object: item))
+            events.append(
+                Event(
+                    index: k, name: item["name"]?.string ?? "", cat: item["cat"]?.string ?? "",
+                    phase: item["ph"]?.string ?? "",
+                    tid: int("tid"), ts: int("ts"), dur: int("dur"), id: int("id"), object: item))
             if int("pid") != TraceExport.pid { Issue.record("event \(k) has pid \(int("pid"))") }
         }
         return (root, events)
@@ -52,8 +55,11 @@ struct TraceTests {
         for event in events where event.phase == "M" && event.name == "thread_name" {
             threadNames[event.tid] = event.object["args"]?["name"]?.string
         }
-        if !events.contains(where: { $0.phase == "M" && $0.name == "process_name" }) { failures.append("no process_name") }
-        for thread in 0..<Int32(scenario.device.cores) where threadNames[TraceExport.tid(ofThread: thread)] != Schedule.threadName(thread) {
+        if !events.contains(where: { $0.phase == "M" && $0.name == "process_name" }) {
+            failures.append("no process_name")
+        }
+        for thread in 0..<Int32(scenario.device.cores)
+        where threadNames[TraceExport.tid(ofThread: thread)] != Schedule.threadName(thread) {
             failures.append("thread \(thread) is not named \(Schedule.threadName(thread))")
         }
         for event in events where event.phase != "M" && threadNames[event.tid] == nil {
@@ -72,7 +78,9 @@ struct TraceTests {
             let run = schedule.tasks[i]
             if slice.dur != task.cost { failures.append("\(task.id): dur \(slice.dur) ≠ cost \(task.cost)") }
             if slice.ts != run.start { failures.append("\(task.id): ts \(slice.ts) ≠ start \(run.start)") }
-            if threadNames[slice.tid] != Schedule.threadName(run.thread) { failures.append("\(task.id) on the wrong thread") }
+            if threadNames[slice.tid] != Schedule.threadName(run.thread) {
+                failures.append("\(task.id) on the wrong thread")
+            }
             if slice.object["args"]?["id"]?.string != task.id { failures.append("\(task.id): args.id missing") }
             if slice.object["args"]?["priority"] == nil || slice.object["args"]?["readyMs"] == nil
                 || slice.object["args"]?["waitMs"] == nil
@@ -102,7 +110,9 @@ struct TraceTests {
         // Nesting: on each thread, slices either contain one another or do not overlap.
         let slices = events.filter { $0.phase == "X" }
         for tid in Set(slices.map(\.tid)) {
-            let ordered = slices.filter { $0.tid == tid }.sorted { ($0.ts, -$0.dur, $0.index) < ($1.ts, -$1.dur, $1.index) }
+            let ordered = slices.filter { $0.tid == tid }.sorted {
+                ($0.ts, -$0.dur, $0.index) < ($1.ts, -$1.dur, $1.index)
+            }
             var stack: [Event] = []
             for slice in ordered {
                 while let top = stack.last, !(top.ts <= slice.ts && slice.end <= top.end) {
@@ -140,7 +150,9 @@ struct TraceTests {
                 failures.append("flow \(k) unpaired")
                 continue
             }
-            if s.tid != source.tid || s.ts < source.ts || s.ts > source.end { failures.append("flow \(k) starts outside \(dependency.id)") }
+            if s.tid != source.tid || s.ts < source.ts || s.ts > source.end {
+                failures.append("flow \(k) starts outside \(dependency.id)")
+            }
             if f.tid != target.tid || f.ts != target.ts { failures.append("flow \(k) ends away from \(task.id)") }
             if f.object["bp"]?.string != "e" { failures.append("flow \(k) without bp e") }
         }
@@ -149,7 +161,8 @@ struct TraceTests {
 
     @Test(arguments: SchemaTests.bundled)
     func bundledScenariosGiveAWellFormedTrace(_ name: String) throws {
-        let scenario = try ScenarioLoader.load(path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+        let scenario = try ScenarioLoader.load(
+            path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
         for strategy in Strategy.allCases {
             let failures = try Self.check(SimulationResult(scenario, strategy: strategy))
             #expect(failures.isEmpty, "\(name) \(strategy): \(failures)")
@@ -157,7 +170,8 @@ struct TraceTests {
     }
 
     @Test func blockedSpansAndZeroCostTasksNestInsideDidFinishLaunching() throws {
-        let s = try scenario("""
+        let s = try scenario(
+            """
             {"name": "blocking", "device": {"cores": 3, "commitCost": 1},
              "preMain": [{"name": "dyld", "cost": 5}, {"name": "empty", "cost": 0}],
              "tasks": [
@@ -190,12 +204,16 @@ struct TraceTests {
     }
 
     @Test func theCommandWritesTheTraceAndOnlyTheTrace() throws {
-        let out = try Launchflow.run(["simulate", "scenarios/article.json", "--strategy", "priority", "--format", "trace"])
+        let out = try Launchflow.run([
+            "simulate", "scenarios/article.json", "--strategy", "priority", "--format", "trace",
+        ])
         #expect(out.status == 0 && out.stderr.isEmpty)
         let (root, events) = try Self.events(Array(out.stdout.utf8))
         #expect(root["otherData"]?["strategy"]?.string == "priority")
         #expect(events.filter { $0.cat == "task" }.count == 9)
-        let again = try Launchflow.run(["simulate", "scenarios/article.json", "--strategy", "priority", "--format", "trace"])
+        let again = try Launchflow.run([
+            "simulate", "scenarios/article.json", "--strategy", "priority", "--format", "trace",
+        ])
         #expect(again.stdout == out.stdout)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LaunchflowCore
 
 /// Every rule of MODEL.md §1, with its exact message.
@@ -9,93 +10,191 @@ struct ValidationTests {
     }
 
     static let rules: [(name: String, json: String, expected: [String])] = [
-        ("invalid JSON, with line and column",
-         "{\n  \"name\": \"x\",\n  \"tasks\": [ {\"id\": \"a\" \"cost\": 1} ]\n}",
-         ["error: s.json:3:25: invalid JSON: expected ',' or '}' after an object member"]),
-        ("truncated JSON", #"{"name": "x", "tasks": ["#,
-         ["error: s.json:1:25: invalid JSON: unexpected end of input, expected a value"]),
-        ("trailing garbage", #"{"name": "x", "tasks": [{"id": "a", "cost": 1}]} x"#,
-         ["error: s.json:1:50: invalid JSON: unexpected 'x' after the top-level value"]),
+        (
+            "invalid JSON, with line and column",
+            "{\n  \"name\": \"x\",\n  \"tasks\": [ {\"id\": \"a\" \"cost\": 1} ]\n}",
+            ["error: s.json:3:25: invalid JSON: expected ',' or '}' after an object member"]
+        ),
+        (
+            "truncated JSON", #"{"name": "x", "tasks": ["#,
+            ["error: s.json:1:25: invalid JSON: unexpected end of input, expected a value"]
+        ),
+        (
+            "trailing garbage", #"{"name": "x", "tasks": [{"id": "a", "cost": 1}]} x"#,
+            ["error: s.json:1:50: invalid JSON: unexpected 'x' after the top-level value"]
+        ),
         ("not an object", "[1, 2]", ["error: s.json: the scenario must be a JSON object, found an array"]),
         ("empty file", "  \n", ["error: s.json: the file is empty, expected a JSON object"]),
-        ("unknown key with a suggestion", doc(#"{"id": "a", "cots": 1}"#),
-         ["error: s.json: tasks[0] (task 'a'): missing required key 'cost'",
-          "error: s.json: tasks[0].cots (task 'a'): unknown key 'cots'; did you mean 'cost'?"]),
-        ("unknown key without a suggestion", doc(#"{"id": "a", "cost": 1}"#, extra: #""colour": "red","#),
-         ["error: s.json: colour: unknown key 'colour'"]),
-        ("unknown device key", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"core": 4},"#),
-         ["error: s.json: device.core: unknown key 'core'; did you mean 'cores'?"]),
-        ("repeated key", #"{"name": "x", "name": "y", "tasks": [{"id": "a", "cost": 1}]}"#,
-         ["error: s.json: name: key 'name' appears twice in this object"]),
-        ("missing name and tasks", "{}",
-         ["error: s.json: name: missing required key 'name'", "error: s.json: tasks: missing required key 'tasks'"]),
+        (
+            "unknown key with a suggestion", doc(#"{"id": "a", "cots": 1}"#),
+            [
+                "error: s.json: tasks[0] (task 'a'): missing required key 'cost'",
+                "error: s.json: tasks[0].cots (task 'a'): unknown key 'cots'; did you mean 'cost'?",
+            ]
+        ),
+        (
+            "unknown key without a suggestion", doc(#"{"id": "a", "cost": 1}"#, extra: #""colour": "red","#),
+            ["error: s.json: colour: unknown key 'colour'"]
+        ),
+        (
+            "unknown device key", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"core": 4},"#),
+            ["error: s.json: device.core: unknown key 'core'; did you mean 'cores'?"]
+        ),
+        (
+            "repeated key", #"{"name": "x", "name": "y", "tasks": [{"id": "a", "cost": 1}]}"#,
+            ["error: s.json: name: key 'name' appears twice in this object"]
+        ),
+        (
+            "missing name and tasks", "{}",
+            ["error: s.json: name: missing required key 'name'", "error: s.json: tasks: missing required key 'tasks'"]
+        ),
         ("no tasks", doc(""), ["error: s.json: tasks: the scenario has no tasks"]),
         ("missing id", doc(#"{"cost": 1}"#), ["error: s.json: tasks[0]: missing required key 'id'"]),
-        ("a task that is not an object", doc(#"null, {"id": "a", "cost": 1}"#),
-         ["error: s.json: tasks[0]: expected an object, found null"]),
-        ("a pre-main phase that is not an object", doc(#"{"id": "a", "cost": 1}"#, extra: #""preMain": [null, 5],"#),
-         ["error: s.json: preMain[0]: expected an object, found null", "error: s.json: preMain[1]: expected an object, found a number"]),
-        ("null required key counts as missing", doc(#"{"id": "a", "cost": null}"#),
-         ["error: s.json: tasks[0] (task 'a'): missing required key 'cost'"]),
-        ("wrong type", doc(#"{"id": "a", "cost": "8"}"#),
-         ["error: s.json: tasks[0].cost (task 'a'): expected a number, found a string"]),
-        ("wrong type of bool", doc(#"{"id": "a", "cost": 1, "mainThreadOnly": 1}"#),
-         ["error: s.json: tasks[0].mainThreadOnly (task 'a'): expected true or false, found a number"]),
+        (
+            "a task that is not an object", doc(#"null, {"id": "a", "cost": 1}"#),
+            ["error: s.json: tasks[0]: expected an object, found null"]
+        ),
+        (
+            "a pre-main phase that is not an object", doc(#"{"id": "a", "cost": 1}"#, extra: #""preMain": [null, 5],"#),
+            [
+                "error: s.json: preMain[0]: expected an object, found null",
+                "error: s.json: preMain[1]: expected an object, found a number",
+            ]
+        ),
+        (
+            "null required key counts as missing", doc(#"{"id": "a", "cost": null}"#),
+            ["error: s.json: tasks[0] (task 'a'): missing required key 'cost'"]
+        ),
+        (
+            "wrong type", doc(#"{"id": "a", "cost": "8"}"#),
+            ["error: s.json: tasks[0].cost (task 'a'): expected a number, found a string"]
+        ),
+        (
+            "wrong type of bool", doc(#"{"id": "a", "cost": 1, "mainThreadOnly": 1}"#),
+            ["error: s.json: tasks[0].mainThreadOnly (task 'a'): expected true or false, found a number"]
+        ),
         ("empty id", doc(#"{"id": "", "cost": 1}"#), ["error: s.json: tasks[0].id: task id is empty"]),
-        ("duplicate id", doc(#"{"id": "a", "cost": 1}, {"id": "a", "cost": 2}"#),
-         ["error: s.json: tasks[1].id (task 'a'): duplicate task id 'a'; first defined at tasks[0]"]),
-        ("unknown dependency with a suggestion",
-         doc(#"{"id": "crash-reporter", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["crash-reportr"]}"#),
-         ["error: s.json: tasks[1].dependsOn[0] (task 'b'): unknown task 'crash-reportr'; did you mean 'crash-reporter'?"]),
-        ("dependency listed twice", doc(#"{"id": "a", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["a", "a"]}"#),
-         ["error: s.json: tasks[1].dependsOn[1] (task 'b'): 'a' is listed twice (also at dependsOn[0])"]),
-        ("self-dependency", doc(#"{"id": "a", "cost": 1, "dependsOn": ["a"]}"#),
-         ["error: s.json: tasks[0].dependsOn[0] (task 'a'): the task depends on itself"]),
-        ("dependency that is not a string", doc(#"{"id": "a", "cost": 1, "dependsOn": [3]}"#),
-         ["error: s.json: tasks[0].dependsOn[0] (task 'a'): expected a task id (a string), found a number"]),
-        ("a cycle, as a path in dependsOn direction",
-         doc(#"{"id": "a", "cost": 1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["c"]}, {"id": "c", "cost": 1, "dependsOn": ["a"]}"#),
-         ["error: s.json: tasks[0].dependsOn (task 'a'): dependency cycle: a → b → c → a"]),
-        ("one cycle per group of tasks in a circle",
-         doc(#"{"id": "a", "cost": 1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["a"]}, {"id": "c", "cost": 1, "dependsOn": ["d", "a"]}, {"id": "d", "cost": 1, "dependsOn": ["c"]}"#),
-         ["error: s.json: tasks[0].dependsOn (task 'a'): dependency cycle: a → b → a",
-          "error: s.json: tasks[2].dependsOn (task 'c'): dependency cycle: c → d → c"]),
-        ("negative cost", doc(#"{"id": "a", "cost": -1}"#),
-         ["error: s.json: tasks[0].cost (task 'a'): must be between 0 and 3600000 ms, found -1"]),
-        ("cost over an hour", doc(#"{"id": "a", "cost": 3600000.5}"#),
-         ["error: s.json: tasks[0].cost (task 'a'): must be between 0 and 3600000 ms, found 3600000.5"]),
-        ("a number beyond the double range", doc(#"{"id": "a", "cost": 1e400}"#),
-         ["error: s.json: tasks[0].cost (task 'a'): number out of range (beyond the double range)"]),
-        ("negative commit cost", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"commitCost": -0.5},"#),
-         ["error: s.json: device.commitCost: must be between 0 and 3600000 ms, found -0.5"]),
-        ("negative render time", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"renderTime": -2},"#),
-         ["error: s.json: device.renderTime: must be between 0 and 3600000 ms, found -2"]),
-        ("negative pre-main cost", doc(#"{"id": "a", "cost": 1}"#, extra: #""preMain": [{"name": "dyld", "cost": -3}],"#),
-         ["error: s.json: preMain[0].cost: must be between 0 and 3600000 ms, found -3"]),
-        ("pre-main phase without a name", doc(#"{"id": "a", "cost": 1}"#, extra: #""preMain": [{"cost": 3}],"#),
-         ["error: s.json: preMain[0]: missing required key 'name'"]),
-        ("non-integer priority", doc(#"{"id": "a", "cost": 1, "priority": 1.5}"#),
-         ["error: s.json: tasks[0].priority (task 'a'): must be an integer, found 1.5"]),
-        ("negative priority", doc(#"{"id": "a", "cost": 1, "priority": -1}"#),
-         ["error: s.json: tasks[0].priority (task 'a'): must be an integer between 0 and 1000000, found -1"]),
-        ("cores below 2", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"cores": 1},"#),
-         ["error: s.json: device.cores: must be an integer between 2 and 1024, found 1"]),
-        ("refresh rate of 0", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"refreshRate": 0},"#),
-         ["error: s.json: device.refreshRate: must be greater than 0 and at most 1000 (Hz), found 0"]),
-        ("refresh rate above 1000", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"refreshRate": 1000.5},"#),
-         ["error: s.json: device.refreshRate: must be greater than 0 and at most 1000 (Hz), found 1000.5"]),
-        ("a refresh rate so low the clock would overflow", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"refreshRate": 1e-15},"#),
-         ["error: s.json: device.refreshRate: must be at least 1e-9 Hz (a frame every 31 years); a smaller rate overflows the microsecond clock, found 1e-15"]),
-        ("firstFrame off the main thread", doc(#"{"id": "a", "cost": 1, "firstFrame": true}"#),
-         ["error: s.json: tasks[0].firstFrame (task 'a'): a firstFrame task must be mainThreadOnly: only main-thread work puts pixels on screen (mark the main-thread task that shows the result)"]),
-        ("costP90 below cost", doc(#"{"id": "a", "cost": 10, "costP90": 5}"#),
-         ["error: s.json: tasks[0].costP90 (task 'a'): must be at least cost (10 ms), found 5 ms"]),
-        ("negative jitter", doc(#"{"id": "a", "cost": 1}"#, extra: #""jitter": -0.1,"#),
-         ["error: s.json: jitter: must be at least 0, found -0.1"]),
-        ("unknown budget metric", doc(#"{"id": "a", "cost": 1}"#, extra: #""budgets": {"timeToFirstFrame": 5},"#),
-         ["error: s.json: budgets.timeToFirstFrame: unknown metric 'timeToFirstFrame'; did you mean 'timeToFirstFrameMs'?"]),
-        ("invalid UTF-8 is invalid JSON", "{\"name\": \"\u{FFFD}\", \"tasks\": []}".replacingOccurrences(of: "\u{FFFD}", with: "\\ud800"),
-         ["error: s.json:1:11: invalid JSON: unpaired surrogate in \\u escape"]),
+        (
+            "duplicate id", doc(#"{"id": "a", "cost": 1}, {"id": "a", "cost": 2}"#),
+            ["error: s.json: tasks[1].id (task 'a'): duplicate task id 'a'; first defined at tasks[0]"]
+        ),
+        (
+            "unknown dependency with a suggestion",
+            doc(#"{"id": "crash-reporter", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["crash-reportr"]}"#),
+            [
+                "error: s.json: tasks[1].dependsOn[0] (task 'b'): unknown task 'crash-reportr'; did you mean 'crash-reporter'?"
+            ]
+        ),
+        (
+            "dependency listed twice", doc(#"{"id": "a", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["a", "a"]}"#),
+            ["error: s.json: tasks[1].dependsOn[1] (task 'b'): 'a' is listed twice (also at dependsOn[0])"]
+        ),
+        (
+            "self-dependency", doc(#"{"id": "a", "cost": 1, "dependsOn": ["a"]}"#),
+            ["error: s.json: tasks[0].dependsOn[0] (task 'a'): the task depends on itself"]
+        ),
+        (
+            "dependency that is not a string", doc(#"{"id": "a", "cost": 1, "dependsOn": [3]}"#),
+            ["error: s.json: tasks[0].dependsOn[0] (task 'a'): expected a task id (a string), found a number"]
+        ),
+        (
+            "a cycle, as a path in dependsOn direction",
+            doc(
+                #"{"id": "a", "cost": 1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["c"]}, {"id": "c", "cost": 1, "dependsOn": ["a"]}"#
+            ),
+            ["error: s.json: tasks[0].dependsOn (task 'a'): dependency cycle: a → b → c → a"]
+        ),
+        (
+            "one cycle per group of tasks in a circle",
+            doc(
+                #"{"id": "a", "cost": 1, "dependsOn": ["b"]}, {"id": "b", "cost": 1, "dependsOn": ["a"]}, {"id": "c", "cost": 1, "dependsOn": ["d", "a"]}, {"id": "d", "cost": 1, "dependsOn": ["c"]}"#
+            ),
+            [
+                "error: s.json: tasks[0].dependsOn (task 'a'): dependency cycle: a → b → a",
+                "error: s.json: tasks[2].dependsOn (task 'c'): dependency cycle: c → d → c",
+            ]
+        ),
+        (
+            "negative cost", doc(#"{"id": "a", "cost": -1}"#),
+            ["error: s.json: tasks[0].cost (task 'a'): must be between 0 and 3600000 ms, found -1"]
+        ),
+        (
+            "cost over an hour", doc(#"{"id": "a", "cost": 3600000.5}"#),
+            ["error: s.json: tasks[0].cost (task 'a'): must be between 0 and 3600000 ms, found 3600000.5"]
+        ),
+        (
+            "a number beyond the double range", doc(#"{"id": "a", "cost": 1e400}"#),
+            ["error: s.json: tasks[0].cost (task 'a'): number out of range (beyond the double range)"]
+        ),
+        (
+            "negative commit cost", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"commitCost": -0.5},"#),
+            ["error: s.json: device.commitCost: must be between 0 and 3600000 ms, found -0.5"]
+        ),
+        (
+            "negative render time", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"renderTime": -2},"#),
+            ["error: s.json: device.renderTime: must be between 0 and 3600000 ms, found -2"]
+        ),
+        (
+            "negative pre-main cost",
+            doc(#"{"id": "a", "cost": 1}"#, extra: #""preMain": [{"name": "dyld", "cost": -3}],"#),
+            ["error: s.json: preMain[0].cost: must be between 0 and 3600000 ms, found -3"]
+        ),
+        (
+            "pre-main phase without a name", doc(#"{"id": "a", "cost": 1}"#, extra: #""preMain": [{"cost": 3}],"#),
+            ["error: s.json: preMain[0]: missing required key 'name'"]
+        ),
+        (
+            "non-integer priority", doc(#"{"id": "a", "cost": 1, "priority": 1.5}"#),
+            ["error: s.json: tasks[0].priority (task 'a'): must be an integer, found 1.5"]
+        ),
+        (
+            "negative priority", doc(#"{"id": "a", "cost": 1, "priority": -1}"#),
+            ["error: s.json: tasks[0].priority (task 'a'): must be an integer between 0 and 1000000, found -1"]
+        ),
+        (
+            "cores below 2", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"cores": 1},"#),
+            ["error: s.json: device.cores: must be an integer between 2 and 1024, found 1"]
+        ),
+        (
+            "refresh rate of 0", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"refreshRate": 0},"#),
+            ["error: s.json: device.refreshRate: must be greater than 0 and at most 1000 (Hz), found 0"]
+        ),
+        (
+            "refresh rate above 1000", doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"refreshRate": 1000.5},"#),
+            ["error: s.json: device.refreshRate: must be greater than 0 and at most 1000 (Hz), found 1000.5"]
+        ),
+        (
+            "a refresh rate so low the clock would overflow",
+            doc(#"{"id": "a", "cost": 1}"#, extra: #""device": {"refreshRate": 1e-15},"#),
+            [
+                "error: s.json: device.refreshRate: must be at least 1e-9 Hz (a frame every 31 years); a smaller rate overflows the microsecond clock, found 1e-15"
+            ]
+        ),
+        (
+            "firstFrame off the main thread", doc(#"{"id": "a", "cost": 1, "firstFrame": true}"#),
+            [
+                "error: s.json: tasks[0].firstFrame (task 'a'): a firstFrame task must be mainThreadOnly: only main-thread work puts pixels on screen (mark the main-thread task that shows the result)"
+            ]
+        ),
+        (
+            "costP90 below cost", doc(#"{"id": "a", "cost": 10, "costP90": 5}"#),
+            ["error: s.json: tasks[0].costP90 (task 'a'): must be at least cost (10 ms), found 5 ms"]
+        ),
+        (
+            "negative jitter", doc(#"{"id": "a", "cost": 1}"#, extra: #""jitter": -0.1,"#),
+            ["error: s.json: jitter: must be at least 0, found -0.1"]
+        ),
+        (
+            "unknown budget metric", doc(#"{"id": "a", "cost": 1}"#, extra: #""budgets": {"timeToFirstFrame": 5},"#),
+            [
+                "error: s.json: budgets.timeToFirstFrame: unknown metric 'timeToFirstFrame'; did you mean 'timeToFirstFrameMs'?"
+            ]
+        ),
+        (
+            "invalid UTF-8 is invalid JSON",
+            "{\"name\": \"\u{FFFD}\", \"tasks\": []}".replacingOccurrences(of: "\u{FFFD}", with: "\\ud800"),
+            ["error: s.json:1:11: invalid JSON: unpaired surrogate in \\u escape"]
+        ),
     ]
 
     @Test(arguments: rules.indices)
@@ -105,7 +204,9 @@ struct ValidationTests {
     }
 
     @Test func deeplyNestedJSONIsAnErrorNotACrash() {
-        let deep = #"{"name": "x", "extra": "# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        let deep =
+            #"{"name": "x", "extra": "# + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000) + "}"
         #expect(problems(deep) == ["error: s.json:1:535: invalid JSON: nested more than 512 levels deep"])
     }
 
@@ -117,7 +218,8 @@ struct ValidationTests {
     }
 
     @Test func nullOptionalKeysCountAsAbsent() throws {
-        let s = try scenario(#"""
+        let s = try scenario(
+            #"""
             {"name": "x", "description": null, "device": {"cores": null, "refreshRate": null},
              "preMain": null, "tasks": [{"id": "a", "cost": 1, "priority": null, "dependsOn": null, "mainThreadOnly": null}]}
             """#)
@@ -126,12 +228,15 @@ struct ValidationTests {
     }
 
     @Test func integersMayBeWrittenWithAFraction() throws {
-        let s = try scenario(#"{"name": "x", "device": {"cores": 4.0}, "tasks": [{"id": "a", "cost": 1, "priority": 2e1}]}"#)
+        let s = try scenario(
+            #"{"name": "x", "device": {"cores": 4.0}, "tasks": [{"id": "a", "cost": 1, "priority": 2e1}]}"#)
         #expect(s.device.cores == 4 && s.tasks[0].priority == 20)
     }
 
     @Test func millisecondsRoundHalfAwayFromZeroToMicroseconds() throws {
-        let s = try scenario(#"{"name": "x", "tasks": [{"id": "a", "cost": 0.0005}, {"id": "b", "cost": 1.2345}, {"id": "c", "cost": 16.6667}]}"#)
+        let s = try scenario(
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 0.0005}, {"id": "b", "cost": 1.2345}, {"id": "c", "cost": 16.6667}]}"#
+        )
         #expect(s.tasks.map(\.cost) == [1, microseconds(fromMilliseconds: 1.2345), 16667])
         #expect(Device(refreshRate: 60).frameInterval == 16667)
         #expect(Device(refreshRate: 120).frameInterval == 8333)
@@ -139,7 +244,9 @@ struct ValidationTests {
 
     @Test func idsCompareAsSwiftStrings() throws {
         // "é" precomposed and decomposed are the same Swift string.
-        let s = try scenario(#"{"name": "x", "tasks": [{"id": "caf\u00e9", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["cafe\u0301"]}]}"#)
+        let s = try scenario(
+            #"{"name": "x", "tasks": [{"id": "caf\u00e9", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["cafe\u0301"]}]}"#
+        )
         #expect(s.tasks[1].dependsOn == [0])
         #expect(problems(#"{"name": "x", "tasks": [{"id": "A", "cost": 1}, {"id": "a", "cost": 1}]}"#).isEmpty)
     }
@@ -150,6 +257,9 @@ struct ValidationTests {
     }
 
     @Test func columnsCountCharactersNotBytes() {
-        #expect(problems("{\"name\": \"éé\" x}") == ["error: s.json:1:15: invalid JSON: expected ',' or '}' after an object member"])
+        #expect(
+            problems("{\"name\": \"éé\" x}") == [
+                "error: s.json:1:15: invalid JSON: expected ',' or '}' after an object member"
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// `whatif`: gains and slack, by hand and against re-simulation.
@@ -27,15 +28,22 @@ struct WhatIfTests {
         // c halved: c 10–20; the first frame does not move; launch ends at 20.
         // b's commit (at 18 ms + growth) stays in frame 2 up to 33.334 ms: slack 15.334 ms for a and b.
         let expected = [
-            WhatIfRow(task: 0, cost: 10_000, reducedCost: 5_000, firstFrameGain: 16_667, launchGain: 5_000, slack: 15_334, slackIsCapped: false),
-            WhatIfRow(task: 1, cost: 8_000, reducedCost: 4_000, firstFrameGain: 16_667, launchGain: 0, slack: 15_334, slackIsCapped: false),
-            WhatIfRow(task: 2, cost: 20_000, reducedCost: 10_000, firstFrameGain: 0, launchGain: 10_000, slack: 30_000, slackIsCapped: true),
+            WhatIfRow(
+                task: 0, cost: 10_000, reducedCost: 5_000, firstFrameGain: 16_667, launchGain: 5_000, slack: 15_334,
+                slackIsCapped: false),
+            WhatIfRow(
+                task: 1, cost: 8_000, reducedCost: 4_000, firstFrameGain: 16_667, launchGain: 0, slack: 15_334,
+                slackIsCapped: false),
+            WhatIfRow(
+                task: 2, cost: 20_000, reducedCost: 10_000, firstFrameGain: 0, launchGain: 10_000, slack: 30_000,
+                slackIsCapped: true),
         ]
         #expect(analysis.rows == expected)
     }
 
     @Test func theReductionIsRoundedToTheMicrosecond() throws {
-        let engine = LaunchEngine(try scenario(#"{"name": "r", "tasks": [{"id": "a", "cost": 0.005}, {"id": "b", "cost": 0.003}]}"#))
+        let engine = LaunchEngine(
+            try scenario(#"{"name": "r", "tasks": [{"id": "a", "cost": 0.005}, {"id": "b", "cost": 0.003}]}"#))
         let rows = WhatIf.analyse(engine, strategy: .serial, reduction: 0.5).rows
         // 5 µs − round(2.5) = 2; 3 µs − round(1.5) = 1 (halves away from zero).
         #expect(rows.sorted { $0.task < $1.task }.map(\.reducedCost) == [2, 1])
@@ -50,7 +58,8 @@ struct WhatIfTests {
     @Test(arguments: cases.indices)
     func everyRowMatchesReSimulation(_ k: Int) throws {
         let (name, strategy) = Self.cases[k]
-        let scenario = try ScenarioLoader.load(path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+        let scenario = try ScenarioLoader.load(
+            path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
         let engine = LaunchEngine(scenario)
         let analysis = WhatIf.analyse(engine, strategy: strategy, reduction: 0.3)
         let base = engine.metrics(strategy)
@@ -60,7 +69,9 @@ struct WhatIfTests {
             costs[row.task] = row.reducedCost
             #expect(row.reducedCost == costs[row.task] && row.cost == engine.costs[row.task])
             let faster = engine.metrics(strategy, costs: costs)
-            #expect(row.firstFrameGain == base.timeToFirstFrame - faster.timeToFirstFrame, "\(name) \(strategy) task \(row.task)")
+            #expect(
+                row.firstFrameGain == base.timeToFirstFrame - faster.timeToFirstFrame,
+                "\(name) \(strategy) task \(row.task)")
             #expect(row.launchGain == base.launchComplete - faster.launchComplete)
             // Growing by the slack leaves the first frame; one µs more moves it (unless capped).
             costs[row.task] = engine.costs[row.task] + row.slack
@@ -79,7 +90,8 @@ struct WhatIfTests {
     }
 
     @Test func theResultIsTheSameForAnyNumberOfThreads() throws {
-        let scenario = try ScenarioLoader.load(path: repositoryRoot.appendingPathComponent("scenarios/large-app.json").path)
+        let scenario = try ScenarioLoader.load(
+            path: repositoryRoot.appendingPathComponent("scenarios/large-app.json").path)
         let engine = LaunchEngine(scenario)
         let one = WhatIf.analyse(engine, strategy: .priority, reduction: 0.5, jobs: 1).rows
         #expect(WhatIf.analyse(engine, strategy: .priority, reduction: 0.5, jobs: 3).rows == one)
@@ -88,14 +100,19 @@ struct WhatIfTests {
     // MARK: The command line
 
     @Test func jsonListsTheRankedTasksAndTopLimitsThem() throws {
-        let out = try Launchflow.run(["whatif", "scenarios/article.json", "--format", "json", "--reduce", "25%", "--top", "3"])
+        let out = try Launchflow.run([
+            "whatif", "scenarios/article.json", "--format", "json", "--reduce", "25%", "--top", "3",
+        ])
         #expect(out.status == 0 && out.stderr.isEmpty, "\(out.stderr)")
         let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
         #expect(object["strategy"] as? String == "dag" && object["reducePercent"] as? Double == 25)
         let tasks = try #require(object["tasks"] as? [[String: Any]])
         #expect(tasks.count == 3)
         #expect(tasks.map { $0["rank"] as? Int } == [1, 2, 3])
-        let keys: Set<String> = ["rank", "id", "costMs", "reducedCostMs", "timeToFirstFrameGainMs", "launchCompleteGainMs", "slackMs", "slackCapped"]
+        let keys: Set<String> = [
+            "rank", "id", "costMs", "reducedCostMs", "timeToFirstFrameGainMs", "launchCompleteGainMs", "slackMs",
+            "slackCapped",
+        ]
         #expect(Set(tasks[0].keys) == keys)
     }
 
@@ -108,7 +125,10 @@ struct WhatIfTests {
     }
 
     static let badInvocations: [(args: [String], stderr: String)] = [
-        (["--reduce", "0%"], "error: invalid value '0%' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%"),
+        (
+            ["--reduce", "0%"],
+            "error: invalid value '0%' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%"
+        ),
         (["--reduce", "150%"], "error: invalid value '150%' for '--reduce'"),
         (["--reduce", "50"], "error: invalid value '50' for '--reduce'"),
         (["--reduce", "0.5"], "error: invalid value '0.5' for '--reduce'"),

@@ -9,14 +9,17 @@ enum CheckCommand {
         options: [
             OptionSpec(
                 name: "budget", value: "<metric=value>",
-                help: "A limit for every strategy, e.g. timeToFirstFrameMs=400\n(times in ms; cpuUtilization as 0.4 or 40%). Repeatable;\nreplaces the scenario's budget for the same metric.",
+                help:
+                    "A limit for every strategy, e.g. timeToFirstFrameMs=400\n(times in ms; cpuUtilization as 0.4 or 40%). Repeatable;\nreplaces the scenario's budget for the same metric.",
                 repeatable: true),
             OptionSpec(
                 name: "baseline", value: "<file>",
                 help: "A saved run to compare with: the output of\n'launchflow baseline' (or 'compare --format json')."),
             OptionSpec(
                 name: "tolerance", value: "<t>",
-                help: "How far a metric may get worse than the baseline:\n5% (of the baseline value) or 3ms (time metrics only).\nDefault: 0."),
+                help:
+                    "How far a metric may get worse than the baseline:\n5% (of the baseline value) or 3ms (time metrics only).\nDefault: 0."
+            ),
             .strategies,
             .maxConcurrent,
             .textOrJSON,

@@ -16,7 +16,9 @@ enum CompareCommand {
             .maxConcurrent,
             OptionSpec(
                 name: "out", value: "<dir>",
-                help: "Also write the pictures (as 'render' does) and report.md,\nthe table linking them, into this directory."),
+                help:
+                    "Also write the pictures (as 'render' does) and report.md,\nthe table linking them, into this directory."
+            ),
             .tiers,
         ],
         discussion: """
@@ -53,14 +55,16 @@ enum CompareCommand {
     /// ``Pictures/files(stem:results:tiers:)`` writes beside it (relative links).
     static func report(_ results: [SimulationResult], stem: String) -> String {
         func link(_ name: String) -> String {
-            name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "()"))) ?? name
+            name.addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "()"))) ?? name
         }
         var out = "# Launch strategies compared\n\n"
         out += TextReport.comparison(results, markdown: true)
         out += "\n## Pictures\n\n"
         if results.count > 1 {
             out += "Every strategy on one time scale (green line: first frame; dark blue: launch complete):\n\n"
-            out += "![\(results.map(\.schedule.strategy.rawValue).joined(separator: " vs "))]"
+            out +=
+                "![\(results.map(\.schedule.strategy.rawValue).joined(separator: " vs "))]"
                 + "(\(link(Pictures.comparisonFileName(stem))))\n\n"
         }
         for result in results {

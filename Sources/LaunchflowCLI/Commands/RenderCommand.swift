@@ -40,7 +40,9 @@ enum RenderCommand {
     }
 
     /// The pictures of `results`, rendered in memory (nothing is written on error).
-    static func render(_ results: [SimulationResult], stem: String, tiers: TierDisplay) throws(CLIError) -> [RenderedFile] {
+    static func render(_ results: [SimulationResult], stem: String, tiers: TierDisplay) throws(CLIError)
+        -> [RenderedFile]
+    {
         do {
             return try Pictures.files(stem: stem, results: results, tiers: tiers)
         } catch {
@@ -70,7 +72,8 @@ enum RenderCommand {
         for component in directory.split(separator: "/") {
             prefix += component
             if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
-                throw CLIError.input("cannot create the output directory '\(prefix)': \(String(cString: strerror(errno)))")
+                throw CLIError.input(
+                    "cannot create the output directory '\(prefix)': \(String(cString: strerror(errno)))")
             }
             prefix += "/"
         }

@@ -10,7 +10,8 @@ enum SimulateCommand {
             .strategy,
             OptionSpec(
                 name: "format", value: "<format>",
-                help: "text (a readable report), json (MODEL.md §6; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
+                help:
+                    "text (a readable report), json (MODEL.md §6; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
                 choices: ["text", "json", "trace"]),
             .maxConcurrent,
         ],

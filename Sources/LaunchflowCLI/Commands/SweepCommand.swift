@@ -11,17 +11,23 @@ enum SweepCommand {
         arguments: [.scenario],
         options: [
             OptionSpec(name: "runs", value: "<n>", help: "Sampled launches (1 … 1,000,000; default: 1000)."),
-            OptionSpec(name: "seed", value: "<s>", help: "Base seed, an integer 0 … 2⁶⁴−1 (default: 1). The same seed\ngives the same output."),
+            OptionSpec(
+                name: "seed", value: "<s>",
+                help: "Base seed, an integer 0 … 2⁶⁴−1 (default: 1). The same seed\ngives the same output."),
             .strategies,
             OptionSpec(
                 name: "jitter", value: "<σ>",
-                help: "Lognormal σ for tasks without costP90, instead of the\nscenario's jitter (a number ≥ 0; 0: fixed costs)."),
+                help:
+                    "Lognormal σ for tasks without costP90, instead of the\nscenario's jitter (a number ≥ 0; 0: fixed costs)."
+            ),
             .jobs,
             .maxConcurrent,
             .textOrJSON,
             OptionSpec(
                 name: "out", value: "<dir>",
-                help: "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis."),
+                help:
+                    "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis."
+            ),
         ],
         discussion: """
             Each run draws every task's cost from a lognormal whose median is the
@@ -50,11 +56,14 @@ enum SweepCommand {
         do throws(UncertaintyError) {
             sampler = try CostSampler(scenario, jitter: jitter)
         } catch {
-            throw CLIError.scenario(ScenarioError(error.problems.map { problem in
-                ScenarioProblem(
-                    file: args.positionals[0], path: problem.path, taskID: problem.task.map { scenario.tasks[$0].id },
-                    message: problem.message)
-            }))
+            throw CLIError.scenario(
+                ScenarioError(
+                    error.problems.map { problem in
+                        ScenarioProblem(
+                            file: args.positionals[0], path: problem.path,
+                            taskID: problem.task.map { scenario.tasks[$0].id },
+                            message: problem.message)
+                    }))
         }
         for task in sampler.ignoredP90Tasks {
             let note = ScenarioProblem(
@@ -110,7 +119,8 @@ final class ProgressBar: Sendable {
             guard percent > last else { return }
             last = percent
             let filled = percent * 30 / 100
-            let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
+            let line =
+                "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
                 + "] \(percent)% \(min(done, total))/\(total) runs"
             Self.write(line)
         }
@@ -146,7 +156,8 @@ extension ParsedArguments {
     {
         guard let text = value(name) else { return fallback }
         guard let n = Int(text), range.contains(n) else {
-            let expected = range.upperBound == Int.max
+            let expected =
+                range.upperBound == Int.max
                 ? "an integer ≥ \(grouped(range.lowerBound))"
                 : "an integer from \(grouped(range.lowerBound)) to \(grouped(range.upperBound))"
             throw CLIError.usage(command, "invalid value '\(text)' for '--\(name)': expected \(expected)")
@@ -168,7 +179,8 @@ extension ParsedArguments {
     func jitter(_ command: CommandSpec) throws(CLIError) -> Double? {
         guard let text = value("jitter") else { return nil }
         guard let sigma = Double(text), sigma.isFinite, sigma >= 0 else {
-            throw CLIError.usage(command, "invalid value '\(text)' for '--jitter': expected a number ≥ 0 (the lognormal σ)")
+            throw CLIError.usage(
+                command, "invalid value '\(text)' for '--jitter': expected a number ≥ 0 (the lognormal σ)")
         }
         return sigma
     }

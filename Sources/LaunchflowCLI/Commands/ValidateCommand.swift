@@ -29,7 +29,8 @@ enum ValidateCommand {
         let file = args.positionals[0]
         let warnings = Lint.warnings(scenario, file: file)
         if args.has("strict") && !warnings.isEmpty {
-            let total = ScenarioProblem(file: file, message: "\(plural(warnings.count, "warning")) (--strict makes warnings errors)")
+            let total = ScenarioProblem(
+                file: file, message: "\(plural(warnings.count, "warning")) (--strict makes warnings errors)")
             throw CLIError.scenario(ScenarioError(warnings.map(\.problem) + [total]))
         }
         if !warnings.isEmpty { streams.writeError(warnings.map { "\($0)\n" }.joined()) }

@@ -10,7 +10,9 @@ enum WhatIfCommand {
             .strategy,
             OptionSpec(
                 name: "reduce", value: "<share>",
-                help: "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100 (default: 50%)."),
+                help:
+                    "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100 (default: 50%)."
+            ),
             OptionSpec(name: "top", value: "<n>", help: "Show only the n best-ranked tasks (default: all)."),
             .textOrJSON,
             .jobs,
@@ -39,7 +41,8 @@ enum WhatIfCommand {
         let jobs = try args.jobs(spec)
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
-        let analysis = WhatIf.analyse(LaunchEngine(scenario), strategy: strategy, reduction: reduction, options: options, jobs: jobs)
+        let analysis = WhatIf.analyse(
+            LaunchEngine(scenario), strategy: strategy, reduction: reduction, options: options, jobs: jobs)
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 200 * scenario.tasks.count + 1024)
             writer.whatIf(analysis, top: top)
@@ -57,7 +60,8 @@ extension ParsedArguments {
     func reduction(_ command: CommandSpec) throws(CLIError) -> Double {
         guard let text = value("reduce") else { return 0.5 }
         let problem = CLIError.usage(
-            command, "invalid value '\(text)' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%")
+            command,
+            "invalid value '\(text)' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%")
         guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent.isFinite, percent > 0, percent <= 100
         else { throw problem }
         return percent / 100

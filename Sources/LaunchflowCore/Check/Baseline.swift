@@ -42,7 +42,8 @@ public struct Baseline: Sendable {
     public static func load(path: String) throws(BaselineError) -> Baseline {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw BaselineError(file: path, message: "no such file (record one with 'launchflow baseline SCENARIO > \(path)')")
+            throw BaselineError(
+                file: path, message: "no such file (record one with 'launchflow baseline SCENARIO > \(path)')")
         }
         guard !isDirectory.boolValue else {
             throw BaselineError(file: path, message: "is a directory, expected a baseline file (.json)")
@@ -63,7 +64,8 @@ public struct Baseline: Sendable {
             throw BaselineError(file: file, line: line, column: column, message: "invalid JSON: \(error.message)")
         }
         guard case .object = root else {
-            throw BaselineError(file: file, message: "expected a JSON object (the output of 'launchflow baseline'), found \(root.noun)")
+            throw BaselineError(
+                file: file, message: "expected a JSON object (the output of 'launchflow baseline'), found \(root.noun)")
         }
         let scenario = root["scenario"]?.string
         var results: [Result] = []
@@ -86,7 +88,9 @@ public struct Baseline: Sendable {
         } else {
             throw BaselineError(
                 file: file,
-                message: "not a baseline: expected an object with 'results' (the output of 'launchflow baseline' or 'compare --format json')")
+                message:
+                    "not a baseline: expected an object with 'results' (the output of 'launchflow baseline' or 'compare --format json')"
+            )
         }
         return Baseline(file: file, scenario: scenario, results: results)
     }
@@ -101,14 +105,16 @@ public struct Baseline: Sendable {
             throw BaselineError(file: file, path: path, message: "missing key 'strategy'")
         }
         guard let name = strategyValue.string else {
-            throw BaselineError(file: file, path: at("strategy"), message: "expected a string, found \(strategyValue.noun)")
+            throw BaselineError(
+                file: file, path: at("strategy"), message: "expected a string, found \(strategyValue.noun)")
         }
         guard let strategy = Strategy(rawValue: name) else { return nil }
         guard let metricsValue = value["metrics"] else {
             throw BaselineError(file: file, path: path, message: "missing key 'metrics'")
         }
         guard case .object(let members) = metricsValue else {
-            throw BaselineError(file: file, path: at("metrics"), message: "expected an object, found \(metricsValue.noun)")
+            throw BaselineError(
+                file: file, path: at("metrics"), message: "expected an object, found \(metricsValue.noun)")
         }
         var metrics: [Metric: Double] = [:]
         for (key, metricValue) in members {

@@ -24,7 +24,8 @@ public enum Check {
     ///
     /// Throws when the baseline has no result for a strategy being checked.
     /// - Complexity: one simulation per strategy, plus O(rows).
-    public static func run(_ scenario: Scenario, file: String, request: CheckRequest) throws(CheckError) -> CheckReport {
+    public static func run(_ scenario: Scenario, file: String, request: CheckRequest) throws(CheckError) -> CheckReport
+    {
         if let baseline = request.baseline {
             let missing = request.strategies.filter { baseline.result(for: $0) == nil }
             if !missing.isEmpty {
@@ -50,8 +51,9 @@ public enum Check {
                     let strategy = result.schedule.strategy
                     let saved = baseline.result(for: strategy)?.metrics[metric]
                     rows.append(
-                        baselineRow(metric, strategy: strategy, value: result.metrics.value(metric), baseline: saved,
-                                    tolerance: request.tolerance))
+                        baselineRow(
+                            metric, strategy: strategy, value: result.metrics.value(metric), baseline: saved,
+                            tolerance: request.tolerance))
                 }
             }
         }
@@ -83,7 +85,9 @@ public enum Check {
             limit: limit, bound: lower ? .atLeast : .atMost, value: value, verdict: fails ? .overBudget : .ok)
     }
 
-    static func baselineRow(_ metric: Metric, strategy: Strategy, value: Double, baseline: Double?, tolerance: Tolerance)
+    static func baselineRow(
+        _ metric: Metric, strategy: Strategy, value: Double, baseline: Double?, tolerance: Tolerance
+    )
         -> CheckRow
     {
         guard let baseline else {
@@ -103,12 +107,16 @@ public enum Check {
             let limit = snap(baseline + allowance, metric, roundUp: false)
             row.limit = limit
             row.bound = .atMost
-            if !same { row.verdict = above(value, limit) ? .regressed : value < baseline ? .improved : .withinTolerance }
+            if !same {
+                row.verdict = above(value, limit) ? .regressed : value < baseline ? .improved : .withinTolerance
+            }
         case .higherIsBetter:
             let limit = snap(baseline - allowance, metric, roundUp: true)
             row.limit = limit
             row.bound = .atLeast
-            if !same { row.verdict = below(value, limit) ? .regressed : value > baseline ? .improved : .withinTolerance }
+            if !same {
+                row.verdict = below(value, limit) ? .regressed : value > baseline ? .improved : .withinTolerance
+            }
         }
         return row
     }
@@ -140,11 +148,15 @@ public enum Check {
             let now = scenario.preMain.map { ($0.name, $0.cost) }
             if saved.map(\.name) == now.map(\.0) {
                 for (old, new) in zip(saved, now) where old.cost != new.1 {
-                    out.append("pre-main '\(new.0)': \(formatMillis(old.cost)) → \(formatMillis(new.1)) ms (\(signedMillis(new.1 - old.cost)))")
+                    out.append(
+                        "pre-main '\(new.0)': \(formatMillis(old.cost)) → \(formatMillis(new.1)) ms (\(signedMillis(new.1 - old.cost)))"
+                    )
                 }
             } else {
                 let old = saved.reduce(0) { $0 + $1.cost }
-                out.append("pre-main phases changed: \(saved.count) → \(now.count) phases, \(formatMillis(old)) → \(formatMillis(scenario.preMainTotal)) ms")
+                out.append(
+                    "pre-main phases changed: \(saved.count) → \(now.count) phases, \(formatMillis(old)) → \(formatMillis(scenario.preMainTotal)) ms"
+                )
             }
         }
         guard let saved = baseline.results.lazy.compactMap(\.taskCosts).first else { return out }
@@ -154,7 +166,9 @@ public enum Check {
         for task in scenario.tasks {
             if let old = oldCost[task.id] {
                 if old != task.cost {
-                    out.append("'\(task.id)': cost \(formatMillis(old)) → \(formatMillis(task.cost)) ms (\(signedMillis(task.cost - old)))")
+                    out.append(
+                        "'\(task.id)': cost \(formatMillis(old)) → \(formatMillis(task.cost)) ms (\(signedMillis(task.cost - old)))"
+                    )
                 }
             } else {
                 out.append("added '\(task.id)' (\(formatMillis(task.cost)) ms)")
@@ -211,7 +225,8 @@ public struct CheckBudget: Sendable, Equatable {
     /// unit; times may end in `ms`, `cpuUtilization` may be a percentage (`45%`).
     public static func parse(_ text: String) -> Result<CheckBudget, CheckError> {
         guard let equals = text.firstIndex(of: "=") else {
-            return .failure(CheckError(message: "invalid budget '\(text)': expected METRIC=VALUE, e.g. timeToFirstFrameMs=400"))
+            return .failure(
+                CheckError(message: "invalid budget '\(text)': expected METRIC=VALUE, e.g. timeToFirstFrameMs=400"))
         }
         let name = text[..<equals].trimmingCharacters(in: .whitespaces)
         var number = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
@@ -233,7 +248,8 @@ public struct CheckBudget: Sendable, Equatable {
             scale = 0.01
         }
         guard let value = Double(number), value.isFinite, value >= 0 else {
-            let unit = metric.isTime ? " (milliseconds)" : metric == .cpuUtilization ? " (a fraction such as 0.4, or 40%)" : ""
+            let unit =
+                metric.isTime ? " (milliseconds)" : metric == .cpuUtilization ? " (a fraction such as 0.4, or 40%)" : ""
             return .failure(CheckError(message: "invalid budget '\(text)': expected a number ≥ 0\(unit) after '='"))
         }
         return .success(CheckBudget(metric: metric, limit: value * scale, source: .option))

@@ -33,10 +33,12 @@ public struct CheckReport: Sendable {
             for row in budgetRows {
                 let source = row.kind == .budget(.option) ? "--budget" : "scenario"
                 let headroom = row.limit.map { limit in
-                    Self.format(row.metric, row.bound == .atLeast ? row.value - limit : limit - row.value, signed: false)
+                    Self.format(
+                        row.metric, row.bound == .atLeast ? row.value - limit : limit - row.value, signed: false)
                 }
                 table.append([
-                    row.metric.rawValue, row.strategy.rawValue, source, Self.limitText(row), Self.format(row.metric, row.value),
+                    row.metric.rawValue, row.strategy.rawValue, source, Self.limitText(row),
+                    Self.format(row.metric, row.value),
                     headroom ?? "", row.verdict.text,
                 ])
             }
@@ -51,7 +53,8 @@ public struct CheckReport: Sendable {
             var table = [["metric", "strategy", "baseline", "limit", "now", "delta", "verdict"]]
             for row in rows where row.kind == .baseline {
                 table.append([
-                    row.metric.rawValue, row.strategy.rawValue, row.reference.map { Self.format(row.metric, $0) } ?? "—",
+                    row.metric.rawValue, row.strategy.rawValue,
+                    row.reference.map { Self.format(row.metric, $0) } ?? "—",
                     Self.limitText(row), Self.format(row.metric, row.value), Self.deltaText(row), row.verdict.text,
                 ])
             }
@@ -61,7 +64,8 @@ public struct CheckReport: Sendable {
             }
         }
         if !changes.isEmpty {
-            out += "\nChanged since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)\n"
+            out +=
+                "\nChanged since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)\n"
             for change in changes { out += "  \(change)\n" }
         }
         out += "\n" + summary() + "\n"
@@ -83,7 +87,9 @@ public struct CheckReport: Sendable {
                 groups.append((row.metric, row.verdict, [row.strategy.rawValue]))
             }
         }
-        let parts = groups.map { "\($0.metric.rawValue) \($0.verdict.text) under \($0.strategies.joined(separator: ", "))" }
+        let parts = groups.map {
+            "\($0.metric.rawValue) \($0.verdict.text) under \($0.strategies.joined(separator: ", "))"
+        }
         return "FAIL: \(failures.count) of \(rows.count) checks failed: " + parts.joined(separator: "; ") + "."
     }
 

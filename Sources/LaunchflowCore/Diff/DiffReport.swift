@@ -30,12 +30,14 @@ extension ScenarioDiff {
                 out += "\nChanges, by their effect on \(orderedBy) (ms: each change applied alone to \(oldFile) and"
                 out += " simulated again; effects need not add up)\n"
             } else {
-                out += "\nChanges, by the size of their cost change (too many to re-simulate each one: effects not measured)\n"
+                out +=
+                    "\nChanges, by the size of their cost change (too many to re-simulate each one: effects not measured)\n"
             }
             var table = [strategies.map { "Δ " + $0.rawValue } + ["change"]]
             for change in changes {
                 var row: [String] = strategies.indices.map { k in
-                    change.effect.map { CheckReport.format(.timeToFirstFrameMs, Double($0[k]) / 1000, signed: true) } ?? "—"
+                    change.effect.map { CheckReport.format(.timeToFirstFrameMs, Double($0[k]) / 1000, signed: true) }
+                        ?? "—"
                 }
                 var description = Self.describe(change)
                 if let note = change.note { description += " (\(note))" }

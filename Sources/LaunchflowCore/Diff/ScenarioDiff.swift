@@ -70,7 +70,8 @@ public struct ScenarioDiff: Sendable {
         let versions = Versions(old: old, new: new)
         var found = Self.changes(old: old, new: new)
         let simulated = found.filter { $0.kind.isSimulated }.count
-        let work = (old.tasks.count + old.tasks.reduce(0) { $0 + $1.dependsOn.count } + 1) * strategies.count * simulated
+        let work =
+            (old.tasks.count + old.tasks.reduce(0) { $0 + $1.dependsOn.count } + 1) * strategies.count * simulated
         effectsMeasured = work <= measureLimit
         if effectsMeasured {
             let before = oldMetrics.map(\.timeToFirstFrame)
@@ -139,8 +140,12 @@ public struct ScenarioDiff: Sendable {
         if a.refreshRate != b.refreshRate {
             device.append(FieldChange("refreshRate", .number(a.refreshRate), .number(b.refreshRate)))
         }
-        if a.commitCost != b.commitCost { device.append(FieldChange("commitCost", .millis(a.commitCost), .millis(b.commitCost))) }
-        if a.renderTime != b.renderTime { device.append(FieldChange("renderTime", .millis(a.renderTime), .millis(b.renderTime))) }
+        if a.commitCost != b.commitCost {
+            device.append(FieldChange("commitCost", .millis(a.commitCost), .millis(b.commitCost)))
+        }
+        if a.renderTime != b.renderTime {
+            device.append(FieldChange("renderTime", .millis(a.renderTime), .millis(b.renderTime)))
+        }
         if !device.isEmpty { out.append(ScenarioChange(kind: .device, fields: device)) }
 
         if old.preMain != new.preMain {
@@ -158,7 +163,9 @@ public struct ScenarioDiff: Sendable {
             for phase in old.preMain where !newNames.contains(phase.name) {
                 fields.append(FieldChange("'\(phase.name)'", .millis(phase.cost), .absent))
             }
-            if fields.isEmpty && oldNames != newNames { fields.append(FieldChange("order", .ids(oldNames), .ids(newNames))) }
+            if fields.isEmpty && oldNames != newNames {
+                fields.append(FieldChange("order", .ids(oldNames), .ids(newNames)))
+            }
             var change = ScenarioChange(kind: .preMain, fields: fields)
             change.costDelta = new.preMainTotal - old.preMainTotal
             out.append(change)
@@ -196,8 +203,10 @@ public struct ScenarioDiff: Sendable {
             if Set(ownOld) != Set(ownNew) { fields.append(FieldChange("dependsOn", .ids(ownOld), .ids(ownNew))) }
             let simulated = !fields.isEmpty
             if before.costP90 != task.costP90 {
-                fields.append(FieldChange("costP90", before.costP90.map(FieldValue.millis) ?? .absent,
-                                          task.costP90.map(FieldValue.millis) ?? .absent))
+                fields.append(
+                    FieldChange(
+                        "costP90", before.costP90.map(FieldValue.millis) ?? .absent,
+                        task.costP90.map(FieldValue.millis) ?? .absent))
             }
             guard !fields.isEmpty else { continue }
             var change = ScenarioChange(kind: simulated ? .taskChanged : .info, task: task.id, fields: fields)
@@ -205,7 +214,8 @@ public struct ScenarioDiff: Sendable {
             out.append(change)
         }
         for (i, task) in old.tasks.enumerated() where newIDs[task.id] == nil {
-            var change = ScenarioChange(kind: .taskRemoved, task: task.id, fields: [FieldChange("cost", .millis(task.cost), .absent)])
+            var change = ScenarioChange(
+                kind: .taskRemoved, task: task.id, fields: [FieldChange("cost", .millis(task.cost), .absent)])
             change.linked = oldDependents[i].filter { newIDs[old.tasks[$0].id] != nil }.map { old.tasks[$0].id }
             change.costDelta = -task.cost
             out.append(change)
@@ -214,7 +224,8 @@ public struct ScenarioDiff: Sendable {
         let oldOrder = old.tasks.map(\.id).filter { newIDs[$0] != nil }
         let newOrder = new.tasks.map(\.id).filter { oldIDs[$0] != nil }
         if oldOrder != newOrder {
-            out.append(ScenarioChange(kind: .taskOrder, fields: [FieldChange("order", .text("file order"), .text("changed"))]))
+            out.append(
+                ScenarioChange(kind: .taskOrder, fields: [FieldChange("order", .text("file order"), .text("changed"))]))
         }
 
         var info: [FieldChange] = []
@@ -222,9 +233,14 @@ public struct ScenarioDiff: Sendable {
         if old.description != new.description { info.append(FieldChange("description", .text("…"), .text("changed"))) }
         let oldBudgets = old.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
         let newBudgets = new.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
-        if Set(oldBudgets) != Set(newBudgets) { info.append(FieldChange("budgets", .ids(oldBudgets), .ids(newBudgets))) }
+        if Set(oldBudgets) != Set(newBudgets) {
+            info.append(FieldChange("budgets", .ids(oldBudgets), .ids(newBudgets)))
+        }
         if old.jitter != new.jitter {
-            info.append(FieldChange("jitter", old.jitter.map(FieldValue.number) ?? .absent, new.jitter.map(FieldValue.number) ?? .absent))
+            info.append(
+                FieldChange(
+                    "jitter", old.jitter.map(FieldValue.number) ?? .absent, new.jitter.map(FieldValue.number) ?? .absent
+                ))
         }
         if !info.isEmpty { out.append(ScenarioChange(kind: .info, fields: info)) }
         return out
@@ -350,7 +366,8 @@ struct Draft {
                 if let i = v.oldIDs[dependent] { draft.dependencies[i].append(id) }
             }
             draft.tasks.insert(added, at: v.insertion[j])
-            draft.dependencies.insert(added.dependsOn.map { new.tasks[$0].id }.filter { v.oldIDs[$0] != nil }, at: v.insertion[j])
+            draft.dependencies.insert(
+                added.dependsOn.map { new.tasks[$0].id }.filter { v.oldIDs[$0] != nil }, at: v.insertion[j])
         case .taskRemoved:
             guard let id = change.task, let i = v.oldIDs[id] else { break }
             draft.tasks.remove(at: i)

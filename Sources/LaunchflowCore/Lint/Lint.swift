@@ -41,26 +41,33 @@ public enum Lint {
                 let path = "tasks[\(i)].dependsOn[\(k)]"
                 if dependency.priority > task.priority {
                     guard !task.firstFrame else { continue }  // reported by firstFrameNeedsLaterTier
-                    warn(.laterTierDependency, task: i, position: k, path: path,
-                         "depends on '\(dependency.id)' in a later priority tier (priority \(dependency.priority) > \(task.priority)): "
-                         + "under the priority strategy it always starts before '\(dependency.id)' ends (a guaranteed dependency violation)")
+                    warn(
+                        .laterTierDependency, task: i, position: k, path: path,
+                        "depends on '\(dependency.id)' in a later priority tier (priority \(dependency.priority) > \(task.priority)): "
+                            + "under the priority strategy it always starts before '\(dependency.id)' ends (a guaranteed dependency violation)"
+                    )
                 } else if dependency.priority == task.priority {
                     let tier = "the same priority tier (priority \(task.priority))"
                     switch (task.mainThreadOnly, dependency.mainThreadOnly) {
                     case (false, false):
-                        warn(.sameTierDependency, task: i, position: k, path: path,
-                             "depends on '\(dependency.id)' in \(tier), both worker tasks: under the priority strategy "
-                             + "they may run at the same time (a possible dependency violation)")
+                        warn(
+                            .sameTierDependency, task: i, position: k, path: path,
+                            "depends on '\(dependency.id)' in \(tier), both worker tasks: under the priority strategy "
+                                + "they may run at the same time (a possible dependency violation)")
                     case (true, false), (false, true):
                         let (main, worker) = task.mainThreadOnly ? (task.id, dependency.id) : (dependency.id, task.id)
-                        warn(.sameTierDependency, task: i, position: k, path: path,
-                             "depends on '\(dependency.id)' in \(tier): under the priority strategy '\(main)' runs on the main thread "
-                             + "while '\(worker)' runs on a worker, possibly at the same time (a possible dependency violation)")
+                        warn(
+                            .sameTierDependency, task: i, position: k, path: path,
+                            "depends on '\(dependency.id)' in \(tier): under the priority strategy '\(main)' runs on the main thread "
+                                + "while '\(worker)' runs on a worker, possibly at the same time (a possible dependency violation)"
+                        )
                     case (true, true):
                         guard d > i else { continue }
-                        warn(.sameTierDependency, task: i, position: k, path: path,
-                             "depends on '\(dependency.id)', a main-thread task later in the file in \(tier): the priority "
-                             + "strategy runs a tier's main-thread tasks in file order (a guaranteed dependency violation)")
+                        warn(
+                            .sameTierDependency, task: i, position: k, path: path,
+                            "depends on '\(dependency.id)', a main-thread task later in the file in \(tier): the priority "
+                                + "strategy runs a tier's main-thread tasks in file order (a guaranteed dependency violation)"
+                        )
                     }
                 }
             }
@@ -69,7 +76,9 @@ public enum Lint {
         firstFrameRule(scenario, warn)
         serialRule(scenario, warn)
         let order = found.indices.sorted {
-            (found[$0].task, found[$0].position, found[$0].hops, $0) < (found[$1].task, found[$1].position, found[$1].hops, $1)
+            (found[$0].task, found[$0].position, found[$0].hops, $0) < (
+                found[$1].task, found[$1].position, found[$1].hops, $1
+            )
         }
         return order.map { found[$0].warning }
     }
@@ -105,11 +114,15 @@ public enum Lint {
             var through = ""
             if !chain.isEmpty {
                 let names = chain.reversed().map { "'\(tasks[$0].id)'" }
-                through = " (through " + (names.count > 3 ? names.prefix(3).joined(separator: " → ") + " → …" : names.joined(separator: " → ")) + ")"
+                through =
+                    " (through "
+                    + (names.count > 3
+                        ? names.prefix(3).joined(separator: " → ") + " → …" : names.joined(separator: " → ")) + ")"
             }
-            warn(.firstFrameNeedsLaterTier, frame, k, chain.count, "tasks[\(frame)].dependsOn[\(k)]",
-                 "the first frame needs '\(task.id)'\(through), which is in a later priority tier (priority \(task.priority) > \(priority)): "
-                 + "under the priority strategy the first frame is drawn before '\(task.id)' ends")
+            warn(
+                .firstFrameNeedsLaterTier, frame, k, chain.count, "tasks[\(frame)].dependsOn[\(k)]",
+                "the first frame needs '\(task.id)'\(through), which is in a later priority tier (priority \(task.priority) > \(priority)): "
+                    + "under the priority strategy the first frame is drawn before '\(task.id)' ends")
         }
     }
 
@@ -129,10 +142,11 @@ public enum Lint {
         where !task.firstFrame && task.cost > 0 && graph.dependents(of: i).isEmpty
             && schedule.tasks[i].start < schedule.tasks[last].start
         {
-            warn(.blocksFirstFrameUnderSerial, i, task.dependsOn.count, 0, "tasks[\(i)].priority",
-                 "nothing depends on '\(task.id)' and the first frame does not need it, yet the serial strategy runs it "
-                 + "before '\(tasks[last].id)' (the last first-frame task), delaying the first frame by \(formatMillis(task.cost)) ms; "
-                 + "a larger priority value moves it later")
+            warn(
+                .blocksFirstFrameUnderSerial, i, task.dependsOn.count, 0, "tasks[\(i)].priority",
+                "nothing depends on '\(task.id)' and the first frame does not need it, yet the serial strategy runs it "
+                    + "before '\(tasks[last].id)' (the last first-frame task), delaying the first frame by \(formatMillis(task.cost)) ms; "
+                    + "a larger priority value moves it later")
         }
     }
 }

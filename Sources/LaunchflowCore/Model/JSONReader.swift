@@ -201,7 +201,9 @@ struct JSONReader {
             simple = false
             i += 1
             if i < n, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < n, isDigit(bytes[i]) else { throw error("invalid number: expected a digit in the exponent", at: i) }
+            guard i < n, isDigit(bytes[i]) else {
+                throw error("invalid number: expected a digit in the exponent", at: i)
+            }
             while i < n, isDigit(bytes[i]) { i += 1 }
         }
         offset = i
@@ -265,7 +267,9 @@ struct JSONReader {
                         throw error("unpaired surrogate in \\u escape", at: i - 5)
                     }
                     let low = try readHex4(at: i + 3)
-                    guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in \\u escape", at: i - 5) }
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw error("unpaired surrogate in \\u escape", at: i - 5)
+                    }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     i += 6
                 } else if (0xDC00..<0xE000).contains(scalar) {

@@ -45,7 +45,9 @@ final class ScenarioDecoder {
         var seen = KeySet()
         var nameInvalid = false
         try r.readObject { r, key, keyOffset in
-            guard try self.checkKey(key, of: Self.rootKeys, in: &seen, at: .root(key), offset: keyOffset, &r) else { return }
+            guard try self.checkKey(key, of: Self.rootKeys, in: &seen, at: .root(key), offset: keyOffset, &r) else {
+                return
+            }
             switch key {
             case "name":
                 let field = try self.string(&r, at: .root(key))
@@ -76,22 +78,29 @@ final class ScenarioDecoder {
         guard try expectObject(&r, at: .root("device")) else { return }
         var seen = KeySet()
         try r.readObject { r, key, keyOffset in
-            guard try self.checkKey(key, of: Self.deviceKeys, in: &seen, at: .device(key), offset: keyOffset, &r) else { return }
+            guard try self.checkKey(key, of: Self.deviceKeys, in: &seen, at: .device(key), offset: keyOffset, &r) else {
+                return
+            }
             switch key {
             case "cores":
                 if let v = try self.integer(&r, at: .device(key), min: 2, max: 1024).value { self.device.cores = v }
             case "refreshRate":
                 let offset = r.valueOffset()
-                guard let v = try self.number(&r, at: .device(key), min: -.infinity, max: .infinity, unit: "").value else { return }
+                guard let v = try self.number(&r, at: .device(key), min: -.infinity, max: .infinity, unit: "").value
+                else { return }
                 if v > 0 && v <= 1000 {
                     if v < Self.minRefreshRate {
                         // MODEL.md allows any r > 0, but 1e6 / r µs must fit the 64-bit clock.
-                        self.report("must be at least 1e-9 Hz (a frame every 31 years); a smaller rate overflows the microsecond clock, found \(v)", at: .device(key), offset: offset)
+                        self.report(
+                            "must be at least 1e-9 Hz (a frame every 31 years); a smaller rate overflows the microsecond clock, found \(v)",
+                            at: .device(key), offset: offset)
                         return
                     }
                     self.device.refreshRate = v
                 } else {
-                    self.report("must be greater than 0 and at most 1000 (Hz), found \(formatNumber(v))", at: .device(key), offset: offset)
+                    self.report(
+                        "must be greater than 0 and at most 1000 (Hz), found \(formatNumber(v))", at: .device(key),
+                        offset: offset)
                 }
             case "commitCost":
                 if let v = try self.milliseconds(&r, at: .device(key)).value { self.device.commitCost = v }
@@ -111,7 +120,10 @@ final class ScenarioDecoder {
             var name: Field<String> = .absent
             var cost: Field<Micros> = .absent
             try r.readObject { r, key, keyOffset in
-                guard try self.checkKey(key, of: Self.preMainKeys, in: &seen, at: .preMain(index, key), offset: keyOffset, &r) else { return }
+                guard
+                    try self.checkKey(
+                        key, of: Self.preMainKeys, in: &seen, at: .preMain(index, key), offset: keyOffset, &r)
+                else { return }
                 switch key {
                 case "name": name = try self.string(&r, at: .preMain(index, key))
                 case "cost": cost = try self.milliseconds(&r, at: .preMain(index, key))
@@ -196,7 +208,9 @@ final class ScenarioDecoder {
             if kind == .string {
                 ids.append(try r.readString())
             } else {
-                self.report("expected a task id (a string), found \(kind.noun)", at: .dependency(task: task, position: position), offset: elementOffset)
+                self.report(
+                    "expected a task id (a string), found \(kind.noun)",
+                    at: .dependency(task: task, position: position), offset: elementOffset)
                 try r.skipValue()
                 ids.append(nil)  // keeps positions aligned
             }
@@ -210,7 +224,8 @@ final class ScenarioDecoder {
         var seen = Set<String>()
         try r.readObject { r, key, keyOffset in
             guard Metric(rawValue: key) != nil else {
-                self.report("unknown metric '\(key)'\(didYouMean(key, in: metrics))", at: .budget(key), offset: keyOffset)
+                self.report(
+                    "unknown metric '\(key)'\(didYouMean(key, in: metrics))", at: .budget(key), offset: keyOffset)
                 try r.skipValue()
                 return
             }
@@ -265,7 +280,9 @@ final class ScenarioDecoder {
         let offset = r.valueOffset()
         let found = try r.peekKind()
         if found == kind { return true }
-        if found != .null || !nullIsAbsent { report("expected \(kind.noun), found \(found.noun)", at: location, offset: offset) }
+        if found != .null || !nullIsAbsent {
+            report("expected \(kind.noun), found \(found.noun)", at: location, offset: offset)
+        }
         try r.skipValue()
         return false
     }
@@ -299,7 +316,9 @@ final class ScenarioDecoder {
     }
 
     /// A finite number in `min...max`.
-    func number(_ r: inout JSONReader, at location: Location, min: Double, max: Double, unit: String) throws -> Field<Double> {
+    func number(_ r: inout JSONReader, at location: Location, min: Double, max: Double, unit: String) throws -> Field<
+        Double
+    > {
         let offset = r.valueOffset()
         switch try r.peekKind() {
         case .number:
@@ -310,9 +329,13 @@ final class ScenarioDecoder {
             }
             guard v >= min && v <= max else {
                 if max == .greatestFiniteMagnitude {
-                    report("must be at least \(formatNumber(min))\(unit), found \(formatNumber(v))", at: location, offset: offset)
+                    report(
+                        "must be at least \(formatNumber(min))\(unit), found \(formatNumber(v))", at: location,
+                        offset: offset)
                 } else {
-                    report("must be between \(formatNumber(min)) and \(formatNumber(max))\(unit), found \(formatNumber(v))", at: location, offset: offset)
+                    report(
+                        "must be between \(formatNumber(min)) and \(formatNumber(max))\(unit), found \(formatNumber(v))",
+                        at: location, offset: offset)
                 }
                 return .invalid
             }
@@ -351,7 +374,9 @@ final class ScenarioDecoder {
                 return .invalid
             }
             guard n.value >= Double(min) && n.value <= Double(max) else {
-                report("must be an integer between \(min) and \(max), found \(formatNumber(n.value))", at: location, offset: offset)
+                report(
+                    "must be an integer between \(min) and \(max), found \(formatNumber(n.value))", at: location,
+                    offset: offset)
                 return .invalid
             }
             return .value(Int(n.value))
@@ -376,14 +401,17 @@ final class ScenarioDecoder {
         }
         if !problems.isEmpty {
             // Stable order: by position in the file, then in the order found.
-            let ordered = problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
-            throw ScenarioError(ordered.map { entry in
-                let (_, location, message) = entry.element
-                let taskID = location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
-                return ScenarioProblem(
-                    file: file, path: location?.path ?? "", taskID: taskID?.isEmpty == false ? taskID : nil,
-                    message: message)
-            })
+            let ordered = problems.enumerated().sorted {
+                ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
+            }
+            throw ScenarioError(
+                ordered.map { entry in
+                    let (_, location, message) = entry.element
+                    let taskID = location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
+                    return ScenarioProblem(
+                        file: file, path: location?.path ?? "", taskID: taskID?.isEmpty == false ? taskID : nil,
+                        message: message)
+                })
         }
         let launchTasks = tasks.indices.map { i in
             let raw = tasks[i]

@@ -18,7 +18,9 @@ public enum ScenarioLoader {
             throw ScenarioError([ScenarioProblem(file: path, message: "no such file")])
         }
         if isDirectory.boolValue {
-            throw ScenarioError([ScenarioProblem(file: path, message: "is a directory, expected a scenario file (.json)")])
+            throw ScenarioError([
+                ScenarioProblem(file: path, message: "is a directory, expected a scenario file (.json)")
+            ])
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ScenarioError([ScenarioProblem(file: path, message: "cannot be read (permission denied?)")])

@@ -27,11 +27,14 @@ struct ScenarioValidator {
         var suggestionsLeft = Self.suggestionLimit
         for (i, task) in tasks.enumerated() {
             if task.firstFrame && !task.mainThreadOnly {
-                report(.task(i, "firstFrame"), i,
-                    "a firstFrame task must be mainThreadOnly: only main-thread work puts pixels on screen (mark the main-thread task that shows the result)")
+                report(
+                    .task(i, "firstFrame"), i,
+                    "a firstFrame task must be mainThreadOnly: only main-thread work puts pixels on screen (mark the main-thread task that shows the result)"
+                )
             }
             if let p90 = task.costP90, let cost = task.cost, p90 < cost {
-                report(.task(i, "costP90"), i,
+                report(
+                    .task(i, "costP90"), i,
                     "must be at least cost (\(formatMillis(cost)) ms), found \(formatMillis(p90)) ms")
             }
             guard !task.dependsOn.isEmpty else { continue }
@@ -77,7 +80,9 @@ struct ScenarioValidator {
     }
 
     /// The earlier position of `name` in `list`, if any (a dictionary for long lists).
-    private func firstPosition(of name: String, in list: [String?], before position: Int, seen: inout [String: Int]?) -> Int? {
+    private func firstPosition(of name: String, in list: [String?], before position: Int, seen: inout [String: Int]?)
+        -> Int?
+    {
         if seen != nil {
             if let earlier = seen![name] { return earlier }
             seen![name] = position

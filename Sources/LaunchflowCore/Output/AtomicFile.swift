@@ -28,7 +28,9 @@ public struct FileWriteError: Error, Sendable, CustomStringConvertible {
 public func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
     let url = URL(fileURLWithPath: path)
     let directory = url.deletingLastPathComponent().path
-    let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16)
+    let temporary =
+        directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-"
+        + String(UInt32.random(in: .min ... .max), radix: 16)
 
     func failure(_ what: String, _ code: Int32 = errno) -> FileWriteError {
         FileWriteError(path: path, reason: "\(what): \(String(cString: strerror(code)))")

@@ -6,8 +6,10 @@ public enum TextReport {
         let scenario = schedule.scenario
         let device = scenario.device
         var out = "\(scenario.name) — strategy \(schedule.strategy.rawValue)\n"
-        out += "device: \(device.cores) cores (main + \(device.workerCount) workers), \(formatNumber(device.refreshRate)) Hz"
-        out += " (frame \(formatMillis(device.frameInterval)) ms), commit \(formatMillis(device.commitCost)) ms, render \(formatMillis(device.renderTime)) ms"
+        out +=
+            "device: \(device.cores) cores (main + \(device.workerCount) workers), \(formatNumber(device.refreshRate)) Hz"
+        out +=
+            " (frame \(formatMillis(device.frameInterval)) ms), commit \(formatMillis(device.commitCost)) ms, render \(formatMillis(device.renderTime)) ms"
         if schedule.strategy == .dag && schedule.maxConcurrent < device.workerCount {
             out += ", at most \(schedule.maxConcurrent) worker tasks at once"
         }
@@ -35,7 +37,9 @@ public enum TextReport {
             out += "\nDependency violations (the task started before its dependency ended)\n"
             var rows = [["task", "dependency", "start", "dependency end"]]
             for v in violations {
-                rows.append([scenario.tasks[v.task].id, scenario.tasks[v.dependency].id, fixed(v.start), fixed(v.dependencyEnd)])
+                rows.append([
+                    scenario.tasks[v.task].id, scenario.tasks[v.dependency].id, fixed(v.start), fixed(v.dependencyEnd),
+                ])
             }
             out += table(rows, rightAligned: [false, false, true, true], indent: "  ")
         }

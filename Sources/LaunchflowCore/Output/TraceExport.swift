@@ -33,7 +33,8 @@ public enum TraceExport {
         let schedule = result.schedule
         let scenario = schedule.scenario
         let tasks = scenario.tasks
-        var w = JSONWriter(capacity: 256 * tasks.count + 128 * scenario.tasks.reduce(0) { $0 + $1.dependsOn.count } + 4096)
+        var w = JSONWriter(
+            capacity: 256 * tasks.count + 128 * scenario.tasks.reduce(0) { $0 + $1.dependsOn.count } + 4096)
         var first = true
         func next() {
             w.raw(first ? "\n" : ",\n")
@@ -82,7 +83,10 @@ public enum TraceExport {
         }
         for (k, commit) in schedule.commits.enumerated() {
             next()
-            slice(&w, "run-loop iteration \(k)", cat: "runloop", tid: mainTid, Span(start: commit.iterationStart, end: commit.end)) { w in
+            slice(
+                &w, "run-loop iteration \(k)", cat: "runloop", tid: mainTid,
+                Span(start: commit.iterationStart, end: commit.end)
+            ) { w in
                 w.key("iteration"); w.integer(k)
             }
             let ordered = mainTasks[k].sorted(by: byTime)
@@ -154,7 +158,9 @@ public enum TraceExport {
                 flowID += 1
                 let source = schedule.tasks[d]
                 next()
-                flow(&w, phase: "s", id: flowID, tid: tid(ofThread: source.thread), at: max(source.start, source.end - 1))
+                flow(
+                    &w, phase: "s", id: flowID, tid: tid(ofThread: source.thread), at: max(source.start, source.end - 1)
+                )
                 next()
                 flow(&w, phase: "f", id: flowID, tid: tid(ofThread: run.thread), at: run.start)
             }

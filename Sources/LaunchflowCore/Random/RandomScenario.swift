@@ -22,11 +22,14 @@ public struct RandomScenario: Sendable {
         let device = Device(
             cores: Int.random(in: cores, using: &rng),
             refreshRate: refreshRates.randomElement(using: &rng)!,
-            commitCost: rng.nextUnit() < 0.5 ? 0 : microseconds(fromMilliseconds: (rng.nextUnit() * 4 * 1000).rounded() / 1000),
-            renderTime: rng.nextUnit() < 0.5 ? 0 : microseconds(fromMilliseconds: (rng.nextUnit() * 10 * 1000).rounded() / 1000))
+            commitCost: rng.nextUnit() < 0.5
+                ? 0 : microseconds(fromMilliseconds: (rng.nextUnit() * 4 * 1000).rounded() / 1000),
+            renderTime: rng.nextUnit() < 0.5
+                ? 0 : microseconds(fromMilliseconds: (rng.nextUnit() * 10 * 1000).rounded() / 1000))
         var preMain: [PreMainPhase] = []
         for k in 0..<Int.random(in: 0...3, using: &rng) {
-            preMain.append(PreMainPhase(name: "phase-\(k)", cost: microseconds(fromMilliseconds: (rng.nextUnit() * 50).rounded())))
+            preMain.append(
+                PreMainPhase(name: "phase-\(k)", cost: microseconds(fromMilliseconds: (rng.nextUnit() * 50).rounded())))
         }
         var tasks: [LaunchTask] = []
         tasks.reserveCapacity(taskCount)
@@ -43,9 +46,11 @@ public struct RandomScenario: Sendable {
                     if !deps.contains(d) { deps.append(d) }
                 }
             }
-            tasks.append(LaunchTask(
-                id: "t\(i)", cost: cost, mainThreadOnly: mainOnly, priority: Int.random(in: 0..<max(1, tiers), using: &rng) * 10,
-                dependsOn: deps, firstFrame: mainOnly && rng.nextUnit() < 0.1))
+            tasks.append(
+                LaunchTask(
+                    id: "t\(i)", cost: cost, mainThreadOnly: mainOnly,
+                    priority: Int.random(in: 0..<max(1, tiers), using: &rng) * 10,
+                    dependsOn: deps, firstFrame: mainOnly && rng.nextUnit() < 0.1))
         }
         return Scenario(name: "random-\(seed)", device: device, preMain: preMain, tasks: tasks)
     }

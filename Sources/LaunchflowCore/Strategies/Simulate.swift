@@ -57,7 +57,8 @@ func simulate(_ prepared: PreparedScenario, strategy: Strategy, options: Simulat
             scenario: scenario, cost: costs, ranking: ranking, policy: policy, maxConcurrent: maxConcurrent)
         let result = simulator.run(from: t0)
         return Schedule(
-            scenario: scenario, strategy: strategy, maxConcurrent: maxConcurrent, costs: costs, t0: t0, preMain: preMain,
+            scenario: scenario, strategy: strategy, maxConcurrent: maxConcurrent, costs: costs, t0: t0,
+            preMain: preMain,
             tasks: result.tasks, commits: result.commits, blocked: result.blocked,
             didFinishLaunching: result.launch)
     }

@@ -55,7 +55,9 @@ public struct CostSampler: Sendable {
         var problems: [UncertaintyError.Problem] = []
         if !(fallback.isFinite && fallback >= 0) {
             // The decoder and the CLI reject these; a scenario built in code may not have been checked.
-            problems.append(UncertaintyError.Problem(task: nil, key: "jitter", message: "must be a finite number ≥ 0, found \(fallback)"))
+            problems.append(
+                UncertaintyError.Problem(
+                    task: nil, key: "jitter", message: "must be a finite number ≥ 0, found \(fallback)"))
         }
         guard problems.isEmpty else { throw UncertaintyError(problems: problems) }
         var sigmas: [Double] = []

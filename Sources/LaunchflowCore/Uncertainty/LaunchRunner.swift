@@ -44,7 +44,8 @@ public struct LaunchRunner {
         let maxConcurrent = strategy == .dag ? min(options.maxConcurrent ?? workers, workers) : workers
         func run<P: LaunchPolicy>(_ policy: P) -> HeadlineTimes {
             var simulator = Simulator(
-                scenario: scenario, cost: costs, ranking: prepared.ranking, policy: policy, maxConcurrent: maxConcurrent)
+                scenario: scenario, cost: costs, ranking: prepared.ranking, policy: policy, maxConcurrent: maxConcurrent
+            )
             let result = simulator.run(from: scenario.preMainTotal)
             return HeadlineTimes(tasks: scenario.tasks, runs: result.tasks, commits: result.commits)
         }

@@ -55,7 +55,8 @@ public struct Sweep: Sendable {
     public func run(_ configuration: SweepConfiguration, progress: (@Sendable (Int) -> Void)? = nil) -> SweepResult {
         let strategies = configuration.strategies
         let finished = Atomic<Int>(0)
-        let chunks = Parallel.mapChunks(count: configuration.runs, chunkSize: Self.chunkSize, jobs: configuration.jobs) {
+        let chunks = Parallel.mapChunks(count: configuration.runs, chunkSize: Self.chunkSize, jobs: configuration.jobs)
+        {
             range -> ChunkResult in
             let result = self.runChunk(range, configuration)
             if let progress { progress(finished.add(range.count, ordering: .relaxed).newValue) }

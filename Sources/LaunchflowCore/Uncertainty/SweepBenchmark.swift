@@ -64,7 +64,9 @@ public enum SweepBenchmark {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             if result.summaries.count == configuration.strategies.count, elapsed < best.wall { best = (elapsed, cpu) }
         }
-        return Figure(jobs: jobs, runs: runs, strategies: configuration.strategies.count, seconds: best.wall, cpuSeconds: best.cpu)
+        return Figure(
+            jobs: jobs, runs: runs, strategies: configuration.strategies.count, seconds: best.wall, cpuSeconds: best.cpu
+        )
     }
 
     /// The CPU time of this process so far (user + system, every thread), in seconds.

@@ -8,15 +8,17 @@ public enum UncertaintyReport {
     public static func sweep(_ result: SweepResult, pictures: [String] = []) -> String {
         let configuration = result.configuration
         let runs = configuration.runs
-        var out = "\(result.scenario.name) — sweep of \(runs) sampled launch\(runs == 1 ? "" : "es"), seed \(configuration.seed)\n"
+        var out =
+            "\(result.scenario.name) — sweep of \(runs) sampled launch\(runs == 1 ? "" : "es"), seed \(configuration.seed)\n"
         out += "uncertainty: \(uncertaintyLine(result))\n"
         if let maxConcurrent = configuration.options.maxConcurrent, configuration.strategies.contains(.dag) {
             out += "dag: at most \(maxConcurrent) worker tasks at once\n"
         }
-        let tables: [(String, KeyPath<SweepSummary, Distribution>, KeyPath<SweepSummary, Int>, KeyPath<SweepSummary, Int>)] = [
-            ("Time to first frame (ms)", \.firstFrame, \.bestFirstFrame, \.soleBestFirstFrame),
-            ("Launch complete (ms)", \.launchComplete, \.bestLaunchComplete, \.soleBestLaunchComplete),
-        ]
+        let tables:
+            [(String, KeyPath<SweepSummary, Distribution>, KeyPath<SweepSummary, Int>, KeyPath<SweepSummary, Int>)] = [
+                ("Time to first frame (ms)", \.firstFrame, \.bestFirstFrame, \.soleBestFirstFrame),
+                ("Launch complete (ms)", \.launchComplete, \.bestLaunchComplete, \.soleBestLaunchComplete),
+            ]
         for (title, distribution, best, sole) in tables {
             out += "\n\(title)\n"
             var rows = [["strategy", "mean", "p50", "p90", "p99", "max", "best", "sole best"]]
@@ -68,7 +70,8 @@ public enum UncertaintyReport {
         let base = analysis.base
         var out = "\(scenario.name) — what if one task's cost were \(percentText(analysis.reduction))% lower?"
         out += " strategy \(analysis.strategy.rawValue)\n"
-        out += "base: first frame \(formatMillis(base.timeToFirstFrame)) ms, launch complete \(formatMillis(base.launchComplete)) ms"
+        out +=
+            "base: first frame \(formatMillis(base.timeToFirstFrame)) ms, launch complete \(formatMillis(base.launchComplete)) ms"
         if analysis.strategy == .dag, let maxConcurrent = analysis.options.maxConcurrent {
             out += ", at most \(maxConcurrent) worker tasks at once"
         }
@@ -77,7 +80,8 @@ public enum UncertaintyReport {
         var table = [["rank", "task", "cost", "reduced", "first-frame gain", "launch gain", "slack"]]
         for (k, row) in rows.enumerated() {
             table.append([
-                String(k + 1), scenario.tasks[row.task].id, TextReport.fixed(row.cost), TextReport.fixed(row.reducedCost),
+                String(k + 1), scenario.tasks[row.task].id, TextReport.fixed(row.cost),
+                TextReport.fixed(row.reducedCost),
                 signed(row.firstFrameGain), signed(row.launchGain),
                 (row.slackIsCapped ? "≥ " : "") + TextReport.fixed(row.slack),
             ])

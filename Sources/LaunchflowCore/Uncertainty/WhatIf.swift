@@ -45,7 +45,8 @@ public enum WhatIf {
                 trial[task] = reduced
                 let faster = runner.headlineTimes(strategy, costs: trial, options: options)
                 trial[task] = costs[task]
-                let slack = Self.slack(of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap)
+                let slack = Self.slack(
+                    of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap)
                 return WhatIfRow(
                     task: task, cost: costs[task], reducedCost: reduced,
                     firstFrameGain: baseTimes.timeToFirstFrame - faster.timeToFirstFrame,
@@ -70,7 +71,8 @@ public enum WhatIf {
         defer { trial[task] = cost }
         func moves(_ growth: Micros) -> Bool {
             trial[task] = cost + growth
-            return runner.headlineTimes(strategy, costs: trial, options: options).timeToFirstFrame != base.timeToFirstFrame
+            return runner.headlineTimes(strategy, costs: trial, options: options).timeToFirstFrame
+                != base.timeToFirstFrame
         }
         // Doubling: the first probe that moves the frame, or the cap.
         var unchanged: Micros = 0

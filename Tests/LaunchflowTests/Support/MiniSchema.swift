@@ -89,11 +89,14 @@ struct MiniSchema {
                 let ok = keyword == "minimum" ? x >= limit : keyword == "maximum" ? x <= limit : x > limit
                 if !ok { out.append("\(path): \(x) breaks \(keyword) \(limit)") }
             case "minLength":
-                if case .string(let text) = value, case .number(let n) = argument, Double(text.unicodeScalars.count) < n {
+                if case .string(let text) = value, case .number(let n) = argument, Double(text.unicodeScalars.count) < n
+                {
                     out.append("\(path): shorter than \(Int(n))")
                 }
             case "const":
-                if Self.canonical(value) != Self.canonical(argument) { out.append("\(path): not \(Self.canonical(argument))") }
+                if Self.canonical(value) != Self.canonical(argument) {
+                    out.append("\(path): not \(Self.canonical(argument))")
+                }
             case "if":
                 var failures: [String] = []
                 check(value, argument, path, &failures)
@@ -119,7 +122,9 @@ struct MiniSchema {
     static func canonical(_ value: JSONValue) -> String {
         switch value {
         case .object(let members):
-            return "{" + members.sorted { $0.key < $1.key }.map { "\($0.key):\(canonical($0.value))" }.joined(separator: ",") + "}"
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { "\($0.key):\(canonical($0.value))" }.joined(separator: ",")
+                + "}"
         case .array(let items): return "[" + items.map(canonical).joined(separator: ",") + "]"
         case .string(let text): return "\"\(text)\""
         case .number(let x): return "\(x)"

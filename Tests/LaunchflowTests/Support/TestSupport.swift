@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaunchflowCore
 
 /// Decodes a scenario from JSON text (failing the test with its problems).
@@ -25,7 +26,8 @@ func problems(_ json: String, file: String = "s.json") -> [String] {
 /// The §6 JSON object of a run, parsed.
 func resultObject(_ scenario: Scenario, _ strategy: Strategy, maxConcurrent: Int? = nil) throws -> [String: Any] {
     var writer = JSONWriter()
-    writer.result(SimulationResult(scenario, strategy: strategy, options: SimulationOptions(maxConcurrent: maxConcurrent)))
+    writer.result(
+        SimulationResult(scenario, strategy: strategy, options: SimulationOptions(maxConcurrent: maxConcurrent)))
     return try #require(JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
 }
 
