@@ -24,6 +24,56 @@ protocol LaunchPolicy {
     mutating func taskEnded(_ task: Int, releasing released: inout [Int])
 }
 
+/// An entry of the main queue.
+struct MainQueueItem: Comparable {
+    var time: Micros
+    /// The task's rank position; −1 for `didFinishLaunching`.
+    var rank: Int32
+    /// The task; −1 for `didFinishLaunching`.
+    var task: Int32
+
+    static func < (a: Self, b: Self) -> Bool { (a.time, a.rank) < (b.time, b.rank) }
+}
+
+/// A worker task's end.
+struct WorkerEnd: Comparable {
+    var time: Micros
+    var worker: Int32
+
+    static func < (a: Self, b: Self) -> Bool { (a.time, a.worker) < (b.time, b.worker) }
+}
+
+/// The arrays of a finished run, handed to the next run of the same scenario
+/// so that a sweep of thousands of runs allocates them once. Only their
+/// capacity is reused: every simulator starts from cleared arrays.
+struct SimulatorBuffers {
+    var runs: [TaskRun] = []
+    var commits: [Commit] = []
+    var blocked: [Span] = []
+    var released: [Int] = []
+    var queue: [MainQueueItem] = []
+    var snapshot: [MainQueueItem] = []
+    var readySet: [Int32] = []
+    var freeWorkers: [Int32] = []
+    var workerEnds: [WorkerEnd] = []
+    var workerTask: [Int] = []
+
+    /// Moves all of `buffers` out, leaving empty ones.
+    static func take(from buffers: inout SimulatorBuffers) -> SimulatorBuffers {
+        var taken = SimulatorBuffers()
+        swap(&taken, &buffers)
+        return taken
+    }
+
+    /// Moves `array` out (leaving it empty), cleared but with its capacity.
+    static func take<Element>(_ array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        taken.removeAll(keepingCapacity: true)
+        return taken
+    }
+}
+
 /// The discrete-event engine of MODEL.md §3: the main thread's run loop
 /// (snapshots, commits, vsync), the workers and their ready set, and the order
 /// of events within one instant. Strategies plug in through ``LaunchPolicy``.
@@ -31,25 +81,6 @@ protocol LaunchPolicy {
 /// - Complexity: O((n + e) log n) for n tasks and e dependencies: each task is
 ///   pushed and popped once from a heap, each dependency is visited once.
 struct Simulator<Policy: LaunchPolicy> {
-    /// An entry of the main queue.
-    struct QueueItem: Comparable {
-        var time: Micros
-        /// The task's rank position; −1 for `didFinishLaunching`.
-        var rank: Int32
-        /// The task; −1 for `didFinishLaunching`.
-        var task: Int32
-
-        static func < (a: Self, b: Self) -> Bool { (a.time, a.rank) < (b.time, b.rank) }
-    }
-
-    /// A worker task's end.
-    struct WorkerEnd: Comparable {
-        var time: Micros
-        var worker: Int32
-
-        static func < (a: Self, b: Self) -> Bool { (a.time, a.worker) < (b.time, b.worker) }
-    }
-
     enum MainWork: Equatable {
         case idle
         case task(Int)
@@ -67,16 +98,16 @@ struct Simulator<Policy: LaunchPolicy> {
 
     private var now: Micros = 0
     private var runs: [TaskRun]
-    private var commits: [Commit] = []
-    private var blocked: [Span] = []
-    private var released: [Int] = []
+    private var commits: [Commit]
+    private var blocked: [Span]
+    private var released: [Int]
     private var unfinished: Int
 
     // The main thread.
     private var mainWork = MainWork.idle
     private var mainEnd: Micros = 0
-    private var queue: [QueueItem] = []
-    private var snapshot: [QueueItem] = []
+    private var queue: [MainQueueItem]
+    private var snapshot: [MainQueueItem]
     private var cursor = 0
     private var iterationActive = false
     private var iterationStart: Micros = 0
@@ -87,33 +118,66 @@ struct Simulator<Policy: LaunchPolicy> {
     private var blockedSince: Micros?
 
     // The workers.
-    private var readySet = MinHeap<Int32>()
+    private var readySet: MinHeap<Int32>
     private var freeWorkers: MinHeap<Int32>
-    private var workerEnds = MinHeap<WorkerEnd>()
+    private var workerEnds: MinHeap<WorkerEnd>
     private var workerTask: [Int]
     private var running = 0
 
-    /// `cost`: each task's cost in µs (the scenario's, or sampled ones).
-    init(scenario: Scenario, cost: [Micros], ranking: Ranking, policy: Policy, maxConcurrent: Int) {
+    /// `cost`: each task's cost in µs (the scenario's, or sampled ones);
+    /// `buffers`: arrays of an earlier run to reuse.
+    init(
+        scenario: Scenario, mainOnly: [Bool], cost: [Micros], ranking: Ranking, policy: Policy, maxConcurrent: Int,
+        buffers: consuming SimulatorBuffers = SimulatorBuffers()
+    ) {
         self.policy = policy
         self.ranking = ranking
         self.cost = cost
-        mainOnly = scenario.tasks.map(\.mainThreadOnly)
+        self.mainOnly = mainOnly
         commitCost = scenario.device.commitCost
         renderTime = scenario.device.renderTime
         frameInterval = scenario.device.frameInterval
         self.maxConcurrent = maxConcurrent
         let workers = scenario.device.workerCount
-        freeWorkers = MinHeap(Array(1...Int32(workers)))
-        workerTask = [Int](repeating: -1, count: workers + 1)
-        runs = [TaskRun](repeating: TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0), count: cost.count)
+        runs = SimulatorBuffers.take(&buffers.runs)
+        runs.append(
+            contentsOf: repeatElement(TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0), count: cost.count)
+        )
+        commits = SimulatorBuffers.take(&buffers.commits)
+        blocked = SimulatorBuffers.take(&buffers.blocked)
+        released = SimulatorBuffers.take(&buffers.released)
+        queue = SimulatorBuffers.take(&buffers.queue)
+        snapshot = SimulatorBuffers.take(&buffers.snapshot)
+        readySet = MinHeap(reusing: SimulatorBuffers.take(&buffers.readySet))
+        var free = SimulatorBuffers.take(&buffers.freeWorkers)
+        free.append(contentsOf: 1...Int32(workers))  // ascending: already a heap
+        freeWorkers = MinHeap(reusing: free)
+        workerEnds = MinHeap(reusing: SimulatorBuffers.take(&buffers.workerEnds))
+        workerTask = SimulatorBuffers.take(&buffers.workerTask)
+        workerTask.append(contentsOf: repeatElement(-1, count: workers + 1))
         unfinished = cost.count
+    }
+
+    /// The arrays, for the next run (the simulator is spent afterwards).
+    mutating func takeBuffers() -> SimulatorBuffers {
+        var buffers = SimulatorBuffers()
+        swap(&buffers.runs, &runs)
+        swap(&buffers.commits, &commits)
+        swap(&buffers.blocked, &blocked)
+        swap(&buffers.released, &released)
+        swap(&buffers.queue, &queue)
+        swap(&buffers.snapshot, &snapshot)
+        buffers.readySet = readySet.takeStorage()
+        buffers.freeWorkers = freeWorkers.takeStorage()
+        buffers.workerEnds = workerEnds.takeStorage()
+        swap(&buffers.workerTask, &workerTask)
+        return buffers
     }
 
     /// Runs the launch from `t0` (the end of pre-main) until nothing is left to do.
     mutating func run(from t0: Micros) -> (tasks: [TaskRun], commits: [Commit], blocked: [Span], launch: Span) {
         now = t0
-        queue.append(QueueItem(time: t0, rank: -1, task: -1))
+        queue.append(MainQueueItem(time: t0, rank: -1, task: -1))
         while true {
             // Step 2: the main thread, then the workers, until neither moves.
             while true {
@@ -236,7 +300,7 @@ struct Simulator<Policy: LaunchPolicy> {
         iterationStart = now
     }
 
-    private func isSorted(_ items: [QueueItem]) -> Bool {
+    private func isSorted(_ items: [MainQueueItem]) -> Bool {
         var i = 1
         while i < items.count {
             if items[i] < items[i - 1] { return false }
@@ -297,7 +361,7 @@ struct Simulator<Policy: LaunchPolicy> {
             runs[task].ready = now
             let rank = ranking.rank(of: task)
             if mainOnly[task] {
-                queue.append(QueueItem(time: now, rank: rank, task: Int32(task)))
+                queue.append(MainQueueItem(time: now, rank: rank, task: Int32(task)))
             } else {
                 readySet.push(rank)
             }

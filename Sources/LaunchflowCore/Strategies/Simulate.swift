@@ -15,6 +15,7 @@ struct PreparedScenario: Sendable {
     let ranking: Ranking
     /// The scenario's task costs in µs.
     let costs: [Micros]
+    let mainOnly: [Bool]
     let criticalPath: CriticalPath
 
     init(_ scenario: Scenario) {
@@ -22,6 +23,7 @@ struct PreparedScenario: Sendable {
         graph = TaskGraph(tasks: scenario.tasks)
         ranking = Ranking(tasks: scenario.tasks)
         costs = scenario.tasks.map(\.cost)
+        mainOnly = scenario.tasks.map(\.mainThreadOnly)
         criticalPath = CriticalPath(graph: graph, cost: costs)
     }
 }
@@ -54,7 +56,8 @@ func simulate(_ prepared: PreparedScenario, strategy: Strategy, options: Simulat
 
     func run<P: LaunchPolicy>(_ policy: P) -> Schedule {
         var simulator = Simulator(
-            scenario: scenario, cost: costs, ranking: ranking, policy: policy, maxConcurrent: maxConcurrent)
+            scenario: scenario, mainOnly: prepared.mainOnly, cost: costs, ranking: ranking, policy: policy,
+            maxConcurrent: maxConcurrent)
         let result = simulator.run(from: t0)
         return Schedule(
             scenario: scenario, strategy: strategy, maxConcurrent: maxConcurrent, costs: costs, t0: t0,

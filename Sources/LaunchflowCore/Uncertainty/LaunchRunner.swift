@@ -24,6 +24,8 @@ public struct LaunchRunner {
     private let serial: SerialPolicy
     private let priority: PriorityPolicy
     private let dag: DAGPolicy
+    /// The arrays of the last run, reused by the next.
+    private var buffers = SimulatorBuffers()
 
     init(_ prepared: PreparedScenario) {
         self.prepared = prepared
@@ -44,10 +46,15 @@ public struct LaunchRunner {
         let maxConcurrent = strategy == .dag ? min(options.maxConcurrent ?? workers, workers) : workers
         func run<P: LaunchPolicy>(_ policy: P) -> HeadlineTimes {
             var simulator = Simulator(
-                scenario: scenario, cost: costs, ranking: prepared.ranking, policy: policy, maxConcurrent: maxConcurrent
-            )
-            let result = simulator.run(from: scenario.preMainTotal)
-            return HeadlineTimes(tasks: scenario.tasks, runs: result.tasks, commits: result.commits)
+                scenario: scenario, mainOnly: prepared.mainOnly, cost: costs, ranking: prepared.ranking, policy: policy,
+                maxConcurrent: maxConcurrent, buffers: SimulatorBuffers.take(from: &buffers))
+            let times: HeadlineTimes = {
+                let result = simulator.run(from: scenario.preMainTotal)
+                return HeadlineTimes(tasks: scenario.tasks, runs: result.tasks, commits: result.commits)
+            }()
+            // The run's arrays go to the next run; nothing else holds them now.
+            buffers = simulator.takeBuffers()
+            return times
         }
         switch strategy {
         case .serial: return run(serial)
