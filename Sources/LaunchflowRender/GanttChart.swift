@@ -122,7 +122,8 @@ enum GanttFrame {
         return
             "first frame \(formatMillis(m.timeToFirstFrame)) ms · launch complete \(formatMillis(m.launchComplete)) ms"
             + " · main busy \(formatMillis(m.mainThreadBusy)) ms · blocked \(formatMillis(m.mainThreadBlocked)) ms"
-            + " · CPU \(cpu)% · \(m.frames) frames · \(m.dependencyViolations) violations"
+            + " · CPU \(cpu)% · \(m.frames) frame\(m.frames == 1 ? "" : "s")"
+            + " · \(m.dependencyViolations) violation\(m.dependencyViolations == 1 ? "" : "s")"
     }
 
     /// Title, summary and a line about the device and the scale; returns the y below.
