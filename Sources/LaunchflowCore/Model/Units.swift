@@ -1,24 +1,8 @@
 /// Microseconds as milliseconds in decimal, exactly: 133336 → "133.336",
-/// 130000 → "130", 5 → "0.005". No floating point is involved.
+/// 130000 → "130", 5 → "0.005". No floating point is involved; the digits
+/// are those ``JSONWriter/millis(_:)`` writes into the JSON output.
 public func formatMillis(_ micros: Micros) -> String {
-    var text = ""
-    appendMillis(micros, to: &text)
-    return text
-}
-
-/// Appends `micros` as exact decimal milliseconds.
-public func appendMillis(_ micros: Micros, to text: inout String) {
-    let negative = micros < 0
-    let magnitude = micros.magnitude
-    if negative { text += "-" }
-    text += String(magnitude / 1000)
-    var fraction = magnitude % 1000
-    guard fraction != 0 else { return }
-    text += "."
-    var divisor: UInt = 100
-    while fraction != 0 {
-        text += String(fraction / divisor)
-        fraction %= divisor
-        divisor /= 10
-    }
+    var writer = JSONWriter(capacity: 24)
+    writer.millis(micros)
+    return String(decoding: writer.bytes, as: UTF8.self)
 }
