@@ -17,20 +17,7 @@
 public enum GraphvizText {
     /// An element `id`: the SVG element's id attribute will read `text`.
     public static func id(_ text: String) -> String {
-        if isPlain(text) { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 8)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "&": out += "&amp;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default: append(scalar, to: &out)
-            }
-        }
-        return out
+        escapedForXML(text, doublingBackslashes: true)
     }
 
     /// A plain label line: shown exactly as `text` (a line feed in `text`
@@ -78,11 +65,19 @@ public enum GraphvizText {
     /// the element's `<title>`): `&` is written as `&amp;` so the title reads
     /// `text` and the SVG stays well-formed.
     public static func name(_ text: String) -> String {
+        escapedForXML(text, doublingBackslashes: false)
+    }
+
+    /// `&` and line breaks and tabs as XML character references (so the SVG
+    /// attribute or title reads `text`); backslashes doubled where Graphviz
+    /// would otherwise expand `\N` and friends.
+    private static func escapedForXML(_ text: String, doublingBackslashes: Bool) -> String {
         if isPlain(text) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\\" where doublingBackslashes: out += "\\\\"
             case "&": out += "&amp;"
             case "\n": out += "&#10;"
             case "\r": out += "&#13;"
