@@ -127,12 +127,7 @@ public struct ScenarioDiff: Sendable {
         let newIDs = Dictionary(new.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
 
         /// The tasks that depend on each task, in index order.
-        func dependents(_ scenario: Scenario) -> [[Int]] {
-            var out = [[Int]](repeating: [], count: scenario.tasks.count)
-            for (i, task) in scenario.tasks.enumerated() { for d in task.dependsOn { out[d].append(i) } }
-            return out
-        }
-        let oldDependents = dependents(old), newDependents = dependents(new)
+        let oldGraph = TaskGraph(tasks: old.tasks), newGraph = TaskGraph(tasks: new.tasks)
 
         var device: [FieldChange] = []
         let (a, b) = (old.device, new.device)
@@ -180,7 +175,7 @@ public struct ScenarioDiff: Sendable {
                 if task.firstFrame { fields.append(FieldChange("firstFrame", .absent, .bool(true))) }
                 if !newDeps.isEmpty { fields.append(FieldChange("dependsOn", .absent, .ids(newDeps))) }
                 var change = ScenarioChange(kind: .taskAdded, task: task.id, fields: fields)
-                change.linked = newDependents[j].filter { oldIDs[new.tasks[$0].id] != nil }.map { new.tasks[$0].id }
+                change.linked = newGraph.dependents(of: j).map { new.tasks[Int($0)].id }.filter { oldIDs[$0] != nil }
                 change.costDelta = task.cost
                 out.append(change)
                 continue
@@ -216,7 +211,7 @@ public struct ScenarioDiff: Sendable {
         for (i, task) in old.tasks.enumerated() where newIDs[task.id] == nil {
             var change = ScenarioChange(
                 kind: .taskRemoved, task: task.id, fields: [FieldChange("cost", .millis(task.cost), .absent)])
-            change.linked = oldDependents[i].filter { newIDs[old.tasks[$0].id] != nil }.map { old.tasks[$0].id }
+            change.linked = oldGraph.dependents(of: i).map { old.tasks[Int($0)].id }.filter { newIDs[$0] != nil }
             change.costDelta = -task.cost
             out.append(change)
         }
