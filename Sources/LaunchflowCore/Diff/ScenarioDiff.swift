@@ -126,7 +126,7 @@ public struct ScenarioDiff: Sendable {
         let oldIDs = Dictionary(old.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newIDs = Dictionary(new.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
 
-        /// The tasks that depend on each task, in index order.
+        // The dependency graphs, for the tasks that depend on an added or removed task.
         let oldGraph = TaskGraph(tasks: old.tasks), newGraph = TaskGraph(tasks: new.tasks)
 
         var device: [FieldChange] = []
