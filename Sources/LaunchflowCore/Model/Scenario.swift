@@ -17,11 +17,15 @@ public struct Scenario: Sendable {
     /// Lognormal σ for tasks without `costP90` (used by `sweep`).
     public var jitter: Double?
     public var schema: String?
+    /// How the run loop runs idle tasks (v2); the CLI's `--idle-mode` overrides it.
+    public var idleMode: IdleMode
+    /// User input arriving during the launch (v2), in file order.
+    public var inputs: [UserInput]
 
     public init(
         name: String, description: String = "", device: Device = Device(),
         preMain: [PreMainPhase] = [], tasks: [LaunchTask], budgets: [Budget] = [],
-        jitter: Double? = nil, schema: String? = nil
+        jitter: Double? = nil, schema: String? = nil, idleMode: IdleMode = .batch, inputs: [UserInput] = []
     ) {
         self.name = name
         self.description = description
@@ -31,6 +35,8 @@ public struct Scenario: Sendable {
         self.budgets = budgets
         self.jitter = jitter
         self.schema = schema
+        self.idleMode = idleMode
+        self.inputs = inputs
     }
 
     /// Total pre-main time: the instant the run loop starts (`t0`).
@@ -83,10 +89,26 @@ public struct LaunchTask: Sendable, Equatable {
     public var firstFrame: Bool
     /// 90th-percentile cost, used by `sweep`.
     public var costP90: Micros?
+    /// (v2) After its cost, the task is done only this much later, holding no thread.
+    public var latency: Micros
+    /// (v2) The task is released this long after it becomes ready (`serial` ignores it).
+    public var delay: Micros
+    /// (v2) A serial category: its tasks are in flight one at a time, from admission until done.
+    public var queue: String?
+    /// (v2) Runs on the main thread when the run loop is about to sleep; always `mainThreadOnly`.
+    public var idle: Bool
+    /// (v2) Under `dag` and `anchored`, `didFinishLaunching` waits until this task is done.
+    public var anchor: Bool
+    /// (v2) The module the task belongs to (reports and pictures only).
+    public var group: String?
+    /// (v2) 90th-percentile latency, used by `sweep`.
+    public var latencyP90: Micros?
 
     public init(
         id: String, cost: Micros, mainThreadOnly: Bool = false, priority: Int = 0,
-        dependsOn: [Int] = [], firstFrame: Bool = false, costP90: Micros? = nil
+        dependsOn: [Int] = [], firstFrame: Bool = false, costP90: Micros? = nil,
+        latency: Micros = 0, delay: Micros = 0, queue: String? = nil, idle: Bool = false, anchor: Bool = false,
+        group: String? = nil, latencyP90: Micros? = nil
     ) {
         self.id = id
         self.cost = cost
@@ -95,6 +117,38 @@ public struct LaunchTask: Sendable, Equatable {
         self.dependsOn = dependsOn
         self.firstFrame = firstFrame
         self.costP90 = costP90
+        self.latency = latency
+        self.delay = delay
+        self.queue = queue
+        self.idle = idle
+        self.anchor = anchor
+        self.group = group
+        self.latencyP90 = latencyP90
+    }
+}
+
+/// How the run loop runs idle tasks when it is about to sleep (MODEL.md §3, v2).
+public enum IdleMode: String, CaseIterable, Sendable {
+    /// Every idle task waiting at that instant, back to back, in one iteration.
+    case batch
+    /// One idle task per iteration, so input and main-queue work get in between.
+    case oneByOne
+}
+
+/// A user input (a tap) arriving during the launch (v2): its handler runs on
+/// the main thread at the start of the next run-loop iteration.
+public struct UserInput: Sendable, Equatable {
+    /// `input-<k>` (1-based position) when the file gives none.
+    public var name: String
+    /// Arrival, from process start.
+    public var at: Micros
+    /// Main-thread time of its handler.
+    public var cost: Micros
+
+    public init(name: String, at: Micros, cost: Micros) {
+        self.name = name
+        self.at = at
+        self.cost = cost
     }
 }
 
