@@ -121,7 +121,7 @@ struct GanttPanel {
             if task.mainThreadOnly { classes += " main-thread-only" }
             let tip = ids.tooltipAllowed(forTask: barID(i)) ? taskTooltip(i) : nil
             bar(
-                &canvas, barID(i), Span(start: run.start, end: run.end), band: band,
+                &canvas, barID(i), TimeSpan(start: run.start, end: run.end), band: band,
                 label: (task.firstFrame ? "★ " : "") + task.id, fill: colors.fill,
                 stroke: critical.contains(i) ? ChartStyle.critical : colors.stroke,
                 classes: classes, penwidth: critical.contains(i) ? 1.6 : 0.8, tooltip: tip)
@@ -130,12 +130,12 @@ struct GanttPanel {
         let firstFrameCommit = result.metrics.firstFrameIteration
         for (k, commit) in schedule.commits.enumerated() {
             let tip =
-                "commit \(k) (end of run-loop iteration \(k))\n\(range(Span(start: commit.start, end: commit.end)))"
+                "commit \(k) (end of run-loop iteration \(k))\n\(range(TimeSpan(start: commit.start, end: commit.end)))"
                 + "\npresented at \(formatMillis(commit.presented)) ms"
                 + (k == firstFrameCommit ? " — the first frame" : "")
             if commit.end > commit.start {
                 bar(
-                    &canvas, id("commit-time-\(k)"), Span(start: commit.start, end: commit.end), band: mainBand,
+                    &canvas, id("commit-time-\(k)"), TimeSpan(start: commit.start, end: commit.end), band: mainBand,
                     label: "", fill: "#e6d9f5", stroke: ChartStyle.commit, classes: "commit-time", tooltip: tip)
             }
             let x = axis.x(commit.end)
@@ -162,7 +162,7 @@ struct GanttPanel {
 
     /// A bar from `span.start` to `span.end` inside `band` (points, downward).
     private func bar(
-        _ canvas: inout Canvas, _ elementID: String, _ span: Span, band: (top: Double, bottom: Double), label: String,
+        _ canvas: inout Canvas, _ elementID: String, _ span: TimeSpan, band: (top: Double, bottom: Double), label: String,
         fill: String, stroke: String, classes: String, style: String = "filled", penwidth: Double = 0.8,
         tooltip: String?
     ) {
@@ -204,7 +204,7 @@ struct GanttPanel {
         !label.isEmpty && ChartStyle.estimatedWidth(label, size: size) + 6 <= width
     }
 
-    private func range(_ span: Span) -> String {
+    private func range(_ span: TimeSpan) -> String {
         "\(formatMillis(span.start)) → \(formatMillis(span.end)) ms (\(formatMillis(span.duration)) ms)"
     }
 
@@ -212,7 +212,7 @@ struct GanttPanel {
         let task = result.schedule.scenario.tasks[i]
         let run = result.schedule.tasks[i]
         var lines = [task.id]
-        lines.append("\(Schedule.threadName(run.thread)): \(range(Span(start: run.start, end: run.end)))")
+        lines.append("\(Schedule.threadName(run.thread)): \(range(TimeSpan(start: run.start, end: run.end)))")
         lines.append("ready \(formatMillis(run.ready)) ms, waited \(formatMillis(run.wait)) ms")
         var facts = [tiers.name(tiers.ofTask[i])]
         if task.mainThreadOnly { facts.append("main thread only") }

@@ -38,7 +38,7 @@ struct PropertyTests {
         let schedule = result.schedule
         let tasks = schedule.scenario.tasks
         var failures: [String] = []
-        var busy: [Int32: [Span]] = [:]
+        var busy: [Int32: [TimeSpan]] = [:]
         for (i, run) in schedule.tasks.enumerated() {
             if run.end - run.start != tasks[i].cost { failures.append("\(tasks[i].id) does not last its cost") }
             if run.ready > run.start { failures.append("\(tasks[i].id) starts before it is ready") }
@@ -47,10 +47,10 @@ struct PropertyTests {
                 failures.append("\(tasks[i].id) is mainThreadOnly but ran on \(run.thread)")
             }
             if schedule.strategy == .serial && !run.isOnMain { failures.append("serial ran \(tasks[i].id) off main") }
-            busy[run.thread, default: []].append(Span(start: run.start, end: run.end))
+            busy[run.thread, default: []].append(TimeSpan(start: run.start, end: run.end))
         }
         busy[0, default: []] +=
-            schedule.commits.map { Span(start: $0.start, end: $0.end) } + schedule.preMain + schedule.blocked
+            schedule.commits.map { TimeSpan(start: $0.start, end: $0.end) } + schedule.preMain + schedule.blocked
         for (thread, spans) in busy {
             let sorted = spans.filter { $0.duration > 0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
             for (a, b) in zip(sorted, sorted.dropFirst()) where b.start < a.end {

@@ -4,12 +4,14 @@ public enum Strategy: String, CaseIterable, Sendable, Codable {
     case serial
     /// Priority tiers: tier 0 in `didFinishLaunching`, later tiers when the previous one is done.
     case priority
-    /// A dependency graph: each task starts as soon as its dependencies have ended.
+    /// A dependency graph: each task starts as soon as its dependencies are done.
     case dag
+    /// (v2) `dag` in which `didFinishLaunching` runs everything the first frame needs first.
+    case anchored
 }
 
 /// A span of time `[start, end)` in microseconds.
-public struct Span: Sendable, Equatable {
+public struct TimeSpan: Sendable, Equatable {
     public var start: Micros
     public var end: Micros
 
@@ -27,14 +29,53 @@ public struct TaskRun: Sendable, Equatable {
     public var thread: Int32
     /// The run-loop iteration a main-thread task ran in; −1 on a worker.
     public var iteration: Int32
-    /// When the task was handed to the main queue or the ready set (or
-    /// `didFinishLaunching` started, for the tasks it runs itself).
+    /// When the task was handed to the main queue, the idle queue or the
+    /// ready set (or `didFinishLaunching` started, for the tasks it runs
+    /// itself): `readyMs`.
     public var ready: Micros
     public var start: Micros
     public var end: Micros
+    /// (v2) `end` + latency: when dependents, tiers and its queue see it finished.
+    public var done: Micros
+    /// (v2) When the strategy made the task ready (before its `delay`).
+    public var madeReady: Micros
+    /// (v2) When it was released (`madeReady` + delay), before waiting for its queue.
+    public var released: Micros
+
+    public init(
+        thread: Int32, iteration: Int32, ready: Micros, start: Micros, end: Micros, done: Micros,
+        madeReady: Micros, released: Micros
+    ) {
+        self.thread = thread
+        self.iteration = iteration
+        self.ready = ready
+        self.start = start
+        self.end = end
+        self.done = done
+        self.madeReady = madeReady
+        self.released = released
+    }
 
     public var isOnMain: Bool { thread == 0 }
+    /// Time between hand-over and start (waiting for a thread).
     public var wait: Micros { start - ready }
+    /// Time between release and hand-over (waiting for its queue).
+    public var queueWait: Micros { ready - released }
+    /// Time between being made ready and released (its delay).
+    public var delayed: Micros { released - madeReady }
+    public var latency: Micros { done - end }
+}
+
+/// How one user input was handled (v2).
+public struct InputRun: Sendable, Equatable {
+    /// Its position in ``Scenario/inputs``.
+    public var input: Int
+    public var at: Micros
+    public var start: Micros
+    public var end: Micros
+
+    /// How long it was pending before its handler started.
+    public var wait: Micros { start - at }
 }
 
 /// One Core Animation commit: the end of a run-loop iteration.
@@ -45,6 +86,8 @@ public struct Commit: Sendable, Equatable {
     public var end: Micros
     /// The first vsync at or after `end + renderTime`.
     public var presented: Micros
+    /// (v2) Whether its iteration ran `didFinishLaunching` or a task (not only inputs).
+    public var ranWork: Bool = true
 }
 
 /// The finished schedule of one strategy on one scenario: where and when
@@ -59,15 +102,19 @@ public struct Schedule: Sendable {
     public let costs: [Micros]
     /// When the run loop started: the end of the pre-main phases.
     public let t0: Micros
-    public let preMain: [Span]
+    public let preMain: [TimeSpan]
     /// One entry per scenario task, in scenario order.
     public internal(set) var tasks: [TaskRun]
     /// In time order; commit `i` ends run-loop iteration `i`.
     public internal(set) var commits: [Commit]
     /// The spans the main thread spent blocked in `didFinishLaunching` (priority).
-    public internal(set) var blocked: [Span]
+    public internal(set) var blocked: [TimeSpan]
     /// From the start of `didFinishLaunching` until it returned.
-    public internal(set) var didFinishLaunching: Span
+    public internal(set) var didFinishLaunching: TimeSpan
+    /// (v2) One entry per scenario input, in scenario order.
+    public internal(set) var inputs: [InputRun] = []
+    /// (v2) The idle mode the run used (the scenario's, or the option's).
+    public internal(set) var idleMode: IdleMode = .batch
 
     /// The display name of a thread: `main`, `worker-1`, …
     public static func threadName(_ thread: Int32) -> String {

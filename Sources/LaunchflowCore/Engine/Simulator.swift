@@ -49,7 +49,7 @@ struct WorkerEnd: Comparable {
 struct SimulatorBuffers {
     var runs: [TaskRun] = []
     var commits: [Commit] = []
-    var blocked: [Span] = []
+    var blocked: [TimeSpan] = []
     var released: [Int] = []
     var queue: [MainQueueItem] = []
     var snapshot: [MainQueueItem] = []
@@ -99,7 +99,7 @@ struct Simulator<Policy: LaunchPolicy> {
     private var now: Micros = 0
     private var runs: [TaskRun]
     private var commits: [Commit]
-    private var blocked: [Span]
+    private var blocked: [TimeSpan]
     private var released: [Int]
     private var unfinished: Int
 
@@ -114,7 +114,7 @@ struct Simulator<Policy: LaunchPolicy> {
     private var iteration: Int32 = 0
     private var commitStart: Micros = 0
     private var inLaunch = false
-    private var launch = Span(start: 0, end: 0)
+    private var launch = TimeSpan(start: 0, end: 0)
     private var blockedSince: Micros?
 
     // The workers.
@@ -141,7 +141,7 @@ struct Simulator<Policy: LaunchPolicy> {
         let workers = scenario.device.workerCount
         runs = SimulatorBuffers.take(&buffers.runs)
         runs.append(
-            contentsOf: repeatElement(TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0), count: cost.count)
+            contentsOf: repeatElement(TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0), count: cost.count)
         )
         commits = SimulatorBuffers.take(&buffers.commits)
         blocked = SimulatorBuffers.take(&buffers.blocked)
@@ -175,7 +175,7 @@ struct Simulator<Policy: LaunchPolicy> {
     }
 
     /// Runs the launch from `t0` (the end of pre-main) until nothing is left to do.
-    mutating func run(from t0: Micros) -> (tasks: [TaskRun], commits: [Commit], blocked: [Span], launch: Span) {
+    mutating func run(from t0: Micros) -> (tasks: [TaskRun], commits: [Commit], blocked: [TimeSpan], launch: TimeSpan) {
         now = t0
         queue.append(MainQueueItem(time: t0, rank: -1, task: -1))
         while true {
@@ -244,7 +244,7 @@ struct Simulator<Policy: LaunchPolicy> {
                     cursor += 1
                     if item.task < 0 {
                         inLaunch = true
-                        launch = Span(start: now, end: now)
+                        launch = TimeSpan(start: now, end: now)
                         policy.launchBegan(releasing: &released)
                         handOverReleased()
                     } else if startOnMain(Int(item.task)) {
@@ -270,7 +270,7 @@ struct Simulator<Policy: LaunchPolicy> {
 
     /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
     private mutating func startOnMain(_ task: Int) -> Bool {
-        runs[task] = TaskRun(thread: 0, iteration: iteration, ready: runs[task].ready, start: now, end: now)
+        runs[task] = TaskRun(thread: 0, iteration: iteration, ready: runs[task].ready, start: now, end: now, done: now, madeReady: runs[task].ready, released: runs[task].ready)
         if cost[task] > 0 {
             mainWork = .task(task)
             mainEnd = now + cost[task]
@@ -319,7 +319,7 @@ struct Simulator<Policy: LaunchPolicy> {
 
     private mutating func endBlock() {
         guard let since = blockedSince else { return }
-        if now > since { blocked.append(Span(start: since, end: now)) }
+        if now > since { blocked.append(TimeSpan(start: since, end: now)) }
         blockedSince = nil
     }
 
@@ -330,7 +330,7 @@ struct Simulator<Policy: LaunchPolicy> {
         var moved = false
         while running < maxConcurrent, !readySet.isEmpty, let worker = freeWorkers.min {
             let task = ranking.task(atRank: readySet.popMin()!)
-            runs[task] = TaskRun(thread: worker, iteration: -1, ready: runs[task].ready, start: now, end: now)
+            runs[task] = TaskRun(thread: worker, iteration: -1, ready: runs[task].ready, start: now, end: now, done: now, madeReady: runs[task].ready, released: runs[task].ready)
             moved = true
             if cost[task] == 0 {
                 finish(task)
@@ -348,6 +348,7 @@ struct Simulator<Policy: LaunchPolicy> {
 
     private mutating func finish(_ task: Int) {
         runs[task].end = now
+        runs[task].done = now
         unfinished -= 1
         policy.taskEnded(task, releasing: &released)
         handOverReleased()

@@ -64,7 +64,7 @@ public enum TraceExport {
         let mainTid = tid(ofThread: 0)
         if !scenario.preMain.isEmpty {
             next()
-            slice(&w, "pre-main", cat: "preMain", tid: mainTid, Span(start: 0, end: schedule.t0))
+            slice(&w, "pre-main", cat: "preMain", tid: mainTid, TimeSpan(start: 0, end: schedule.t0))
             for (k, phase) in scenario.preMain.enumerated() {
                 next()
                 slice(&w, phase.name, cat: "preMain", tid: mainTid, schedule.preMain[k]) { w in
@@ -85,7 +85,7 @@ public enum TraceExport {
             next()
             slice(
                 &w, "run-loop iteration \(k)", cat: "runloop", tid: mainTid,
-                Span(start: commit.iterationStart, end: commit.end)
+                TimeSpan(start: commit.iterationStart, end: commit.end)
             ) { w in
                 w.key("iteration"); w.integer(k)
             }
@@ -116,7 +116,7 @@ public enum TraceExport {
                 }
             }
             next()
-            slice(&w, "commit", cat: "commit", tid: mainTid, Span(start: commit.start, end: commit.end)) { w in
+            slice(&w, "commit", cat: "commit", tid: mainTid, TimeSpan(start: commit.start, end: commit.end)) { w in
                 w.key("iteration"); w.integer(k)
                 w.raw(", "); w.key("presentedMs"); w.millis(commit.presented)
             }
@@ -189,7 +189,7 @@ public enum TraceExport {
     }
 
     private static func slice(
-        _ w: inout JSONWriter, _ name: String, cat: String, tid: Int, _ span: Span,
+        _ w: inout JSONWriter, _ name: String, cat: String, tid: Int, _ span: TimeSpan,
         args: ((inout JSONWriter) -> Void)? = nil
     ) {
         w.raw("{\"name\": "); w.string(name)
@@ -206,14 +206,14 @@ public enum TraceExport {
         w.raw("}")
     }
 
-    private static func blockedSlice(_ w: inout JSONWriter, _ span: Span, tid: Int) {
+    private static func blockedSlice(_ w: inout JSONWriter, _ span: TimeSpan, tid: Int) {
         slice(&w, "blocked (waiting for tier 0 workers)", cat: "blocked", tid: tid, span)
     }
 
     private static func taskSlice(_ w: inout JSONWriter, _ i: Int, _ schedule: Schedule) {
         let task = schedule.scenario.tasks[i]
         let run = schedule.tasks[i]
-        slice(&w, task.id, cat: "task", tid: tid(ofThread: run.thread), Span(start: run.start, end: run.end)) { w in
+        slice(&w, task.id, cat: "task", tid: tid(ofThread: run.thread), TimeSpan(start: run.start, end: run.end)) { w in
             w.key("id"); w.string(task.id)
             w.raw(", "); w.key("priority"); w.integer(task.priority)
             w.raw(", "); w.key("mainThreadOnly"); w.bool(task.mainThreadOnly)

@@ -46,10 +46,10 @@ func simulate(_ prepared: PreparedScenario, strategy: Strategy, options: Simulat
     let ranking = prepared.ranking
     let workers = scenario.device.workerCount
     let t0 = scenario.preMainTotal
-    var preMain: [Span] = []
+    var preMain: [TimeSpan] = []
     var clock: Micros = 0
     for phase in scenario.preMain {
-        preMain.append(Span(start: clock, end: clock + phase.cost))
+        preMain.append(TimeSpan(start: clock, end: clock + phase.cost))
         clock += phase.cost
     }
     let maxConcurrent = strategy == .dag ? min(options.maxConcurrent ?? workers, workers) : workers
@@ -69,6 +69,6 @@ func simulate(_ prepared: PreparedScenario, strategy: Strategy, options: Simulat
     switch strategy {
     case .serial: return run(SerialPolicy(graph: prepared.graph, ranking: ranking))
     case .priority: return run(PriorityPolicy(tasks: scenario.tasks, ranking: ranking))
-    case .dag: return run(DAGPolicy(graph: prepared.graph))
+    case .dag, .anchored: return run(DAGPolicy(graph: prepared.graph))
     }
 }

@@ -59,7 +59,7 @@ public struct LaunchRunner {
         switch strategy {
         case .serial: return run(serial)
         case .priority: return run(priority)
-        case .dag: return run(dag)
+        case .dag, .anchored: return run(dag)
         }
     }
 }
