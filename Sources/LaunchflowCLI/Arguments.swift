@@ -137,7 +137,7 @@ struct ParsedArguments {
                 throw CLIError.usage(command, "option '--\(name)' needs a value \(spec.value!)")
             }
             if let choices = spec.choices, !choices.contains(value) {
-                let hint = closestMatch(to: value, in: choices).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = didYouMean(value, in: choices)
                 throw CLIError.usage(
                     command,
                     "invalid value '\(value)' for '--\(name)': expected one of \(choices.joined(separator: ", "))\(hint)"
@@ -161,32 +161,33 @@ struct ParsedArguments {
 }
 
 private func suggestion(for word: String, in options: [OptionSpec]) -> String {
-    closestMatch(to: word, in: options.map { "--" + $0.name }).map { "; did you mean '\($0)'?" } ?? ""
+    didYouMean(word, in: options.map { "--" + $0.name })
 }
 
 /// Everything that ends a command early, with its exit status.
 enum CLIError: Error {
     /// Bad command line: the message, then the usage and a pointer to `--help`. Exit 2.
     case usage(CommandSpec?, String)
-    /// A scenario that cannot be used: every problem. Exit 2.
-    case scenario(ScenarioError)
-    /// Other bad input (an unreadable baseline, a render failure…). Exit 2.
+    /// Input files that cannot be used (a scenario, a baseline): every problem. Exit 2.
+    case diagnostics([Diagnostic])
+    /// Other bad input (a render failure, an output folder that is a file…). Exit 2.
     case input(String)
 
     var status: Int32 { 2 }
 
+    /// The text for stderr; what came from the command line or a file is escaped.
     var message: String {
         switch self {
         case .usage(let command, let text):
-            var out = "error: \(text)\n"
+            var out = "error: \(escapedForTerminal(text))\n"
             if let command {
                 out += "usage: \(command.usage)\nSee 'launchflow \(command.name) --help'.\n"
             } else {
                 out += "usage: launchflow <command> [<arguments>] [<options>]\nSee 'launchflow --help'.\n"
             }
             return out
-        case .scenario(let error): return error.description + "\n"
-        case .input(let text): return "error: \(text)\n"
+        case .diagnostics(let problems): return problems.map { $0.description + "\n" }.joined()
+        case .input(let text): return "error: \(escapedForTerminal(text))\n"
         }
     }
 }

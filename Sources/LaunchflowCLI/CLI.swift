@@ -122,8 +122,7 @@ public enum LaunchflowCommand {
         if name.hasPrefix("-") {
             throw CLIError.usage(nil, "unknown option '\(name)'; options come after the command")
         }
-        let hint = closestMatch(to: name, in: commands.map(\.spec.name)).map { "; did you mean '\($0)'?" } ?? ""
-        throw CLIError.usage(nil, "unknown command '\(name)'\(hint)")
+        throw CLIError.usage(nil, "unknown command '\(name)'\(didYouMean(name, in: commands.map(\.spec.name)))")
     }
 
     static var overview: String {
@@ -184,7 +183,7 @@ extension ParsedArguments {
         do {
             return try ScenarioLoader.load(path: positionals[0])
         } catch {
-            throw CLIError.scenario(error)
+            throw CLIError.diagnostics(error.problems)
         }
     }
 
@@ -204,9 +203,7 @@ extension ParsedArguments {
             $0.trimmingCharacters(in: .whitespaces)
         }) {
             guard let strategy = Strategy(rawValue: name) else {
-                let hint =
-                    closestMatch(to: name, in: Strategy.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" }
-                    ?? ""
+                let hint = didYouMean(name, in: Strategy.allCases.map(\.rawValue))
                 throw CLIError.usage(
                     command, "unknown strategy '\(name)' in '--strategies': expected serial, priority or dag\(hint)")
             }

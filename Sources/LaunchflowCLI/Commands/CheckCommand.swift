@@ -78,7 +78,7 @@ enum CheckCommand {
             do {
                 baseline = try Baseline.load(path: path)
             } catch {
-                throw CLIError.input(error.description)
+                throw CLIError.diagnostics([error.diagnostic])
             }
         }
         let budgets = Check.budgets(scenario: scenario.budgets, options: optionBudgets)
@@ -93,7 +93,7 @@ enum CheckCommand {
         do {
             report = try Check.run(scenario, file: args.positionals[0], request: request)
         } catch {
-            throw CLIError.input(error.message)
+            throw CLIError.diagnostics([error.diagnostic])
         }
         if args.value("format") == "json" {
             streams.write(report.json())

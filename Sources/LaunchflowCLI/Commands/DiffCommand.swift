@@ -51,7 +51,7 @@ enum DiffCommand {
         do {
             return try ScenarioLoader.load(path: path)
         } catch {
-            throw CLIError.scenario(error)
+            throw CLIError.diagnostics(error.problems)
         }
     }
 }

@@ -53,23 +53,21 @@ enum SweepCommand {
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
         let sampler: CostSampler
-        do throws(UncertaintyError) {
+        do throws(ScenarioError) {
             sampler = try CostSampler(scenario, jitter: jitter)
         } catch {
-            throw CLIError.scenario(
-                ScenarioError(
-                    error.problems.map { problem in
-                        ScenarioProblem(
-                            file: args.positionals[0], path: problem.path,
-                            taskID: problem.task.map { scenario.tasks[$0].id },
-                            message: problem.message)
-                    }))
+            throw CLIError.diagnostics(
+                error.problems.map { problem in
+                    var problem = problem
+                    problem.file = args.positionals[0]
+                    return problem
+                })
         }
         for task in sampler.ignoredP90Tasks {
-            let note = ScenarioProblem(
-                file: args.positionals[0], path: "tasks[\(task)].costP90", taskID: scenario.tasks[task].id,
+            let note = Diagnostic(
+                .warning, file: args.positionals[0], path: "tasks[\(task)].costP90", taskID: scenario.tasks[task].id,
                 message: "the task's cost (its median) is 0, so it always costs 0 ms; costP90 is ignored")
-            streams.writeError("warning: \(note)\n")
+            streams.writeError("\(note)\n")
         }
         let configuration = SweepConfiguration(
             runs: runs, seed: seed, strategies: strategies, options: options, jobs: jobs)

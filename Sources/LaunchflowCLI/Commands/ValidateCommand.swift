@@ -29,9 +29,9 @@ enum ValidateCommand {
         let file = args.positionals[0]
         let warnings = Lint.warnings(scenario, file: file)
         if args.has("strict") && !warnings.isEmpty {
-            let total = ScenarioProblem(
+            let total = Diagnostic(
                 file: file, message: "\(plural(warnings.count, "warning")) (--strict makes warnings errors)")
-            throw CLIError.scenario(ScenarioError(warnings.map(\.problem) + [total]))
+            throw CLIError.diagnostics(warnings.map { $0.problem.with(.error) } + [total])
         }
         if !warnings.isEmpty { streams.writeError(warnings.map { "\($0)\n" }.joined()) }
         var line = "ok: \(file): \(summary(of: scenario))"

@@ -150,29 +150,18 @@ public struct Baseline: Sendable {
 
 /// A baseline file that cannot be used: where and why.
 public struct BaselineError: Error, Sendable, CustomStringConvertible {
-    public var file: String
-    /// Where in the document (`results[1].metrics`); empty for the whole file.
-    public var path: String
-    public var line: Int?
-    public var column: Int?
-    public var message: String
+    public var diagnostic: Diagnostic
 
-    public init(file: String, path: String = "", line: Int? = nil, column: Int? = nil, message: String) {
-        self.file = file
-        self.path = path
-        self.line = line
-        self.column = column
-        self.message = message
+    public init(_ diagnostic: Diagnostic) { self.diagnostic = diagnostic }
+
+    /// A problem in the baseline's content: `error: FILE: baseline results[1].metrics: …`.
+    init(file: String, path: String = "", line: Int? = nil, column: Int? = nil, message: String) {
+        diagnostic = Diagnostic(
+            file: file, subject: "baseline", path: path, line: line, column: column, message: message)
     }
 
-    /// `FILE: results[1].metrics: expected an object, found an array` (no `error: ` prefix).
-    public var description: String {
-        var text = file
-        if let line, let column { text += ":\(line):\(column)" }
-        text += ": baseline"
-        if !path.isEmpty { text += " \(path)" }
-        return text + ": " + message
-    }
+    /// `error: FILE: baseline results[1].metrics: expected an object, found an array`.
+    public var description: String { diagnostic.description }
 }
 
 /// A small JSON document tree for inputs read whole (baselines), built with

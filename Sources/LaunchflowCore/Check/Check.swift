@@ -24,18 +24,19 @@ public enum Check {
     ///
     /// Throws when the baseline has no result for a strategy being checked.
     /// - Complexity: one simulation per strategy, plus O(rows).
-    public static func run(_ scenario: Scenario, file: String, request: CheckRequest) throws(CheckError) -> CheckReport
+    public static func run(_ scenario: Scenario, file: String, request: CheckRequest) throws(BaselineError)
+        -> CheckReport
     {
         if let baseline = request.baseline {
             let missing = request.strategies.filter { baseline.result(for: $0) == nil }
             if !missing.isEmpty {
                 let has = baseline.results.map(\.strategy.rawValue)
-                var message = "\(baseline.file): the baseline has no result for "
+                var message = "the baseline has no result for "
                 message += missing.map { "'\($0.rawValue)'" }.joined(separator: ", ")
                 message += has.isEmpty ? " (it has none)" : " (it has \(has.joined(separator: ", ")))"
                 message += "; record it again with 'launchflow baseline \(file)'"
                 if !has.isEmpty { message += " or pass --strategies \(has.joined(separator: ","))" }
-                throw CheckError(message: message)
+                throw BaselineError(Diagnostic(file: baseline.file, message: message))
             }
         }
         let results = SimulationResult.compare(scenario, strategies: request.strategies, options: request.options)
@@ -234,7 +235,7 @@ public struct CheckBudget: Sendable, Equatable {
             let names = Metric.allCases.map(\.rawValue)
             var message = "unknown metric '\(name)' in budget '\(text)'"
             if let match = closestMatch(to: name, in: names) {
-                message += "; did you mean '\(match)'?"
+                message += didYouMean(match)
             } else {
                 message += "; metrics: \(names.joined(separator: ", "))"
             }

@@ -31,7 +31,7 @@ public enum Lint {
         var found: [(task: Int, position: Int, hops: Int, warning: LintWarning)] = []
         /// `hops`: how far the task concerned is from `task` (orders several warnings at one key).
         func warn(_ rule: LintWarning.Rule, task: Int, position: Int, hops: Int = 0, path: String, _ message: String) {
-            let problem = ScenarioProblem(file: file, path: path, taskID: tasks[task].id, message: message)
+            let problem = Diagnostic(.warning, file: file, path: path, taskID: tasks[task].id, message: message)
             found.append((task, position, hops, LintWarning(rule: rule, problem: problem)))
         }
 
@@ -158,14 +158,14 @@ public struct LintWarning: Sendable, CustomStringConvertible {
     }
 
     public var rule: Rule
-    /// File, key path, task and message, as for errors.
-    public var problem: ScenarioProblem
+    /// File, key path, task and message, as for errors (severity `warning`).
+    public var problem: Diagnostic
 
-    public init(rule: Rule, problem: ScenarioProblem) {
+    public init(rule: Rule, problem: Diagnostic) {
         self.rule = rule
         self.problem = problem
     }
 
     /// `warning: FILE: tasks[2].dependsOn[0] (task 'x'): …`.
-    public var description: String { "warning: \(problem)" }
+    public var description: String { problem.description }
 }

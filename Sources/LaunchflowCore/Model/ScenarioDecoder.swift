@@ -14,7 +14,7 @@ final class ScenarioDecoder {
     static let minRefreshRate = 1e-9
 
     let file: String
-    private(set) var problems: [(offset: Int, location: Location?, message: String)] = []
+    private(set) var problems: [(offset: Int, location: Location?, message: String, suggestion: String?)] = []
 
     var name: String?
     var description = ""
@@ -28,8 +28,8 @@ final class ScenarioDecoder {
 
     init(file: String) { self.file = file }
 
-    func report(_ message: String, at location: Location?, offset: Int) {
-        problems.append((offset, location, message))
+    func report(_ message: String, at location: Location?, offset: Int, suggestion: String? = nil) {
+        problems.append((offset, location, message, suggestion))
     }
 
     // MARK: Objects
@@ -225,7 +225,8 @@ final class ScenarioDecoder {
         try r.readObject { r, key, keyOffset in
             guard Metric(rawValue: key) != nil else {
                 self.report(
-                    "unknown metric '\(key)'\(didYouMean(key, in: metrics))", at: .budget(key), offset: keyOffset)
+                    "unknown metric '\(key)'", at: .budget(key), offset: keyOffset,
+                    suggestion: closestMatch(to: key, in: metrics))
                 try r.skipValue()
                 return
             }
@@ -249,7 +250,8 @@ final class ScenarioDecoder {
         _ r: inout JSONReader
     ) throws -> Bool {
         guard let position = known.firstIndex(of: key) else {
-            report("unknown key '\(key)'\(didYouMean(key, in: known))", at: location, offset: offset)
+            report(
+                "unknown key '\(key)'", at: location, offset: offset, suggestion: closestMatch(to: key, in: known))
             try r.skipValue()
             return false
         }
@@ -397,7 +399,7 @@ final class ScenarioDecoder {
         var validator = ScenarioValidator(tasks: tasks)
         let resolved = validator.resolve()
         for problem in validator.problems {
-            report(problem.message, at: problem.location, offset: problem.offset)
+            report(problem.message, at: problem.location, offset: problem.offset, suggestion: problem.suggestion)
         }
         if !problems.isEmpty {
             // Stable order: by position in the file, then in the order found.
@@ -406,11 +408,11 @@ final class ScenarioDecoder {
             }
             throw ScenarioError(
                 ordered.map { entry in
-                    let (_, location, message) = entry.element
+                    let (_, location, message, suggestion) = entry.element
                     let taskID = location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
-                    return ScenarioProblem(
+                    return Diagnostic(
                         file: file, path: location?.path ?? "", taskID: taskID?.isEmpty == false ? taskID : nil,
-                        message: message)
+                        message: message, suggestion: suggestion)
                 })
         }
         let launchTasks = tasks.indices.map { i in

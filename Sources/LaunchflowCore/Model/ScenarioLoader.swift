@@ -15,22 +15,22 @@ public enum ScenarioLoader {
     public static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ScenarioError([ScenarioProblem(file: path, message: "no such file")])
+            throw ScenarioError([Diagnostic(file: path, message: "no such file")])
         }
         if isDirectory.boolValue {
             throw ScenarioError([
-                ScenarioProblem(file: path, message: "is a directory, expected a scenario file (.json)")
+                Diagnostic(file: path, message: "is a directory, expected a scenario file (.json)")
             ])
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ScenarioError([ScenarioProblem(file: path, message: "cannot be read (permission denied?)")])
+            throw ScenarioError([Diagnostic(file: path, message: "cannot be read (permission denied?)")])
         }
         defer { try? handle.close() }
         let data: Data
         do {
             data = try handle.readToEnd() ?? Data()
         } catch {
-            throw ScenarioError([ScenarioProblem(file: path, message: "cannot be read: \(error.localizedDescription)")])
+            throw ScenarioError([Diagnostic(file: path, message: "cannot be read: \(error.localizedDescription)")])
         }
         return [UInt8](data)
     }
@@ -38,7 +38,7 @@ public enum ScenarioLoader {
     /// Decodes and validates a scenario from JSON bytes; `file` names it in problems.
     public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            throw ScenarioError([ScenarioProblem(file: file, message: "the file is empty, expected a JSON object")])
+            throw ScenarioError([Diagnostic(file: file, message: "the file is empty, expected a JSON object")])
         }
         let decoder = ScenarioDecoder(file: file)
         var reader = JSONReader(bytes: bytes)
@@ -48,10 +48,10 @@ public enum ScenarioLoader {
         } catch let error as JSONSyntaxError {
             let (line, column) = error.location(in: bytes)
             throw ScenarioError([
-                ScenarioProblem(file: file, line: line, column: column, message: "invalid JSON: \(error.message)")
+                Diagnostic(file: file, line: line, column: column, message: "invalid JSON: \(error.message)")
             ])
         } catch {
-            throw ScenarioError([ScenarioProblem(file: file, message: "invalid JSON: \(error)")])
+            throw ScenarioError([Diagnostic(file: file, message: "invalid JSON: \(error)")])
         }
         return try decoder.finish()
     }

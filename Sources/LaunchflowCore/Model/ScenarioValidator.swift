@@ -9,6 +9,7 @@ struct ScenarioValidator {
         var location: Location
         var offset: Int
         var message: String
+        var suggestion: String?
     }
 
     /// Unknown ids beyond this many get no "did you mean" (each costs a scan of all ids).
@@ -53,12 +54,12 @@ struct ScenarioValidator {
                     continue
                 }
                 guard let j = indexOf.index(of: name) else {
-                    var message = "unknown task '\(name)'"
+                    var suggestion: String?
                     if suggestionsLeft > 0 {
                         suggestionsLeft -= 1
-                        message += didYouMean(name, in: tasks.lazy.compactMap(\.id).filter { !$0.isEmpty })
+                        suggestion = closestMatch(to: name, in: tasks.lazy.compactMap(\.id).filter { !$0.isEmpty })
                     }
-                    report(at, i, message)
+                    report(at, i, "unknown task '\(name)'", suggestion: suggestion)
                     continue
                 }
                 deps.append(j)
@@ -180,7 +181,8 @@ struct ScenarioValidator {
         return [start, start]
     }
 
-    private mutating func report(_ location: Location, _ task: Int, _ message: String) {
-        problems.append(Problem(location: location, offset: tasks[task].offset, message: message))
+    private mutating func report(_ location: Location, _ task: Int, _ message: String, suggestion: String? = nil) {
+        problems.append(
+            Problem(location: location, offset: tasks[task].offset, message: message, suggestion: suggestion))
     }
 }

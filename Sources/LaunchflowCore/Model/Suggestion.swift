@@ -49,8 +49,14 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> I
     return previous[b.count]
 }
 
-/// `"; did you mean 'x'?"` or the empty string.
-func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
-    guard let match = closestMatch(to: word, in: candidates) else { return "" }
+/// The one form of every suggestion: `"; did you mean 'x'?"` for a match, the
+/// empty string for none.
+public func didYouMean(_ match: String?) -> String {
+    guard let match else { return "" }
     return "; did you mean '\(match)'?"
+}
+
+/// The suggestion suffix for the candidate closest to `word` (see ``closestMatch(to:in:)``).
+public func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
+    didYouMean(closestMatch(to: word, in: candidates))
 }

@@ -48,18 +48,16 @@ public struct CostSampler: Sendable {
     public let ignoredP90Tasks: [Int]
 
     /// - Parameter jitter: σ for tasks without `costP90`; nil uses the scenario's `jitter`.
-    /// - Throws: ``UncertaintyError`` when the jitter is negative or not finite
-    ///   (the decoder rejects such files; a scenario built in code may have one).
-    public init(_ scenario: Scenario, jitter: Double? = nil) throws(UncertaintyError) {
+    /// - Throws: ``ScenarioError`` (at `jitter`, without a file name) when the
+    ///   jitter is negative or not finite: the decoder and the CLI reject such
+    ///   values, a caller of this initialiser may not have checked its own.
+    public init(_ scenario: Scenario, jitter: Double? = nil) throws(ScenarioError) {
         let fallback = jitter ?? scenario.jitter ?? 0
-        var problems: [UncertaintyError.Problem] = []
-        if !(fallback.isFinite && fallback >= 0) {
-            // The decoder and the CLI reject these; a scenario built in code may not have been checked.
-            problems.append(
-                UncertaintyError.Problem(
-                    task: nil, key: "jitter", message: "must be a finite number ≥ 0, found \(fallback)"))
+        guard fallback.isFinite && fallback >= 0 else {
+            throw ScenarioError([
+                Diagnostic(file: "", path: "jitter", message: "must be a finite number ≥ 0, found \(fallback)")
+            ])
         }
-        guard problems.isEmpty else { throw UncertaintyError(problems: problems) }
         var sigmas: [Double] = []
         sigmas.reserveCapacity(scenario.tasks.count)
         var ignored: [Int] = []
@@ -135,27 +133,6 @@ public struct CostSampler: Sendable {
     static func lognormal(median: Micros, sigma: Double, z: Double) -> Micros {
         let value = (Double(median) * exp(sigma * z)).rounded()
         return value < Double(maximumCost) ? Micros(value) : maximumCost
-    }
-}
-
-/// The scenario's uncertainty cannot be sampled: every problem.
-public struct UncertaintyError: Error, Sendable, CustomStringConvertible {
-    public struct Problem: Sendable, Equatable {
-        /// The task's index; nil for a scenario-wide key.
-        public var task: Int?
-        /// The key at fault (`costP90`, `jitter`).
-        public var key: String
-        public var message: String
-
-        /// Where in the scenario: `tasks[3].costP90` or `jitter`.
-        public var path: String { task.map { "tasks[\($0)].\(key)" } ?? key }
-    }
-
-    public var problems: [Problem]
-
-    /// One line per problem: `tasks[3].costP90: …`.
-    public var description: String {
-        problems.map { "\($0.path): \($0.message)" }.joined(separator: "\n")
     }
 }
 

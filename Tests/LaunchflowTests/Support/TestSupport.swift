@@ -19,7 +19,7 @@ func problems(_ json: String, file: String = "s.json") -> [String] {
         _ = try ScenarioLoader.decode(Array(json.utf8), file: file)
         return []
     } catch {
-        return error.problems.map { "error: \($0)" }
+        return error.problems.map(\.description)
     }
 }
 

@@ -1,0 +1,120 @@
+/// One finding about an input — a scenario, a baseline, a lint warning — and
+/// where it is: the file, a JSON path and/or line and column, the task.
+///
+/// Every error and warning launchflow prints about its inputs is one of these,
+/// in one form (``description``):
+///
+/// ```
+/// error: FILE:LINE:COL: PATH (task 'x'): message; did you mean 'y'?
+/// warning: FILE: tasks[2].dependsOn[0] (task 'feed'): …
+/// error: FILE: baseline results[0]: missing key 'metrics'
+/// ```
+///
+/// Each part appears only when known. Text from the input (ids, keys, names,
+/// the file name) is escaped with ``escapedForTerminal(_:)``, so a diagnostic
+/// is always one line and cannot move the cursor or change colours.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable {
+        case error, warning
+    }
+
+    public var severity: Severity
+    /// The file as the user named it; empty for a scenario built in code.
+    public var file: String
+    /// What the file is, when it is not a scenario (`baseline`): printed before the path.
+    public var subject: String?
+    /// Where in the document: `tasks[3].dependsOn[0]`, `device.cores`; empty for the whole file.
+    public var path: String
+    /// The id of the task the problem is in, when known.
+    public var taskID: String?
+    /// 1-based line and column, for syntax errors.
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+    /// What was probably meant: printed as `; did you mean 'x'?`.
+    public var suggestion: String?
+
+    public init(
+        _ severity: Severity = .error, file: String, subject: String? = nil, path: String = "", taskID: String? = nil,
+        line: Int? = nil, column: Int? = nil, message: String, suggestion: String? = nil
+    ) {
+        self.severity = severity
+        self.file = file
+        self.subject = subject
+        self.path = path
+        self.taskID = taskID
+        self.line = line
+        self.column = column
+        self.message = message
+        self.suggestion = suggestion
+    }
+
+    /// `error: FILE:LINE:COL: SUBJECT PATH (task 'x'): message; did you mean 'y'?`, escaped.
+    public var description: String {
+        var parts: [String] = []
+        if !file.isEmpty {
+            var place = file
+            if let line, let column { place += ":\(line):\(column)" }
+            parts.append(place)
+        }
+        var at = [subject, path.isEmpty ? nil : path].compactMap { $0 }.joined(separator: " ")
+        if !at.isEmpty, let taskID, !taskID.isEmpty { at += " (task '\(taskID)')" }
+        if !at.isEmpty { parts.append(at) }
+        parts.append(message + didYouMean(suggestion))
+        return "\(severity.rawValue): " + escapedForTerminal(parts.joined(separator: ": "))
+    }
+
+    /// The same finding with another severity (`validate --strict` makes warnings errors).
+    public func with(_ severity: Severity) -> Diagnostic {
+        var copy = self
+        copy.severity = severity
+        return copy
+    }
+}
+
+/// A scenario that cannot be used, with every problem found in it, in a
+/// stable order (by position in the file, then in the order found).
+public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    public var problems: [Diagnostic]
+
+    public init(_ problems: [Diagnostic]) { self.problems = problems }
+
+    /// One line per problem, each starting with `error: `.
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// `text` made safe to print on a terminal, on one line: control characters
+/// (C0, DEL, C1), line and paragraph separators and the bidirectional
+/// embedding, override and isolate controls print as escapes — `\t`, `\n`,
+/// `\r`, `\f`, `\b`, `\v`, `\0`, otherwise `\u{1B}` — and everything else as
+/// is. The one escaping function for diagnostics: ids, keys and names come
+/// from input files and may hold anything.
+public func escapedForTerminal(_ text: String) -> String {
+    func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        guard needsEscape(scalar) else {
+            out.append(scalar)
+            continue
+        }
+        let escape: String
+        switch scalar {
+        case "\t": escape = "\\t"
+        case "\n": escape = "\\n"
+        case "\r": escape = "\\r"
+        case "\u{0C}": escape = "\\f"
+        case "\u{08}": escape = "\\b"
+        case "\u{0B}": escape = "\\v"
+        case "\0": escape = "\\0"
+        default: escape = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        }
+        out.append(contentsOf: escape.unicodeScalars)
+    }
+    return String(out)
+}
