@@ -47,10 +47,10 @@ struct SchemaTests {
     @Test func everyDecoderKeyIsInTheSchemaAndViceVersa() throws {
         let root = try schema().root
         let properties = root["properties"]
-        #expect(keys(properties) == Set(ScenarioDecoder.rootKeys))
-        #expect(keys(properties?["device"]?["properties"]) == Set(ScenarioDecoder.deviceKeys))
-        #expect(keys(properties?["preMain"]?["items"]?["properties"]) == Set(ScenarioDecoder.preMainKeys))
-        #expect(keys(properties?["tasks"]?["items"]?["properties"]) == Set(ScenarioDecoder.taskKeys))
+        #expect(keys(properties) == Set(ScenarioFields.root.keys))
+        #expect(keys(properties?["device"]?["properties"]) == Set(ScenarioFields.device.keys))
+        #expect(keys(properties?["preMain"]?["items"]?["properties"]) == Set(ScenarioFields.preMain.keys))
+        #expect(keys(properties?["tasks"]?["items"]?["properties"]) == Set(ScenarioFields.task.keys))
         #expect(keys(properties?["budgets"]?["properties"]) == Set(Metric.allCases.map(\.rawValue)))
     }
 

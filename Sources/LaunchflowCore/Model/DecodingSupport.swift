@@ -10,6 +10,8 @@ enum Location {
     case taskElement(Int)
     case dependency(task: Int, position: Int)
     case budget(String)
+    case input(Int, String)
+    case inputElement(Int)
 
     var path: String {
         switch self {
@@ -21,6 +23,8 @@ enum Location {
         case .taskElement(let i): "tasks[\(i)]"
         case .dependency(let task, let position): "tasks[\(task)].dependsOn[\(position)]"
         case .budget(let key): "budgets.\(key)"
+        case .input(let i, let key): "inputs[\(i)].\(key)"
+        case .inputElement(let i): "inputs[\(i)]"
         }
     }
 
@@ -30,20 +34,6 @@ enum Location {
         default: nil
         }
     }
-}
-
-/// A task as read from the file, before ids are resolved.
-struct RawTask {
-    /// Byte offset of the task's object in the file (orders the problems).
-    var offset = 0
-    var id: String?
-    var cost: Micros?
-    var mainThreadOnly = false
-    var priority = 0
-    /// Dependency ids in file order; nil where the element was not a string.
-    var dependsOn: [String?] = []
-    var firstFrame = false
-    var costP90: Micros?
 }
 
 /// The result of reading one key: absent (or null), present but invalid (a
@@ -72,11 +62,58 @@ struct KeySet {
     private var bits: UInt64 = 0
 
     /// Marks key number `position` seen; false if it already was.
+    @discardableResult
     mutating func insert(_ position: Int) -> Bool {
         let mask: UInt64 = 1 << UInt64(position)
         defer { bits |= mask }
         return bits & mask == 0
     }
+
+    func contains(_ position: Int) -> Bool { bits & (1 << UInt64(position)) != 0 }
+}
+
+extension FieldLimits {
+    /// Every millisecond value: 0 … an hour.
+    static let milliseconds = FieldLimits(minimum: 0, maximum: ScenarioFields.maxMilliseconds, unit: " ms")
+
+    /// The problem with a number `v` read from a file, or nil when it is within these limits.
+    func problem(with v: Double) -> String? {
+        guard v.isFinite else { return "number out of range (beyond the double range)" }
+        let low = minimum ?? -.infinity, high = maximum ?? .infinity
+        let inRange = (minimumIsExclusive ? v > low : v >= low) && v <= high
+        guard inRange else {
+            let found = "found \(formatNumber(v))"
+            switch (minimum, maximum) {
+            case (let min?, let max?) where minimumIsExclusive:
+                return "must be greater than \(formatNumber(min)) and at most \(formatNumber(max))\(unit), \(found)"
+            case (let min?, let max?):
+                return "must be between \(formatNumber(min)) and \(formatNumber(max))\(unit), \(found)"
+            case (let min?, nil):
+                return
+                    "must be \(minimumIsExclusive ? "greater than" : "at least") \(formatNumber(min))\(unit), \(found)"
+            case (nil, let max?):
+                return "must be at most \(formatNumber(max))\(unit), \(found)"
+            case (nil, nil):
+                return nil
+            }
+        }
+        return check?(v)
+    }
+
+    /// The problem with a number `v` that should be an integer within these limits, or nil.
+    func integerProblem(with v: Double) -> String? {
+        guard v.isFinite else { return "number out of range (beyond the double range)" }
+        guard v.rounded(.towardZero) == v else { return "must be an integer, found \(formatNumber(v))" }
+        if let min = minimum, let max = maximum, !(v >= min && v <= max) {
+            return "must be an integer between \(Int(min)) and \(Int(max)), found \(formatNumber(v))"
+        }
+        return nil
+    }
+}
+
+extension Budget {
+    /// A budget's limit: a number ≥ 0 in the metric's unit.
+    static let limits = FieldLimits(minimum: 0)
 }
 
 /// A number as a reader would write it: `5`, `-2.5`, `1e+300`.

@@ -19,13 +19,14 @@ struct IDTable {
     private var mask = 0
     private var fallback: [String: Int]?
 
-    /// Indexes `ids` in order; `duplicate(i, first)` is called for each id seen before.
-    init(_ ids: [String?], duplicate: (Int, Int) -> Void) {
-        let allASCII = ids.allSatisfy { $0.map(Self.isASCII) ?? true }
+    /// Indexes `ids` in order, skipping empty ones; `duplicate(i, first)` is
+    /// called for each id seen before.
+    init(_ ids: [String], duplicate: (Int, Int) -> Void) {
+        let allASCII = ids.allSatisfy(Self.isASCII)
         if !allASCII {
             var dictionary = [String: Int](minimumCapacity: ids.count)
             for (i, id) in ids.enumerated() {
-                guard let id, !id.isEmpty else { continue }
+                guard !id.isEmpty else { continue }
                 if let first = dictionary[id] { duplicate(i, first) } else { dictionary[id] = i }
             }
             fallback = dictionary
@@ -36,7 +37,7 @@ struct IDTable {
         slots = [Int32](repeating: 0, count: capacity)
         hashes = [UInt64](repeating: 0, count: capacity)
         mask = capacity - 1
-        self.ids = ids.map { $0 ?? "" }
+        self.ids = ids
         for (i, id) in self.ids.enumerated() where !id.isEmpty {
             let hash = Self.hash(id)
             var slot = Int(truncatingIfNeeded: hash) & mask

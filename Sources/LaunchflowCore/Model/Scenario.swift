@@ -39,6 +39,9 @@ public struct Scenario: Sendable {
         self.inputs = inputs
     }
 
+    /// An empty scenario for a decoder to fill in: every key at its default.
+    static var draft: Scenario { Scenario(name: "", tasks: []) }
+
     /// Total pre-main time: the instant the run loop starts (`t0`).
     public var preMainTotal: Micros { preMain.reduce(0) { $0 + $1.cost } }
 }

@@ -1,35 +1,40 @@
 import Foundation
 
-/// The streaming decoder. A class because the reader's callbacks record
-/// problems into it while the reader itself is passed `inout`.
+/// The streaming decoder: reads each object of the file against its rows in
+/// ``ScenarioFields``, straight into the model.
+///
+/// A class because the reader's callbacks record problems into it while the
+/// reader itself is passed `inout`.
 final class ScenarioDecoder {
-    static let rootKeys = ["name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter"]
-    static let deviceKeys = ["cores", "refreshRate", "commitCost", "renderTime"]
-    static let preMainKeys = ["name", "cost"]
-    static let taskKeys = ["id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90"]
-    /// The largest millisecond value accepted anywhere: an hour.
-    static let maxMilliseconds = 3_600_000.0
-    static let maxPriority = 1_000_000
-    /// Below this the frame interval (`1e6 / r` µs) and vsync times leave 64-bit integers.
-    static let minRefreshRate = 1e-9
-
     let file: String
-    private(set) var problems: [(offset: Int, location: Location?, message: String, suggestion: String?)] = []
+    private(set) var problems: [Problem] = []
 
-    var name: String?
-    var description = ""
+    /// The root's own values (name, description, jitter, idleMode, $schema).
+    var root = Scenario.draft
     var device = Device()
     var preMain: [PreMainPhase] = []
-    var tasks: [RawTask] = []
-    var tasksPresent = false
     var budgets: [Budget] = []
-    var jitter: Double?
-    var schema: String?
+    var inputs: [UserInput] = []
+    var tasks: [LaunchTask] = []
+    /// Each task's byte offset in the file (orders the problems).
+    var taskOffsets: [Int] = []
+    /// Each task's `dependsOn` ids in file order; nil where an element was not a string.
+    var dependencies: [[String?]] = []
+
+    struct Problem {
+        var offset: Int
+        var location: Location?
+        var message: String
+        var suggestion: String?
+    }
+
+    /// The task rows, fetched once (read for every task).
+    private let taskFields = ScenarioFields.task
 
     init(file: String) { self.file = file }
 
     func report(_ message: String, at location: Location?, offset: Int, suggestion: String? = nil) {
-        problems.append((offset, location, message, suggestion))
+        problems.append(Problem(offset: offset, location: location, message: message, suggestion: suggestion))
     }
 
     // MARK: Objects
@@ -42,162 +47,173 @@ final class ScenarioDecoder {
             try r.skipValue()
             return
         }
-        var seen = KeySet()
-        var nameInvalid = false
-        try r.readObject { r, key, keyOffset in
-            guard try self.checkKey(key, of: Self.rootKeys, in: &seen, at: .root(key), offset: keyOffset, &r) else {
-                return
-            }
-            switch key {
-            case "name":
-                let field = try self.string(&r, at: .root(key))
-                self.name = field.value
-                nameInvalid = field.isInvalid
-            case "description":
-                if let v = try self.string(&r, at: .root(key)).value { self.description = v }
-            case "$schema":
-                self.schema = try self.string(&r, at: .root(key)).value
-            case "jitter":
-                self.jitter = try self.number(&r, at: .root(key), min: 0, max: .greatestFiniteMagnitude, unit: "").value
-            case "device": try self.decodeDevice(&r)
-            case "preMain": try self.decodePreMain(&r)
-            case "tasks": try self.decodeTasks(&r)
-            case "budgets": try self.decodeBudgets(&r)
-            default: try r.skipValue()
-            }
-        }
-        if name == nil && !nameInvalid {
-            report("missing required key 'name'", at: .root("name"), offset: start)
-        }
-        if !tasksPresent {
-            report("missing required key 'tasks'", at: .root("tasks"), offset: start)
-        }
-    }
-
-    private func decodeDevice(_ r: inout JSONReader) throws {
-        guard try expectObject(&r, at: .root("device")) else { return }
-        var seen = KeySet()
-        try r.readObject { r, key, keyOffset in
-            guard try self.checkKey(key, of: Self.deviceKeys, in: &seen, at: .device(key), offset: keyOffset, &r) else {
-                return
-            }
-            switch key {
-            case "cores":
-                if let v = try self.integer(&r, at: .device(key), min: 2, max: 1024).value { self.device.cores = v }
-            case "refreshRate":
-                let offset = r.valueOffset()
-                guard let v = try self.number(&r, at: .device(key), min: -.infinity, max: .infinity, unit: "").value
-                else { return }
-                if v > 0 && v <= 1000 {
-                    if v < Self.minRefreshRate {
-                        // MODEL.md allows any r > 0, but 1e6 / r µs must fit the 64-bit clock.
-                        self.report(
-                            "must be at least 1e-9 Hz (a frame every 31 years); a smaller rate overflows the microsecond clock, found \(v)",
-                            at: .device(key), offset: offset)
-                        return
+        try decodeObject(&r, ScenarioFields.root, into: &root, start: start, element: nil, at: Location.root) {
+            r, field in
+            guard case .nested(let nested) = field.access else { return try r.skipValue() }
+            switch nested {
+            case .device:
+                guard try self.expect(.object, &r, at: .root(field.key)) else { return }
+                try self.decodeObject(
+                    &r, ScenarioFields.device, into: &self.device, start: r.valueOffset(), element: .root(field.key),
+                    at: Location.device)
+            case .preMain:
+                try self.decodeArray(&r, field, element: Location.preMainElement) { r, index in
+                    var phase = PreMainPhase(name: "", cost: 0)
+                    try self.decodeElement(
+                        &r, ScenarioFields.preMain, into: &phase, element: .preMainElement(index),
+                        at: { .preMain(index, $0) })
+                    self.preMain.append(phase)
+                }
+            case .inputs:
+                try self.decodeArray(&r, field, element: Location.inputElement) { r, index in
+                    var input = UserInput(name: "", at: 0, cost: 0)
+                    let given = try self.decodeElement(
+                        &r, ScenarioFields.input, into: &input, element: .inputElement(index),
+                        at: { .input(index, $0) })
+                    ScenarioFields.input.fillPositionalDefaults(given, in: &input, position: index)
+                    self.inputs.append(input)
+                }
+            case .tasks:
+                // Locals rather than properties in the loop: no exclusivity checks per task.
+                var tasks: [LaunchTask] = []
+                var offsets: [Int] = []
+                var dependencies: [[String?]] = []
+                try self.decodeArray(&r, field, element: Location.taskElement) { r, index in
+                    offsets.append(r.valueOffset())
+                    var task = LaunchTask(id: "", cost: 0)
+                    var ids: [String?] = []
+                    try self.decodeElement(
+                        &r, self.taskFields, into: &task, element: .taskElement(index), at: { .task(index, $0) }
+                    ) { r, _ in
+                        ids = try self.dependencyIDs(&r, task: index)
                     }
-                    self.device.refreshRate = v
-                } else {
-                    self.report(
-                        "must be greater than 0 and at most 1000 (Hz), found \(formatNumber(v))", at: .device(key),
-                        offset: offset)
+                    tasks.append(task)
+                    dependencies.append(ids)
                 }
-            case "commitCost":
-                if let v = try self.milliseconds(&r, at: .device(key)).value { self.device.commitCost = v }
-            case "renderTime":
-                if let v = try self.milliseconds(&r, at: .device(key)).value { self.device.renderTime = v }
-            default: try r.skipValue()
+                (self.tasks, self.taskOffsets, self.dependencies) = (tasks, offsets, dependencies)
+            case .budgets:
+                try self.decodeBudgets(&r)
             }
         }
     }
 
-    private func decodePreMain(_ r: inout JSONReader) throws {
-        guard try expectArray(&r, at: .root("preMain")) else { return }
-        try r.readArray { r, index in
-            let start = r.valueOffset()
-            guard try self.expectObject(&r, at: .preMainElement(index), nullIsAbsent: false) else { return }
-            var seen = KeySet()
-            var name: Field<String> = .absent
-            var cost: Field<Micros> = .absent
-            try r.readObject { r, key, keyOffset in
-                guard
-                    try self.checkKey(
-                        key, of: Self.preMainKeys, in: &seen, at: .preMain(index, key), offset: keyOffset, &r)
-                else { return }
-                switch key {
-                case "name": name = try self.string(&r, at: .preMain(index, key))
-                case "cost": cost = try self.milliseconds(&r, at: .preMain(index, key))
-                default: try r.skipValue()
-                }
-            }
-            for (key, missing) in [("name", name.isAbsent), ("cost", cost.isAbsent)] where missing {
-                self.report("missing required key '\(key)'", at: .preMainElement(index), offset: start)
-            }
-            self.preMain.append(PreMainPhase(name: name.value ?? "", cost: cost.value ?? 0))
-        }
-    }
-
-    private func decodeTasks(_ r: inout JSONReader) throws {
+    /// An array of objects (null counts as absent); `element` reads element k.
+    private func decodeArray<Model>(
+        _ r: inout JSONReader, _ field: ScenarioField<Model>, element: (Int) -> Location,
+        _ body: (inout JSONReader, Int) throws -> Void
+    ) throws {
         let start = r.valueOffset()
-        if try r.peekKind() == .null {
-            try r.readNull()
-            return
-        }
-        tasksPresent = true
-        guard try expectArray(&r, at: .root("tasks")) else { return }
+        guard try expect(.array, &r, at: .root(field.key)) else { return }
+        var count = 0
         try r.readArray { r, index in
-            self.tasks.append(try self.decodeTask(&r, index: index))
+            try body(&r, index)
+            count += 1
         }
-        if tasks.isEmpty { report("the scenario has no tasks", at: .root("tasks"), offset: start) }
+        if let (minimum, message) = field.limits.minItems, count < minimum {
+            report(message, at: .root(field.key), offset: start)
+        }
     }
 
-    private func decodeTask(_ r: inout JSONReader, index: Int) throws -> RawTask {
+    /// One object in an array: null is not absent here, but an error.
+    @discardableResult
+    private func decodeElement<Model>(
+        _ r: inout JSONReader, _ fields: FieldTable<Model>, into model: inout Model, element: Location,
+        at location: (String) -> Location,
+        nested: (inout JSONReader, ScenarioField<Model>) throws -> Void = { r, _ in try r.skipValue() }
+    ) throws -> KeySet {
         let start = r.valueOffset()
-        var task = RawTask(offset: start)
-        guard try expectObject(&r, at: .taskElement(index), nullIsAbsent: false) else { return task }
+        guard try expect(.object, &r, at: element, nullIsAbsent: false) else { return KeySet() }
+        return try decodeObject(&r, fields, into: &model, start: start, element: element, at: location, nested: nested)
+    }
+
+    /// Reads an object's members against `fields`: unknown keys (with a "did you
+    /// mean"), repeated keys, each value's type and limits, then missing required
+    /// keys (reported at `element`, or at the key for the root). Values of
+    /// `nested` and `dependencies` rows are read by `nested`. Returns the rows
+    /// given a value other than null.
+    @discardableResult
+    private func decodeObject<Model>(
+        _ r: inout JSONReader, _ fields: FieldTable<Model>, into model: inout Model, start: Int, element: Location?,
+        at location: (String) -> Location,
+        nested: (inout JSONReader, ScenarioField<Model>) throws -> Void = { r, _ in try r.skipValue() }
+    ) throws -> KeySet {
         var seen = KeySet()
-        var id: Field<String> = .absent
-        var cost: Field<Micros> = .absent
+        var given = KeySet()
+        var hint = 0
         try r.readObject { r, key, keyOffset in
-            let at = Location.task(index, key)
-            guard try self.checkKey(key, of: Self.taskKeys, in: &seen, at: at, offset: keyOffset, &r) else { return }
-            switch key {
-            case "id":
-                let offset = r.valueOffset()
-                id = try self.string(&r, at: at)
-                task.id = id.value
-                if id.value?.isEmpty == true { self.report("task id is empty", at: at, offset: offset) }
-            case "cost":
-                cost = try self.milliseconds(&r, at: at)
-                task.cost = cost.value
-            case "mainThreadOnly": task.mainThreadOnly = try self.bool(&r, at: at).value ?? false
-            case "firstFrame": task.firstFrame = try self.bool(&r, at: at).value ?? false
-            case "priority":
-                task.priority = try self.integer(&r, at: at, min: 0, max: Self.maxPriority).value ?? 0
-            case "costP90": task.costP90 = try self.milliseconds(&r, at: at).value
-            case "dependsOn": task.dependsOn = try self.dependencies(&r, task: index)
-            default: try r.skipValue()
+            guard let f = fields.index(of: key, from: hint) else {
+                self.report(
+                    "unknown key '\(key)'", at: location(key), offset: keyOffset,
+                    suggestion: closestMatch(to: key, in: fields.keys))
+                try r.skipValue()
+                return
+            }
+            hint = f + 1
+            guard seen.insert(f) else {
+                self.report("key '\(key)' appears twice in this object", at: location(key), offset: keyOffset)
+                try r.skipValue()
+                return
+            }
+            if try self.read(fields.fields[f], &r, into: &model, at: location(key), nested: nested) {
+                _ = given.insert(f)
             }
         }
-        if id.isAbsent {
-            report("missing required key 'id'", at: .taskElement(index), offset: start)
+        for (f, field) in fields.fields.enumerated() where field.required && !given.contains(f) {
+            report("missing required key '\(field.key)'", at: element ?? location(field.key), offset: start)
         }
-        if cost.isAbsent {
-            report("missing required key 'cost'", at: .taskElement(index), offset: start)
-        }
-        return task
+        return given
     }
 
-    private func dependencies(_ r: inout JSONReader, task: Int) throws -> [String?] {
-        let at = Location.task(task, "dependsOn")
+    /// Reads one value into `model`; false when it was absent (null).
+    @inline(__always)
+    private func read<Model>(
+        _ field: ScenarioField<Model>, _ r: inout JSONReader, into model: inout Model, at location: Location,
+        nested: (inout JSONReader, ScenarioField<Model>) throws -> Void
+    ) throws -> Bool {
         let offset = r.valueOffset()
-        switch try r.peekKind() {
-        case .null:
-            try r.readNull()
-            return []
-        case .array: break
-        case let kind:
-            report("expected an array of task ids, found \(kind.noun)", at: at, offset: offset)
+        /// Sets a read value; false for absent.
+        func apply<Value>(_ value: Field<Value>, _ set: (inout Model, Value) -> Void) -> Bool {
+            switch value {
+            case .absent: return false
+            case .invalid: return true
+            case .value(let v):
+                set(&model, v)
+                return true
+            }
+        }
+        switch field.access {
+        case .bool(_, let set): return apply(try bool(&r, at: location), set)
+        case .ms(_, let set): return apply(try milliseconds(&r, at: location), set)
+        case .optionalMs(_, let set): return apply(try milliseconds(&r, at: location), set)
+        case .integer(_, let set): return apply(try integer(&r, at: location, field.limits), set)
+        case .number(_, let set): return apply(try number(&r, at: location, field.limits), set)
+        case .optionalNumber(_, let set): return apply(try number(&r, at: location, field.limits), set)
+        case .string(_, let set): return apply(try string(&r, at: location, field.limits, offset: offset), set)
+        case .optionalString(_, let set):
+            return apply(try string(&r, at: location, field.limits, offset: offset), set)
+        case .choice(_, let set):
+            return apply(try string(&r, at: location, field.limits, offset: offset)) { model, text in
+                guard !set(&model, text) else { return }
+                let choices = field.limits.choices ?? []
+                report(
+                    "must be \(choices.map { "'\($0)'" }.joined(separator: " or ")), found '\(text)'", at: location,
+                    offset: offset, suggestion: closestMatch(to: text, in: choices))
+            }
+        case .dependencies, .nested:
+            if try r.peekKind() == .null {
+                try r.readNull()
+                return false
+            }
+            try nested(&r, field)
+            return true
+        }
+    }
+
+    private func dependencyIDs(_ r: inout JSONReader, task: Int) throws -> [String?] {
+        let offset = r.valueOffset()
+        let kind = try r.peekKind()
+        guard kind == .array else {
+            report("expected an array of task ids, found \(kind.noun)", at: .task(task, "dependsOn"), offset: offset)
             try r.skipValue()
             return []
         }
@@ -219,7 +235,7 @@ final class ScenarioDecoder {
     }
 
     private func decodeBudgets(_ r: inout JSONReader) throws {
-        guard try expectObject(&r, at: .root("budgets")) else { return }
+        guard try expect(.object, &r, at: .root("budgets")) else { return }
         let metrics = Metric.allCases.map(\.rawValue)
         var seen = Set<String>()
         try r.readObject { r, key, keyOffset in
@@ -235,50 +251,20 @@ final class ScenarioDecoder {
                 try r.skipValue()
                 return
             }
-            if let v = try self.number(&r, at: .budget(key), min: 0, max: .greatestFiniteMagnitude, unit: "").value {
+            if let v = try self.number(&r, at: .budget(key), Budget.limits).value {
                 self.budgets.append(Budget(metric: key, limit: v))
             }
         }
     }
 
-    // MARK: Keys
-
-    /// Records unknown and repeated keys; returns whether the value should be decoded
-    /// (otherwise it has been skipped).
-    private func checkKey(
-        _ key: String, of known: [String], in seen: inout KeySet, at location: Location, offset: Int,
-        _ r: inout JSONReader
-    ) throws -> Bool {
-        guard let position = known.firstIndex(of: key) else {
-            report(
-                "unknown key '\(key)'", at: location, offset: offset, suggestion: closestMatch(to: key, in: known))
-            try r.skipValue()
-            return false
-        }
-        if seen.insert(position) == false {
-            report("key '\(key)' appears twice in this object", at: location, offset: offset)
-            try r.skipValue()
-            return false
-        }
-        return true
-    }
-
     // MARK: Values
 
-    /// `nullIsAbsent`: true for the value of an optional key; an array element is never absent.
-    private func expectObject(_ r: inout JSONReader, at location: Location, nullIsAbsent: Bool = true) throws -> Bool {
-        try expect(.object, &r, at: location, nullIsAbsent: nullIsAbsent)
-    }
-
-    private func expectArray(_ r: inout JSONReader, at location: Location) throws -> Bool {
-        try expect(.array, &r, at: location, nullIsAbsent: true)
-    }
-
     /// Whether the next value has `kind`; if not, a problem is recorded (unless
-    /// it is null and null means absent) and the value skipped.
-    private func expect(_ kind: JSONReader.ValueKind, _ r: inout JSONReader, at location: Location, nullIsAbsent: Bool)
-        throws -> Bool
-    {
+    /// it is null and null means absent: `nullIsAbsent` is true for the value of
+    /// an optional key, false for an array element) and the value skipped.
+    private func expect(
+        _ kind: JSONReader.ValueKind, _ r: inout JSONReader, at location: Location, nullIsAbsent: Bool = true
+    ) throws -> Bool {
         let offset = r.valueOffset()
         let found = try r.peekKind()
         if found == kind { return true }
@@ -289,10 +275,14 @@ final class ScenarioDecoder {
         return false
     }
 
-    func string(_ r: inout JSONReader, at location: Location) throws -> Field<String> {
-        let offset = r.valueOffset()
+    private func string(_ r: inout JSONReader, at location: Location, _ limits: FieldLimits, offset: Int) throws
+        -> Field<String>
+    {
         switch try r.peekKind() {
-        case .string: return .value(try r.readString())
+        case .string:
+            let text = try r.readString()
+            if let noun = limits.nonEmpty, text.isEmpty { report("\(noun) is empty", at: location, offset: offset) }
+            return .value(text)
         case .null:
             try r.readNull()
             return .absent
@@ -303,7 +293,7 @@ final class ScenarioDecoder {
         }
     }
 
-    func bool(_ r: inout JSONReader, at location: Location) throws -> Field<Bool> {
+    private func bool(_ r: inout JSONReader, at location: Location) throws -> Field<Bool> {
         let offset = r.valueOffset()
         switch try r.peekKind() {
         case .bool: return .value(try r.readBool())
@@ -317,28 +307,14 @@ final class ScenarioDecoder {
         }
     }
 
-    /// A finite number in `min...max`.
-    func number(_ r: inout JSONReader, at location: Location, min: Double, max: Double, unit: String) throws -> Field<
-        Double
-    > {
+    /// A finite number within `limits`.
+    private func number(_ r: inout JSONReader, at location: Location, _ limits: FieldLimits) throws -> Field<Double> {
         let offset = r.valueOffset()
         switch try r.peekKind() {
         case .number:
             let v = try r.readNumber().value
-            guard v.isFinite else {
-                report("number out of range (beyond the double range)", at: location, offset: offset)
-                return .invalid
-            }
-            guard v >= min && v <= max else {
-                if max == .greatestFiniteMagnitude {
-                    report(
-                        "must be at least \(formatNumber(min))\(unit), found \(formatNumber(v))", at: location,
-                        offset: offset)
-                } else {
-                    report(
-                        "must be between \(formatNumber(min)) and \(formatNumber(max))\(unit), found \(formatNumber(v))",
-                        at: location, offset: offset)
-                }
+            if let problem = limits.problem(with: v) {
+                report(problem, at: location, offset: offset)
                 return .invalid
             }
             return .value(v)
@@ -353,32 +329,31 @@ final class ScenarioDecoder {
     }
 
     /// A millisecond value (0 … one hour), as microseconds.
-    func milliseconds(_ r: inout JSONReader, at location: Location) throws -> Field<Micros> {
-        switch try number(&r, at: location, min: 0, max: Self.maxMilliseconds, unit: " ms") {
-        case .value(let ms): .value(microseconds(fromMilliseconds: ms))
-        case .absent: .absent
-        case .invalid: .invalid
+    @inline(__always)
+    private func milliseconds(_ r: inout JSONReader, at location: Location) throws -> Field<Micros> {
+        if try r.peekKind() == .number {
+            // The common case without a detour through the limits.
+            let offset = r.valueOffset()
+            let ms = try r.readNumber().value
+            if ms >= 0 && ms <= ScenarioFields.maxMilliseconds { return .value(microseconds(fromMilliseconds: ms)) }
+            report(FieldLimits.milliseconds.problem(with: ms) ?? "", at: location, offset: offset)
+            return .invalid
+        }
+        switch try number(&r, at: location, FieldLimits.milliseconds) {
+        case .value(let ms): return .value(microseconds(fromMilliseconds: ms))
+        case .absent: return .absent
+        case .invalid: return .invalid
         }
     }
 
-    /// An integral number (`4` or `4.0`) in `min...max`.
-    func integer(_ r: inout JSONReader, at location: Location, min: Int, max: Int) throws -> Field<Int> {
+    /// An integral number (`4` or `4.0`) within `limits`.
+    private func integer(_ r: inout JSONReader, at location: Location, _ limits: FieldLimits) throws -> Field<Int> {
         let offset = r.valueOffset()
         switch try r.peekKind() {
         case .number:
             let n = try r.readNumber()
-            guard n.value.isFinite else {
-                report("number out of range (beyond the double range)", at: location, offset: offset)
-                return .invalid
-            }
-            guard n.isIntegral else {
-                report("must be an integer, found \(formatNumber(n.value))", at: location, offset: offset)
-                return .invalid
-            }
-            guard n.value >= Double(min) && n.value <= Double(max) else {
-                report(
-                    "must be an integer between \(min) and \(max), found \(formatNumber(n.value))", at: location,
-                    offset: offset)
+            if let problem = limits.integerProblem(with: n.value) {
+                report(problem, at: location, offset: offset)
                 return .invalid
             }
             return .value(Int(n.value))
@@ -394,11 +369,13 @@ final class ScenarioDecoder {
 
     // MARK: Finish
 
-    /// Resolves ids, runs the semantic checks and builds the scenario, or throws every problem.
+    /// Resolves ids, runs the checks between tasks and builds the scenario, or throws every problem.
     func finish() throws(ScenarioError) -> Scenario {
-        var validator = ScenarioValidator(tasks: tasks)
-        let resolved = validator.resolve()
-        for problem in validator.problems {
+        let (resolved, relational) = {
+            var validator = ScenarioValidator(tasks: tasks, offsets: taskOffsets)
+            return (validator.resolve(dependencies), validator.problems)
+        }()  // the validator's share of `tasks` ends here, so they are not copied below
+        for problem in relational {
             report(problem.message, at: problem.location, offset: problem.offset, suggestion: problem.suggestion)
         }
         if !problems.isEmpty {
@@ -406,23 +383,24 @@ final class ScenarioDecoder {
             let ordered = problems.enumerated().sorted {
                 ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
             }
-            throw ScenarioError(
-                ordered.map { entry in
-                    let (_, location, message, suggestion) = entry.element
-                    let taskID = location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
-                    return Diagnostic(
-                        file: file, path: location?.path ?? "", taskID: taskID?.isEmpty == false ? taskID : nil,
-                        message: message, suggestion: suggestion)
-                })
+            throw ScenarioError(ordered.map { diagnostic($0.element) })
         }
-        let launchTasks = tasks.indices.map { i in
-            let raw = tasks[i]
-            return LaunchTask(
-                id: raw.id ?? "", cost: raw.cost ?? 0, mainThreadOnly: raw.mainThreadOnly, priority: raw.priority,
-                dependsOn: resolved[i], firstFrame: raw.firstFrame, costP90: raw.costP90)
-        }
-        return Scenario(
-            name: name ?? "", description: description, device: device, preMain: preMain, tasks: launchTasks,
-            budgets: budgets, jitter: jitter, schema: schema)
+        var built = tasks
+        tasks = []
+        for i in built.indices { built[i].dependsOn = resolved[i] }
+        var scenario = root
+        scenario.device = device
+        scenario.preMain = preMain
+        scenario.budgets = budgets
+        scenario.inputs = inputs
+        scenario.tasks = built
+        return scenario
+    }
+
+    private func diagnostic(_ problem: Problem) -> Diagnostic {
+        let taskID = problem.location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
+        return Diagnostic(
+            file: file, path: problem.location?.path ?? "", taskID: taskID?.isEmpty == false ? taskID : nil,
+            message: problem.message, suggestion: problem.suggestion)
     }
 }

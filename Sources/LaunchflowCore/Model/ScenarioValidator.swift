@@ -1,6 +1,8 @@
-/// The checks of MODEL.md §1 that relate tasks to each other: duplicate ids,
-/// unknown, repeated and self dependencies, dependency cycles, first-frame
-/// tasks off the main thread, and `costP90` below `cost`.
+/// The checks of MODEL.md §1 that relate values to each other: duplicate ids;
+/// unknown, repeated and self dependencies; dependency cycles; and the rules
+/// between the keys of one task that its rows in ``ScenarioFields`` state (a
+/// `firstFrame` or `idle` task off the main thread, `costP90` below `cost`,
+/// `latencyP90` below `latency`).
 ///
 /// - Complexity: O(n + e) for n tasks and e dependencies (suggestions for
 ///   unknown ids aside, which are limited to the first few).
@@ -15,41 +17,38 @@ struct ScenarioValidator {
     /// Unknown ids beyond this many get no "did you mean" (each costs a scan of all ids).
     static let suggestionLimit = 64
 
-    let tasks: [RawTask]
+    let tasks: [LaunchTask]
+    /// Each task's byte offset in its file (orders the problems).
+    let offsets: [Int]
     private(set) var problems: [Problem] = []
 
-    init(tasks: [RawTask]) { self.tasks = tasks }
+    init(tasks: [LaunchTask], offsets: [Int]) {
+        self.tasks = tasks
+        self.offsets = offsets
+    }
 
-    /// Resolves every task's `dependsOn` to task indices, recording problems;
-    /// invalid entries are left out of the result.
-    mutating func resolve() -> [[Int]] {
+    /// Resolves every task's `dependsOn` ids (nil: an element that was not a
+    /// string) to task indices, recording problems; invalid entries are left
+    /// out of the result.
+    mutating func resolve(_ dependencies: [[String?]]) -> [[Int]] {
         let indexOf = indexIDs()
         var resolved = [[Int]](repeating: [], count: tasks.count)
         var suggestionsLeft = Self.suggestionLimit
-        for (i, task) in tasks.enumerated() {
-            if task.firstFrame && !task.mainThreadOnly {
-                report(
-                    .task(i, "firstFrame"), i,
-                    "a firstFrame task must be mainThreadOnly: only main-thread work puts pixels on screen (mark the main-thread task that shows the result)"
-                )
-            }
-            if let p90 = task.costP90, let cost = task.cost, p90 < cost {
-                report(
-                    .task(i, "costP90"), i,
-                    "must be at least cost (\(formatMillis(cost)) ms), found \(formatMillis(p90)) ms")
-            }
-            guard !task.dependsOn.isEmpty else { continue }
+        for i in tasks.indices {
+            checkRelations(of: i)
+            let names = dependencies[i]
+            guard !names.isEmpty else { continue }
             var deps: [Int] = []
-            deps.reserveCapacity(task.dependsOn.count)
-            var seen = task.dependsOn.count > 8 ? [String: Int]() : nil
-            for (position, name) in task.dependsOn.enumerated() {
+            deps.reserveCapacity(names.count)
+            var seen = names.count > 8 ? [String: Int]() : nil
+            for (position, name) in names.enumerated() {
                 guard let name else { continue }
                 let at = Location.dependency(task: i, position: position)
-                if let earlier = firstPosition(of: name, in: task.dependsOn, before: position, seen: &seen) {
+                if let earlier = firstPosition(of: name, in: names, before: position, seen: &seen) {
                     report(at, i, "'\(name)' is listed twice (also at dependsOn[\(earlier)])")
                     continue
                 }
-                if let own = task.id, !own.isEmpty, name == own {
+                if !name.isEmpty, name == tasks[i].id {
                     report(at, i, "the task depends on itself")
                     continue
                 }
@@ -57,7 +56,7 @@ struct ScenarioValidator {
                     var suggestion: String?
                     if suggestionsLeft > 0 {
                         suggestionsLeft -= 1
-                        suggestion = closestMatch(to: name, in: tasks.lazy.compactMap(\.id).filter { !$0.isEmpty })
+                        suggestion = closestMatch(to: name, in: tasks.lazy.map(\.id).filter { !$0.isEmpty })
                     }
                     report(at, i, "unknown task '\(name)'", suggestion: suggestion)
                     continue
@@ -70,12 +69,49 @@ struct ScenarioValidator {
         return resolved
     }
 
+    /// The rules between keys of task `i`, in row order.
+    private mutating func checkRelations(of i: Int) {
+        for relation in Self.relations {
+            // Through the buffer: the task is lent to the rule, not copied.
+            if let message = tasks.withUnsafeBufferPointer({ relation.problem($0[i]) }) {
+                report(.task(i, relation.key), i, message)
+            }
+        }
+    }
+
+    /// A rule between two keys of one task, stated by a row's limits.
+    struct Relation: Sendable {
+        /// The key the problem is reported at.
+        var key: String
+        var problem: @Sendable (LaunchTask) -> String?
+    }
+
+    /// Every task row's `requires` and `atLeast` rule, in row order, worked out once.
+    static let relations: [Relation] = ScenarioFields.task.fields.flatMap { field -> [Relation] in
+        var rules: [Relation] = []
+        if let (other, message) = field.limits.requires, case .bool(let flag, _) = field.access,
+            case .bool(let needed, _)? = ScenarioFields.task[other]?.access
+        {
+            rules.append(Relation(key: field.key) { flag($0) && !needed($0) ? message : nil })
+        }
+        if let other = field.limits.atLeast, case .optionalMs(let value, _) = field.access,
+            case .ms(let minimum, _)? = ScenarioFields.task[other]?.access
+        {
+            rules.append(
+                Relation(key: field.key) { task in
+                    guard let v = value(task), v < minimum(task) else { return nil }
+                    return "must be at least \(other) (\(formatMillis(minimum(task))) ms), found \(formatMillis(v)) ms"
+                })
+        }
+        return rules
+    }
+
     /// id → index of its first definition; later duplicates are reported.
     private mutating func indexIDs() -> IDTable {
         var duplicates: [(Int, Int)] = []
         let table = IDTable(tasks.map(\.id)) { duplicates.append(($0, $1)) }
         for (i, first) in duplicates {
-            report(.task(i, "id"), i, "duplicate task id '\(tasks[i].id!)'; first defined at tasks[\(first)]")
+            report(.task(i, "id"), i, "duplicate task id '\(tasks[i].id)'; first defined at tasks[\(first)]")
         }
         return table
     }
@@ -148,7 +184,7 @@ struct ScenarioValidator {
         }
         for start in cycles.sorted() {
             let path = cyclePath(from: start, deps: deps, within: component)
-            let names = path.map { tasks[$0].id ?? "tasks[\($0)]" }
+            let names = path.map { tasks[$0].id.isEmpty ? "tasks[\($0)]" : tasks[$0].id }
             report(.task(start, "dependsOn"), start, "dependency cycle: \(names.joined(separator: " → "))")
         }
     }
@@ -183,6 +219,6 @@ struct ScenarioValidator {
 
     private mutating func report(_ location: Location, _ task: Int, _ message: String, suggestion: String? = nil) {
         problems.append(
-            Problem(location: location, offset: tasks[task].offset, message: message, suggestion: suggestion))
+            Problem(location: location, offset: offsets[task], message: message, suggestion: suggestion))
     }
 }

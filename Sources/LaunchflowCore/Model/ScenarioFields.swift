@@ -1,0 +1,337 @@
+/// The scenario file's keys (MODEL.md §1), one row each: name, type, default,
+/// range, whether required, a one-line doc, and where the value lives in the
+/// model.
+///
+/// The rows drive everything that knows about keys: the decoder (known keys
+/// and their "did you mean", types, ranges, required keys), the validation of
+/// scenarios built in code, the scenario writer (every key that is not at its
+/// default, in row order), `diff` (one comparison per row), the JSON Schema
+/// and the README's key table (both generated from the rows and checked by
+/// the tests). Adding a key is one row here, plus its use in the engine.
+enum ScenarioFields {
+    static let root = FieldTable<Scenario>(
+        .root,
+        [
+            ScenarioField(
+                "$schema", .string, written: .never, simulated: false,
+                doc:
+                    "This file's JSON Schema, for editors (the bundled scenarios use \"scenario.schema.json\"); not written back or compared",
+                .optionalString({ $0.schema }, { $0.schema = $1 })),
+            ScenarioField(
+                "name", .string, required: true, simulated: false, doc: "The scenario's name, shown in reports",
+                .string({ $0.name }, { $0.name = $1 })),
+            ScenarioField(
+                "description", .string, simulated: false, doc: "Free text about the scenario",
+                .string({ $0.description }, { $0.description = $1 })),
+            ScenarioField("device", .object, written: .always, doc: "The phone the app launches on", .nested(.device)),
+            ScenarioField(
+                "preMain", .array, written: .always,
+                doc:
+                    "Phases before main() (dyld, +load, static initialisers), run in order on the main thread from t = 0",
+                .nested(.preMain)),
+            ScenarioField(
+                "jitter", .number, limits: FieldLimits(minimum: 0), simulated: false,
+                doc: "Lognormal σ of the cost of tasks without costP90, used by `launchflow sweep`",
+                .optionalNumber({ $0.jitter }, { $0.jitter = $1 })),
+            ScenarioField(
+                "budgets", .object, simulated: false,
+                doc:
+                    "Limits `launchflow check` enforces: metric name → a number ≥ 0 in the metric's unit (a maximum; a minimum for cpuUtilization)",
+                .nested(.budgets)),
+            ScenarioField(
+                "tasks", .array, required: true, limits: FieldLimits(minItems: (1, "the scenario has no tasks")),
+                doc: "The launch tasks, at least one; a task's position breaks ties between equal priorities",
+                .nested(.tasks)),
+        ])
+
+    static let device = FieldTable<Device>(
+        .device,
+        [
+            ScenarioField(
+                "cores", .integer, written: .always, limits: FieldLimits(minimum: 2, maximum: 1024),
+                doc: "CPU cores, the main thread's included: there are cores − 1 worker threads",
+                .integer({ $0.cores }, { $0.cores = $1 })),
+            ScenarioField(
+                "refreshRate", .number, written: .always,
+                limits: FieldLimits(
+                    minimum: 0, minimumIsExclusive: true, maximum: 1000, unit: " (Hz)",
+                    check: { rate in
+                        // MODEL.md allows any r > 0, but 1e6 / r µs must fit the 64-bit clock.
+                        rate < 1e-9
+                            ? "must be at least 1e-9 Hz (a frame every 31 years); a smaller rate overflows the microsecond clock, found \(rate)"
+                            : nil
+                    }),
+                doc: "Display refresh rate in Hz: vsyncs every 1000 / refreshRate ms, rounded to the microsecond",
+                .number({ $0.refreshRate }, { $0.refreshRate = $1 })),
+            ScenarioField(
+                "commitCost", .ms, written: .always,
+                doc: "Main-thread time of the Core Animation commit that ends each run-loop iteration",
+                .ms({ $0.commitCost }, { $0.commitCost = $1 })),
+            ScenarioField(
+                "renderTime", .ms, written: .always, doc: "Time from the end of a commit until its frame can be shown",
+                .ms({ $0.renderTime }, { $0.renderTime = $1 })),
+        ])
+
+    static let preMain = FieldTable<PreMainPhase>(
+        .preMain,
+        [
+            ScenarioField(
+                "name", .string, required: true, doc: "The phase's name, shown in reports",
+                .string({ $0.name }, { $0.name = $1 })),
+            ScenarioField(
+                "cost", .ms, required: true, doc: "How long the phase takes", .ms({ $0.cost }, { $0.cost = $1 })),
+        ])
+
+    static let task = FieldTable<LaunchTask>(
+        .task,
+        [
+            ScenarioField(
+                "id", .string, required: true, limits: FieldLimits(nonEmpty: "task id", unique: true),
+                doc: "The task's id (case-sensitive), named by other tasks' dependsOn",
+                .string({ $0.id }, { $0.id = $1 })),
+            ScenarioField(
+                "cost", .ms, required: true,
+                doc: "Wall-clock time the task occupies its thread (the median when costP90 is given)",
+                .ms({ $0.cost }, { $0.cost = $1 })),
+            ScenarioField(
+                "mainThreadOnly", .bool, doc: "The task may run on the main thread only (UIKit work)",
+                .bool({ $0.mainThreadOnly }, { $0.mainThreadOnly = $1 })),
+            ScenarioField(
+                "firstFrame", .bool,
+                limits: FieldLimits(
+                    requires: (
+                        "mainThreadOnly",
+                        "a firstFrame task must be mainThreadOnly: only main-thread work puts pixels on screen (mark the main-thread task that shows the result)"
+                    )),
+                doc: "The first meaningful frame needs this task; it must be mainThreadOnly",
+                .bool({ $0.firstFrame }, { $0.firstFrame = $1 })),
+            ScenarioField(
+                "priority", .integer, limits: FieldLimits(minimum: 0, maximum: 1_000_000),
+                doc: "The task's tier under the priority strategy; lower is more urgent",
+                .integer({ $0.priority }, { $0.priority = $1 })),
+            ScenarioField(
+                "costP90", .ms, limits: FieldLimits(atLeast: "cost"), simulated: false,
+                doc: "90th-percentile cost, at least cost, used by `launchflow sweep`",
+                .optionalMs({ $0.costP90 }, { $0.costP90 = $1 })),
+            ScenarioField(
+                "dependsOn", .idList, limits: FieldLimits(distinct: true),
+                doc: "Ids of the tasks that must be done before this one may start (no id twice, no cycles)",
+                .dependencies),
+        ])
+
+    static let input = FieldTable<UserInput>(
+        .input,
+        [
+            ScenarioField(
+                "name", .string, limits: FieldLimits(nonEmpty: "input name"), defaultPrefix: "input-",
+                doc: "Shown in reports; need not be unique", .string({ $0.name }, { $0.name = $1 })),
+            ScenarioField(
+                "at", .ms, required: true, doc: "When the input arrives, from process start",
+                .ms({ $0.at }, { $0.at = $1 })),
+            ScenarioField(
+                "cost", .ms, required: true, doc: "Main-thread time of its handler", .ms({ $0.cost }, { $0.cost = $1 })),
+        ])
+
+    /// The largest millisecond value accepted anywhere: an hour.
+    static let maxMilliseconds = 3_600_000.0
+}
+
+/// A JSON object of the scenario file.
+enum ScenarioObject: String, CaseIterable, Sendable {
+    case root, device, preMain, task, input
+
+    /// How this object's keys are written in docs: `device.`, `tasks[].`.
+    var keyPrefix: String {
+        switch self {
+        case .root: ""
+        case .device: "device."
+        case .preMain: "preMain[]."
+        case .task: "tasks[]."
+        case .input: "inputs[]."
+        }
+    }
+}
+
+/// The type of a key's value, as the docs name it.
+enum FieldType: String, Sendable {
+    case string, bool, integer, number, object, array
+    /// Milliseconds: a number from 0 to 3,600,000, kept as integer microseconds.
+    case ms
+    /// Task ids, as an array of strings.
+    case idList = "id list"
+}
+
+/// What values a key accepts beyond its type. Every `ms` key is also
+/// 0 … ``ScenarioFields/maxMilliseconds``.
+struct FieldLimits: Sendable {
+    var minimum: Double?
+    var minimumIsExclusive = false
+    var maximum: Double?
+    /// Appended to the numbers in range problems: `" ms"`, `" (Hz)"`.
+    var unit = ""
+    /// Further rule on a number in range: the problem, or nil.
+    var check: (@Sendable (Double) -> String?)?
+    /// A string that may not be empty; the problem is "`nonEmpty` is empty".
+    var nonEmpty: String?
+    /// Unique among the objects of its array (task ids).
+    var unique = false
+    /// The values a string may take.
+    var choices: [String]?
+    /// An `ms` key that may not be less than the object's key of this name.
+    var atLeast: String?
+    /// A bool that, when true, needs the object's bool `key` true as well, or `message` is a problem.
+    var requires: (key: String, message: String)?
+    /// An id list without repeats.
+    var distinct = false
+    /// An array with at least `count` elements, or `message` is a problem.
+    var minItems: (count: Int, message: String)?
+
+    init(
+        minimum: Double? = nil, minimumIsExclusive: Bool = false, maximum: Double? = nil, unit: String = "",
+        check: (@Sendable (Double) -> String?)? = nil, nonEmpty: String? = nil, unique: Bool = false,
+        choices: [String]? = nil, atLeast: String? = nil, requires: (key: String, message: String)? = nil,
+        distinct: Bool = false, minItems: (count: Int, message: String)? = nil
+    ) {
+        self.minimum = minimum
+        self.minimumIsExclusive = minimumIsExclusive
+        self.maximum = maximum
+        self.unit = unit
+        self.check = check
+        self.nonEmpty = nonEmpty
+        self.unique = unique
+        self.choices = choices
+        self.atLeast = atLeast
+        self.requires = requires
+        self.distinct = distinct
+        self.minItems = minItems
+    }
+}
+
+/// Where a key's value lives in the model: how to read it and how to set it.
+///
+/// Small closures rather than key paths: the decoder sets every value of a
+/// 100,000-task file through them, and applying a key path costs ten times
+/// a closure call.
+enum FieldAccess<Model>: Sendable {
+    typealias Get<Value> = @Sendable (Model) -> Value
+    typealias Set<Value> = @Sendable (inout Model, Value) -> Void
+
+    case string(Get<String>, Set<String>)
+    case optionalString(Get<String?>, Set<String?>)
+    case bool(Get<Bool>, Set<Bool>)
+    case integer(Get<Int>, Set<Int>)
+    case number(Get<Double>, Set<Double>)
+    case optionalNumber(Get<Double?>, Set<Double?>)
+    case ms(Get<Micros>, Set<Micros>)
+    case optionalMs(Get<Micros?>, Set<Micros?>)
+    /// A string enumeration: its raw value, and setting one (false: not a valid value).
+    case choice(Get<String>, @Sendable (inout Model, String) -> Bool)
+    /// `tasks[].dependsOn`: task indices in the model, ids in the file.
+    case dependencies
+    /// An object or array with rows or rules of its own.
+    case nested(Nested)
+
+    enum Nested: Sendable {
+        case device, preMain, tasks, inputs, budgets
+    }
+
+    static func choice<E: RawRepresentable<String> & Sendable>(
+        _: E.Type, _ get: @escaping @Sendable (Model) -> E, _ set: @escaping @Sendable (inout Model, E) -> Void
+    ) -> FieldAccess {
+        .choice(
+            { get($0).rawValue },
+            { model, text in
+                guard let value = E(rawValue: text) else { return false }
+                set(&model, value)
+                return true
+            })
+    }
+}
+
+/// One key of one object of the scenario file. A class: the decoder looks
+/// rows up for every key it reads, and a reference is cheaper to pass around
+/// than a copy of the row.
+final class ScenarioField<Model>: Sendable {
+    enum Written: Sendable {
+        /// Required keys and keys whose value differs from the default.
+        case unlessDefault
+        /// Always, default or not (the device and pre-main, so that a written file shows them).
+        case always
+        /// Never (`$schema`: a path relative to the file it came from).
+        case never
+    }
+
+    let key: String
+    let type: FieldType
+    let required: Bool
+    let limits: FieldLimits
+    /// For a string with a default that depends on the position: `input-` for `input-<k>`, k 1-based.
+    let defaultPrefix: String?
+    let written: Written
+    /// Whether the simulation reads the key: `diff` re-simulates changes of these and lists the others as information.
+    let simulated: Bool
+    /// One line (no final period) for the README, the schema and `diff`.
+    let doc: String
+    let access: FieldAccess<Model>
+
+    init(
+        _ key: String, _ type: FieldType, required: Bool = false, written: Written = .unlessDefault,
+        limits: FieldLimits = FieldLimits(), defaultPrefix: String? = nil, simulated: Bool = true, doc: String,
+        _ access: FieldAccess<Model>
+    ) {
+        self.key = key
+        self.type = type
+        self.required = required
+        self.limits = limits
+        self.defaultPrefix = defaultPrefix
+        self.written = written
+        self.simulated = simulated
+        self.doc = doc
+        self.access = access
+    }
+}
+
+/// The rows of one object, with a fast lookup by key. A class, like its rows.
+final class FieldTable<Model>: Sendable {
+    let object: ScenarioObject
+    let fields: [ScenarioField<Model>]
+    let keys: [String]
+    /// Each key's UTF-8 length: most keys are told apart without comparing text.
+    private let lengths: [Int]
+
+    init(_ object: ScenarioObject, _ fields: [ScenarioField<Model>]) {
+        precondition(fields.count <= 64, "KeySet holds 64 keys")
+        self.object = object
+        self.fields = fields
+        keys = fields.map(\.key)
+        lengths = keys.map(\.utf8.count)
+    }
+
+    /// The row of `key`. Objects usually list their keys in row order, so the
+    /// search starts at `hint`, the row after the previous key's.
+    ///
+    /// - Complexity: O(rows), usually O(1).
+    @inline(__always)
+    func index(of key: String, from hint: Int) -> Int? {
+        let length = key.utf8.count
+        let n = keys.count
+        var i = hint < n ? hint : 0
+        for _ in 0..<n {
+            if lengths[i] == length && keys[i] == key { return i }
+            i += 1
+            if i == n { i = 0 }
+        }
+        return nil
+    }
+
+    subscript(key: String) -> ScenarioField<Model>? { index(of: key, from: 0).map { fields[$0] } }
+
+    /// Sets the rows not `given` whose default depends on the position (`input-<k>`).
+    func fillPositionalDefaults(_ given: KeySet, in model: inout Model, position: Int) {
+        for (f, field) in fields.enumerated() where !given.contains(f) {
+            if let prefix = field.defaultPrefix, case .string(_, let set) = field.access {
+                set(&model, prefix + String(position + 1))
+            }
+        }
+    }
+}
