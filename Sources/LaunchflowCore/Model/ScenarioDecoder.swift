@@ -98,7 +98,7 @@ final class ScenarioDecoder {
     }
 
     /// An array of objects (null counts as absent); `element` reads element k.
-    private func decodeArray<Model>(
+    private func decodeArray<Model: Sendable>(
         _ r: inout JSONReader, _ field: ScenarioField<Model>, element: (Int) -> Location,
         _ body: (inout JSONReader, Int) throws -> Void
     ) throws {
@@ -116,7 +116,7 @@ final class ScenarioDecoder {
 
     /// One object in an array: null is not absent here, but an error.
     @discardableResult
-    private func decodeElement<Model>(
+    private func decodeElement<Model: Sendable>(
         _ r: inout JSONReader, _ fields: FieldTable<Model>, into model: inout Model, element: Location,
         at location: (String) -> Location,
         nested: (inout JSONReader, ScenarioField<Model>) throws -> Void = { r, _ in try r.skipValue() }
@@ -132,7 +132,7 @@ final class ScenarioDecoder {
     /// `nested` and `dependencies` rows are read by `nested`. Returns the rows
     /// given a value other than null.
     @discardableResult
-    private func decodeObject<Model>(
+    private func decodeObject<Model: Sendable>(
         _ r: inout JSONReader, _ fields: FieldTable<Model>, into model: inout Model, start: Int, element: Location?,
         at location: (String) -> Location,
         nested: (inout JSONReader, ScenarioField<Model>) throws -> Void = { r, _ in try r.skipValue() }
@@ -166,7 +166,7 @@ final class ScenarioDecoder {
 
     /// Reads one value into `model`; false when it was absent (null).
     @inline(__always)
-    private func read<Model>(
+    private func read<Model: Sendable>(
         _ field: ScenarioField<Model>, _ r: inout JSONReader, into model: inout Model, at location: Location,
         nested: (inout JSONReader, ScenarioField<Model>) throws -> Void
     ) throws -> Bool {

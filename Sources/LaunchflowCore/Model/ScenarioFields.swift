@@ -10,7 +10,7 @@
 /// the tests). Adding a key is one row here, plus its use in the engine.
 enum ScenarioFields {
     static let root = FieldTable<Scenario>(
-        .root,
+        .root, defaults: .draft,
         [
             ScenarioField(
                 "$schema", .string, written: .never, simulated: false,
@@ -45,7 +45,7 @@ enum ScenarioFields {
         ])
 
     static let device = FieldTable<Device>(
-        .device,
+        .device, defaults: Device(),
         [
             ScenarioField(
                 "cores", .integer, written: .always, limits: FieldLimits(minimum: 2, maximum: 1024),
@@ -73,7 +73,7 @@ enum ScenarioFields {
         ])
 
     static let preMain = FieldTable<PreMainPhase>(
-        .preMain,
+        .preMain, defaults: PreMainPhase(name: "", cost: 0),
         [
             ScenarioField(
                 "name", .string, required: true, doc: "The phase's name, shown in reports",
@@ -83,7 +83,7 @@ enum ScenarioFields {
         ])
 
     static let task = FieldTable<LaunchTask>(
-        .task,
+        .task, defaults: LaunchTask(id: "", cost: 0),
         [
             ScenarioField(
                 "id", .string, required: true, limits: FieldLimits(nonEmpty: "task id", unique: true),
@@ -116,11 +116,11 @@ enum ScenarioFields {
             ScenarioField(
                 "dependsOn", .idList, limits: FieldLimits(distinct: true),
                 doc: "Ids of the tasks that must be done before this one may start (no id twice, no cycles)",
-                .dependencies),
+                .dependencies({ $0.dependsOn }, { $0.dependsOn = $1 })),
         ])
 
     static let input = FieldTable<UserInput>(
-        .input,
+        .input, defaults: UserInput(name: "", at: 0, cost: 0),
         [
             ScenarioField(
                 "name", .string, limits: FieldLimits(nonEmpty: "input name"), defaultPrefix: "input-",
@@ -227,7 +227,7 @@ enum FieldAccess<Model>: Sendable {
     /// A string enumeration: its raw value, and setting one (false: not a valid value).
     case choice(Get<String>, @Sendable (inout Model, String) -> Bool)
     /// `tasks[].dependsOn`: task indices in the model, ids in the file.
-    case dependencies
+    case dependencies(Get<[Int]>, Set<[Int]>)
     /// An object or array with rows or rules of its own.
     case nested(Nested)
 
@@ -292,16 +292,19 @@ final class ScenarioField<Model>: Sendable {
 }
 
 /// The rows of one object, with a fast lookup by key. A class, like its rows.
-final class FieldTable<Model>: Sendable {
+final class FieldTable<Model: Sendable>: Sendable {
     let object: ScenarioObject
     let fields: [ScenarioField<Model>]
     let keys: [String]
+    /// The object with every key at its default (required keys: any value).
+    let defaults: Model
     /// Each key's UTF-8 length: most keys are told apart without comparing text.
     private let lengths: [Int]
 
-    init(_ object: ScenarioObject, _ fields: [ScenarioField<Model>]) {
+    init(_ object: ScenarioObject, defaults: Model, _ fields: [ScenarioField<Model>]) {
         precondition(fields.count <= 64, "KeySet holds 64 keys")
         self.object = object
+        self.defaults = defaults
         self.fields = fields
         keys = fields.map(\.key)
         lengths = keys.map(\.utf8.count)
@@ -332,6 +335,57 @@ final class FieldTable<Model>: Sendable {
             if let prefix = field.defaultPrefix, case .string(_, let set) = field.access {
                 set(&model, prefix + String(position + 1))
             }
+        }
+    }
+}
+
+extension ScenarioField {
+    /// Whether `model` holds the same value as `defaults` for this key (false
+    /// for nested objects and arrays, which their own rows or rules compare).
+    func hasDefault(in model: Model, _ defaults: Model) -> Bool {
+        switch access {
+        case .string(let get, _): get(model) == get(defaults)
+        case .optionalString(let get, _): get(model) == get(defaults)
+        case .bool(let get, _): get(model) == get(defaults)
+        case .integer(let get, _): get(model) == get(defaults)
+        case .number(let get, _): get(model) == get(defaults)
+        case .optionalNumber(let get, _): get(model) == get(defaults)
+        case .ms(let get, _): get(model) == get(defaults)
+        case .optionalMs(let get, _): get(model) == get(defaults)
+        case .choice(let get, _): get(model) == get(defaults)
+        case .dependencies(let get, _): get(model) == get(defaults)
+        case .nested: false
+        }
+    }
+
+    /// Whether the writer writes this key of `model`, element `position` of its array.
+    func isWritten(in model: Model, _ defaults: Model, position: Int = 0) -> Bool {
+        switch written {
+        case .never: return false
+        case .always: return true
+        case .unlessDefault:
+            if required { return true }
+            if let prefix = defaultPrefix, case .string(let get, _) = access {
+                return get(model) != prefix + String(position + 1)
+            }
+            return !hasDefault(in: model, defaults)
+        }
+    }
+
+    /// Copies this key's value from `source` into `target` (nested values are not copied).
+    func copy(from source: Model, to target: inout Model) {
+        switch access {
+        case .string(let get, let set): set(&target, get(source))
+        case .optionalString(let get, let set): set(&target, get(source))
+        case .bool(let get, let set): set(&target, get(source))
+        case .integer(let get, let set): set(&target, get(source))
+        case .number(let get, let set): set(&target, get(source))
+        case .optionalNumber(let get, let set): set(&target, get(source))
+        case .ms(let get, let set): set(&target, get(source))
+        case .optionalMs(let get, let set): set(&target, get(source))
+        case .choice(let get, let set): _ = set(&target, get(source))
+        case .dependencies(let get, let set): set(&target, get(source))
+        case .nested: break
         }
     }
 }

@@ -1,49 +1,105 @@
 extension Scenario {
     /// The scenario as a scenario file (JSON), the inverse of ``ScenarioLoader``.
+    ///
+    /// Every key of ``ScenarioFields`` that is required, always written (the
+    /// device, the pre-main phases) or not at its default, in row order: the
+    /// top level one key a line, each pre-main phase, input and task on a line
+    /// of its own, the device and budgets inline.
     public func jsonBytes() -> [UInt8] {
         var w = JSONWriter(capacity: 80 * tasks.count + 1024)
-        w.raw("{\n  "); w.key("name"); w.string(name)
-        if !description.isEmpty { w.raw(",\n  "); w.key("description"); w.string(description) }
-        w.raw(",\n  "); w.key("device"); w.raw("{ ")
-        w.key("cores"); w.integer(device.cores)
-        w.raw(", "); w.key("refreshRate"); w.double(device.refreshRate)
-        w.raw(", "); w.key("commitCost"); w.millis(device.commitCost)
-        w.raw(", "); w.key("renderTime"); w.millis(device.renderTime)
-        w.raw(" },\n  "); w.key("preMain"); w.raw("[")
-        for (k, phase) in preMain.enumerated() {
-            w.raw(k == 0 ? "\n    { " : ",\n    { ")
-            w.key("name"); w.string(phase.name); w.raw(", "); w.key("cost"); w.millis(phase.cost); w.raw(" }")
-        }
-        w.raw(preMain.isEmpty ? "],\n  " : "\n  ],\n  ")
-        if let jitter { w.key("jitter"); w.double(jitter); w.raw(",\n  ") }
-        if !budgets.isEmpty {
-            w.key("budgets"); w.raw("{ ")
-            for (k, budget) in budgets.enumerated() {
-                if k > 0 { w.raw(", ") }
-                w.key(budget.metric); w.double(budget.limit)
+        let root = ScenarioFields.root
+        w.raw("{")
+        var first = true
+        for field in root.fields where field.isWritten(in: self, root.defaults) && !isEmpty(field) {
+            w.raw(first ? "\n  " : ",\n  ")
+            first = false
+            w.key(field.key)
+            guard case .nested(let nested) = field.access else {
+                w.value(field, of: self)
+                continue
             }
-            w.raw(" },\n  ")
-        }
-        w.key("tasks"); w.raw("[")
-        for (k, task) in tasks.enumerated() {
-            w.raw(k == 0 ? "\n    { " : ",\n    { ")
-            w.key("id"); w.string(task.id)
-            w.raw(", "); w.key("cost"); w.millis(task.cost)
-            if task.mainThreadOnly { w.raw(", "); w.key("mainThreadOnly"); w.bool(true) }
-            if task.firstFrame { w.raw(", "); w.key("firstFrame"); w.bool(true) }
-            if task.priority != 0 { w.raw(", "); w.key("priority"); w.integer(task.priority) }
-            if let p90 = task.costP90 { w.raw(", "); w.key("costP90"); w.millis(p90) }
-            if !task.dependsOn.isEmpty {
-                w.raw(", "); w.key("dependsOn"); w.raw("[")
-                for (j, d) in task.dependsOn.enumerated() {
-                    if j > 0 { w.raw(", ") }
-                    w.string(tasks[d].id)
+            switch nested {
+            case .device: w.inlineObject(device, ScenarioFields.device)
+            case .preMain: w.lines(preMain, ScenarioFields.preMain)
+            case .inputs: w.lines(inputs, ScenarioFields.input)
+            case .tasks: w.lines(tasks, ScenarioFields.task) { tasks[$0].id }
+            case .budgets:
+                w.raw("{ ")
+                for (k, budget) in budgets.enumerated() {
+                    if k > 0 { w.raw(", ") }
+                    w.key(budget.metric)
+                    w.double(budget.limit)
                 }
-                w.raw("]")
+                w.raw(" }")
             }
-            w.raw(" }")
         }
-        w.raw("\n  ]\n}\n")
+        w.raw("\n}\n")
         return w.bytes
+    }
+
+    /// Optional arrays and objects are left out when empty.
+    private func isEmpty<Model>(_ field: ScenarioField<Model>) -> Bool {
+        guard case .nested(let nested) = field.access, field.written == .unlessDefault, !field.required else {
+            return false
+        }
+        switch nested {
+        case .device, .preMain, .tasks: return false
+        case .inputs: return inputs.isEmpty
+        case .budgets: return budgets.isEmpty
+        }
+    }
+}
+
+extension JSONWriter {
+    /// `{ "a": 1, "b": 2 }`: the written keys of `model`.
+    fileprivate mutating func inlineObject<Model>(
+        _ model: Model, _ table: FieldTable<Model>, position: Int = 0, id: (Int) -> String = { String($0) }
+    ) {
+        raw("{ ")
+        var first = true
+        for field in table.fields where field.isWritten(in: model, table.defaults, position: position) {
+            if !first { raw(", ") }
+            first = false
+            key(field.key)
+            value(field, of: model, id: id)
+        }
+        raw(" }")
+    }
+
+    /// `[]`, or one inline object a line.
+    fileprivate mutating func lines<Model>(
+        _ elements: [Model], _ table: FieldTable<Model>, id: (Int) -> String = { String($0) }
+    ) {
+        raw("[")
+        for (k, element) in elements.enumerated() {
+            raw(k == 0 ? "\n    " : ",\n    ")
+            inlineObject(element, table, position: k, id: id)
+        }
+        raw(elements.isEmpty ? "]" : "\n  ]")
+    }
+
+    /// The value of a key that is not nested; dependencies as the ids `id` gives.
+    fileprivate mutating func value<Model>(
+        _ field: ScenarioField<Model>, of model: Model, id: (Int) -> String = { String($0) }
+    ) {
+        switch field.access {
+        case .string(let get, _): string(get(model))
+        case .optionalString(let get, _): if let v = get(model) { string(v) } else { raw("null") }
+        case .bool(let get, _): bool(get(model))
+        case .integer(let get, _): integer(get(model))
+        case .number(let get, _): double(get(model))
+        case .optionalNumber(let get, _): if let v = get(model) { double(v) } else { raw("null") }
+        case .ms(let get, _): millis(get(model))
+        case .optionalMs(let get, _): if let v = get(model) { millis(v) } else { raw("null") }
+        case .choice(let get, _): string(get(model))
+        case .dependencies(let get, _):
+            raw("[")
+            for (j, d) in get(model).enumerated() {
+                if j > 0 { raw(", ") }
+                string(id(d))
+            }
+            raw("]")
+        case .nested: raw("null")
+        }
     }
 }

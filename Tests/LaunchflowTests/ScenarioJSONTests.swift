@@ -1,0 +1,70 @@
+import Testing
+
+@testable import LaunchflowCore
+
+/// The scenario writer (`Scenario.jsonBytes()`): every key that is not at its
+/// default, in the order of ``ScenarioFields``, and the v1 keys byte for byte
+/// as they have always been written (`diff` and saved files depend on it).
+struct ScenarioJSONTests {
+    static let everyV1Key = #"""
+        {"$schema": "scenario.schema.json", "name": "All v1 \"keys\"", "description": "every key\nonce", "jitter": 0.25,
+         "budgets": {"frames": 3, "timeToFirstFrameMs": 400.5},
+         "device": {"cores": 6, "refreshRate": 59.94, "commitCost": 1.5, "renderTime": 4},
+         "preMain": [{"name": "dyld", "cost": 80.0005}, {"name": "+load", "cost": 0}],
+         "tasks": [
+           {"id": "a", "cost": 8},
+           {"id": "b\u00e9", "cost": 0.001, "mainThreadOnly": true, "priority": 3, "costP90": 2, "dependsOn": ["a"], "firstFrame": true},
+           {"id": "c", "cost": 3600000, "priority": 1000000, "dependsOn": ["a", "b\u00e9"], "mainThreadOnly": false}
+         ]}
+        """#
+
+    @Test func theV1KeysAreWrittenByteForByteAsBefore() throws {
+        let written = String(decoding: try scenario(Self.everyV1Key).jsonBytes(), as: UTF8.self)
+        #expect(
+            written == #"""
+                {
+                  "name": "All v1 \"keys\"",
+                  "description": "every key\nonce",
+                  "device": { "cores": 6, "refreshRate": 59.94, "commitCost": 1.5, "renderTime": 4 },
+                  "preMain": [
+                    { "name": "dyld", "cost": 80.001 },
+                    { "name": "+load", "cost": 0 }
+                  ],
+                  "jitter": 0.25,
+                  "budgets": { "frames": 3, "timeToFirstFrameMs": 400.5 },
+                  "tasks": [
+                    { "id": "a", "cost": 8 },
+                    { "id": "bé", "cost": 0.001, "mainThreadOnly": true, "firstFrame": true, "priority": 3, "costP90": 2, "dependsOn": ["a"] },
+                    { "id": "c", "cost": 3600000, "priority": 1000000, "dependsOn": ["a", "bé"] }
+                  ]
+                }
+
+                """#)
+    }
+
+    @Test func aMinimalScenarioStillShowsTheDeviceAndPreMain() throws {
+        let written = String(
+            decoding: try scenario(#"{"name": "min", "tasks": [{"id": "x", "cost": 1}]}"#).jsonBytes(), as: UTF8.self)
+        #expect(
+            written == """
+                {
+                  "name": "min",
+                  "device": { "cores": 4, "refreshRate": 60, "commitCost": 0, "renderTime": 0 },
+                  "preMain": [],
+                  "tasks": [
+                    { "id": "x", "cost": 1 }
+                  ]
+                }
+
+                """)
+    }
+
+    @Test func writtenScenariosReadBackEqual() throws {
+        let original = try scenario(Self.everyV1Key)
+        let again = try scenario(String(decoding: original.jsonBytes(), as: UTF8.self))
+        #expect(again.tasks == original.tasks && again.device == original.device && again.preMain == original.preMain)
+        #expect(again.budgets == original.budgets && again.jitter == original.jitter && again.name == original.name)
+        #expect(again.description == original.description)
+        #expect(again.jsonBytes() == original.jsonBytes())
+    }
+}
