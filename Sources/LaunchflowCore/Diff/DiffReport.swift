@@ -97,7 +97,7 @@ extension ScenarioDiff {
                 let added = b.filter { !a.contains($0) }.map { "+" + $0 }
                 let removed = a.filter { !b.contains($0) }.map { "−" + $0 }
                 return "dependsOn " + (added + removed).joined(separator: " ")
-            case ("mainThreadOnly", .bool, .bool(let b)), ("firstFrame", .bool, .bool(let b)):
+            case (_, .bool, .bool(let b)):
                 return (b ? "now " : "no longer ") + f.field
             case (let name, .absent, let b):
                 return "+ \(name) \(value(b))"
@@ -125,7 +125,8 @@ extension ScenarioDiff {
                 case ("firstFrame", _): parts.append("first frame")
                 case ("priority", .integer(let p)): parts.append("priority \(p)")
                 case ("dependsOn", .ids(let ids)): parts.append("depends on \(ids.joined(separator: ", "))")
-                default: break
+                case (let name, .bool(true)): parts.append(name)
+                case (let name, let v): parts.append("\(name) \(value(v))")
                 }
             }
             var text = "added \(id): " + parts.joined(separator: ", ")
@@ -138,6 +139,17 @@ extension ScenarioDiff {
             return text
         case .device:
             return "device: " + change.fields.map(field).joined(separator: "; ")
+        case .setting:
+            return change.fields.map(field).joined(separator: "; ")
+        case .inputs:
+            let parts = change.fields.map { f in
+                switch (f.old, f.new) {
+                case (.absent, let b): "+ \(value(b))"
+                case (let a, .absent): "− \(value(a))"
+                default: "\(value(f.old)) → \(value(f.new))"
+                }
+            }
+            return "inputs: " + parts.joined(separator: "; ")
         case .preMain:
             var text = "pre-main: " + change.fields.map(field).joined(separator: "; ")
             if change.costDelta != 0 { text += " (total \(Check.signedMillis(change.costDelta)))" }

@@ -1,12 +1,14 @@
 /// `launchflow diff OLD NEW`: what changed between two versions of a scenario,
 /// what it did to the metrics, and why.
 ///
-/// **Changes** are found by task id (a renamed task is one removed and one
-/// added). Each change is one unit: all field changes of one task together;
-/// an added task together with the edges from existing tasks to it (they
-/// cannot exist without it); a removed task together with every edge to it;
-/// the device; the pre-main phases; the order of the tasks (ties in rank);
-/// and, not simulated, the name, description, budgets, jitter and `costP90`.
+/// **Changes** are found key by key as ``ScenarioFields`` lists them, and
+/// tasks by id (a renamed task is one removed and one added). Each change is
+/// one unit: all field changes of one task together; an added task together
+/// with the edges from existing tasks to it (they cannot exist without it); a
+/// removed task together with every edge to it; the device; the pre-main
+/// phases; each other simulated top-level key (`idleMode`); the inputs; the
+/// order of the tasks (ties in rank); and, not simulated, the keys whose rows
+/// say so (name, description, budgets, jitter, `costP90`, …).
 ///
 /// **Effect and ordering rule**: the effect of a change is the change in time
 /// to first frame, per strategy, when only that change is applied to OLD and
@@ -76,7 +78,7 @@ public struct ScenarioDiff: Sendable {
         if effectsMeasured {
             let before = oldMetrics.map(\.timeToFirstFrame)
             for k in found.indices where found[k].kind.isSimulated {
-                guard let variant = base.applying(found[k], versions).scenario(from: old) else {
+                guard let variant = base.applying(found[k], versions).resolved() else {
                     found[k].note = "not measured: alone it would close a dependency cycle"
                     continue
                 }
@@ -121,6 +123,10 @@ public struct ScenarioDiff: Sendable {
 
     // MARK: Finding the changes
 
+    /// The changes, key by key as ``ScenarioFields`` lists them, in the order
+    /// found: device, pre-main, the other simulated top-level keys (each its own
+    /// change), inputs, tasks in NEW's order, removed tasks, task order,
+    /// information.
     static func changes(old: Scenario, new: Scenario) -> [ScenarioChange] {
         var out: [ScenarioChange] = []
         let oldIDs = Dictionary(old.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -129,18 +135,7 @@ public struct ScenarioDiff: Sendable {
         // The dependency graphs, for the tasks that depend on an added or removed task.
         let oldGraph = TaskGraph(tasks: old.tasks), newGraph = TaskGraph(tasks: new.tasks)
 
-        var device: [FieldChange] = []
-        let (a, b) = (old.device, new.device)
-        if a.cores != b.cores { device.append(FieldChange("cores", .integer(a.cores), .integer(b.cores))) }
-        if a.refreshRate != b.refreshRate {
-            device.append(FieldChange("refreshRate", .number(a.refreshRate), .number(b.refreshRate)))
-        }
-        if a.commitCost != b.commitCost {
-            device.append(FieldChange("commitCost", .millis(a.commitCost), .millis(b.commitCost)))
-        }
-        if a.renderTime != b.renderTime {
-            device.append(FieldChange("renderTime", .millis(a.renderTime), .millis(b.renderTime)))
-        }
+        let device = fieldChanges(old.device, new.device, ScenarioFields.device)
         if !device.isEmpty { out.append(ScenarioChange(kind: .device, fields: device)) }
 
         if old.preMain != new.preMain {
@@ -166,14 +161,44 @@ public struct ScenarioDiff: Sendable {
             out.append(change)
         }
 
+        // Top-level keys: the simulated ones one change each, the others information.
+        var info: [FieldChange] = []
+        for field in ScenarioFields.root.fields where field.written != .never {
+            switch field.access {
+            case .nested(.budgets):
+                let oldBudgets = old.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
+                let newBudgets = new.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
+                if Set(oldBudgets) != Set(newBudgets) {
+                    info.append(FieldChange("budgets", .ids(oldBudgets), .ids(newBudgets)))
+                }
+            case .nested(.inputs):
+                let fields = inputChanges(old.inputs, new.inputs)
+                if !fields.isEmpty { out.append(ScenarioChange(kind: .inputs, fields: fields)) }
+            case .nested:
+                break  // device, pre-main and tasks: above and below
+            default:
+                guard var change = fieldChange(field, old, new) else { continue }
+                if field.key == "description" { change = FieldChange(field.key, .text("…"), .text("changed")) }
+                if field.simulated {
+                    out.append(ScenarioChange(kind: .setting, fields: [change]))
+                } else {
+                    info.append(change)
+                }
+            }
+        }
+
         for (j, task) in new.tasks.enumerated() {
             let newDeps = task.dependsOn.map { new.tasks[$0].id }
             guard let i = oldIDs[task.id] else {
-                var fields = [FieldChange("cost", .absent, .millis(task.cost))]
-                if task.mainThreadOnly { fields.append(FieldChange("mainThreadOnly", .absent, .bool(true))) }
-                if task.priority != 0 { fields.append(FieldChange("priority", .absent, .integer(task.priority))) }
-                if task.firstFrame { fields.append(FieldChange("firstFrame", .absent, .bool(true))) }
-                if !newDeps.isEmpty { fields.append(FieldChange("dependsOn", .absent, .ids(newDeps))) }
+                let template = ScenarioFields.task.defaults
+                var fields: [FieldChange] = []
+                for field in ScenarioFields.task.fields where field.key != "id" {
+                    if case .dependencies = field.access {
+                        if !newDeps.isEmpty { fields.append(FieldChange(field.key, .absent, .ids(newDeps))) }
+                    } else if field.required || !field.hasDefault(in: task, template) {
+                        fields.append(FieldChange(field.key, .absent, field.diffValue(task)))
+                    }
+                }
                 var change = ScenarioChange(kind: .taskAdded, task: task.id, fields: fields)
                 change.linked = newGraph.dependents(of: j).map { new.tasks[Int($0)].id }.filter { oldIDs[$0] != nil }
                 change.costDelta = task.cost
@@ -182,26 +207,20 @@ public struct ScenarioDiff: Sendable {
             }
             let before = old.tasks[i]
             var fields: [FieldChange] = []
-            if before.cost != task.cost { fields.append(FieldChange("cost", .millis(before.cost), .millis(task.cost))) }
-            if before.mainThreadOnly != task.mainThreadOnly {
-                fields.append(FieldChange("mainThreadOnly", .bool(before.mainThreadOnly), .bool(task.mainThreadOnly)))
-            }
-            if before.priority != task.priority {
-                fields.append(FieldChange("priority", .integer(before.priority), .integer(task.priority)))
-            }
-            if before.firstFrame != task.firstFrame {
-                fields.append(FieldChange("firstFrame", .bool(before.firstFrame), .bool(task.firstFrame)))
-            }
-            let oldDeps = before.dependsOn.map { old.tasks[$0].id }
-            // Edges to added or removed tasks belong to those tasks' changes.
-            let ownOld = oldDeps.filter { newIDs[$0] != nil }, ownNew = newDeps.filter { oldIDs[$0] != nil }
-            if Set(ownOld) != Set(ownNew) { fields.append(FieldChange("dependsOn", .ids(ownOld), .ids(ownNew))) }
-            let simulated = !fields.isEmpty
-            if before.costP90 != task.costP90 {
-                fields.append(
-                    FieldChange(
-                        "costP90", before.costP90.map(FieldValue.millis) ?? .absent,
-                        task.costP90.map(FieldValue.millis) ?? .absent))
+            var simulated = false
+            for field in ScenarioFields.task.fields {
+                let change: FieldChange?
+                if case .dependencies = field.access {
+                    let oldDeps = before.dependsOn.map { old.tasks[$0].id }
+                    // Edges to added or removed tasks belong to those tasks' changes.
+                    let ownOld = oldDeps.filter { newIDs[$0] != nil }, ownNew = newDeps.filter { oldIDs[$0] != nil }
+                    change = Set(ownOld) == Set(ownNew) ? nil : FieldChange(field.key, .ids(ownOld), .ids(ownNew))
+                } else {
+                    change = fieldChange(field, before, task)
+                }
+                guard let change else { continue }
+                fields.append(change)
+                simulated = simulated || field.simulated
             }
             guard !fields.isEmpty else { continue }
             var change = ScenarioChange(kind: simulated ? .taskChanged : .info, task: task.id, fields: fields)
@@ -223,22 +242,48 @@ public struct ScenarioDiff: Sendable {
                 ScenarioChange(kind: .taskOrder, fields: [FieldChange("order", .text("file order"), .text("changed"))]))
         }
 
-        var info: [FieldChange] = []
-        if old.name != new.name { info.append(FieldChange("name", .text(old.name), .text(new.name))) }
-        if old.description != new.description { info.append(FieldChange("description", .text("…"), .text("changed"))) }
-        let oldBudgets = old.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
-        let newBudgets = new.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
-        if Set(oldBudgets) != Set(newBudgets) {
-            info.append(FieldChange("budgets", .ids(oldBudgets), .ids(newBudgets)))
-        }
-        if old.jitter != new.jitter {
-            info.append(
-                FieldChange(
-                    "jitter", old.jitter.map(FieldValue.number) ?? .absent, new.jitter.map(FieldValue.number) ?? .absent
-                ))
-        }
         if !info.isEmpty { out.append(ScenarioChange(kind: .info, fields: info)) }
         return out
+    }
+
+    /// The change of one key that is not nested, if its value differs.
+    static func fieldChange<Model>(_ field: ScenarioField<Model>, _ old: Model, _ new: Model) -> FieldChange? {
+        let (a, b) = (field.diffValue(old), field.diffValue(new))
+        return a == b ? nil : FieldChange(field.key, a, b)
+    }
+
+    /// The changes of every key of an object that is not nested, in row order.
+    static func fieldChanges<Model>(_ old: Model, _ new: Model, _ table: FieldTable<Model>) -> [FieldChange] {
+        table.fields.compactMap { fieldChange($0, old, new) }
+    }
+
+    /// Inputs by position: `inputs[k]` added, removed or changed.
+    static func inputChanges(_ old: [UserInput], _ new: [UserInput]) -> [FieldChange] {
+        func text(_ input: UserInput) -> FieldValue {
+            .text("'\(input.name)' at \(formatMillis(input.at)) ms (\(formatMillis(input.cost)) ms)")
+        }
+        return (0..<max(old.count, new.count)).compactMap { k in
+            let a = k < old.count ? text(old[k]) : .absent, b = k < new.count ? text(new[k]) : .absent
+            return a == b ? nil : FieldChange("inputs[\(k)]", a, b)
+        }
+    }
+}
+
+extension ScenarioField {
+    /// The value as `diff` shows it (nested values and dependencies: absent).
+    func diffValue(_ model: Model) -> FieldValue {
+        switch access {
+        case .string(let get, _): .text(get(model))
+        case .optionalString(let get, _): get(model).map(FieldValue.text) ?? .absent
+        case .bool(let get, _): .bool(get(model))
+        case .integer(let get, _): .integer(get(model))
+        case .number(let get, _): .number(get(model))
+        case .optionalNumber(let get, _): get(model).map(FieldValue.number) ?? .absent
+        case .ms(let get, _): .millis(get(model))
+        case .optionalMs(let get, _): get(model).map(FieldValue.millis) ?? .absent
+        case .choice(let get, _): .text(get(model))
+        case .dependencies, .nested: .absent
+        }
     }
 }
 
@@ -246,7 +291,10 @@ public struct ScenarioDiff: Sendable {
 public struct ScenarioChange: Sendable {
     public enum Kind: String, Sendable {
         case taskChanged, taskAdded, taskRemoved, device, preMain, taskOrder
-        /// Not simulated: name, description, budgets, jitter, costP90.
+        /// A simulated top-level key other than the device, pre-main, inputs and tasks (`idleMode`).
+        case setting
+        case inputs
+        /// Keys the simulation does not read: name, description, budgets, jitter, costP90, …
         case info
 
         var isSimulated: Bool { self != .info }
@@ -322,19 +370,19 @@ struct Versions {
     }
 }
 
-/// OLD's tasks with dependencies by id, so that changes can be applied and
-/// indices resolved afterwards.
+/// OLD with dependencies by id, so that changes can be applied and indices
+/// resolved afterwards.
 struct Draft {
+    /// OLD's top-level values, device and pre-main (its tasks are `tasks`).
+    var scenario: Scenario
     var tasks: [LaunchTask]
     var dependencies: [[String]]
-    var device: Device
-    var preMain: [PreMainPhase]
 
     init(_ scenario: Scenario) {
+        self.scenario = scenario
         tasks = scenario.tasks
         dependencies = scenario.tasks.map { task in task.dependsOn.map { scenario.tasks[$0].id } }
-        device = scenario.device
-        preMain = scenario.preMain
+        self.scenario.tasks = []
     }
 
     /// OLD with only `change` applied.
@@ -344,8 +392,11 @@ struct Draft {
         var draft = self
         let new = v.new
         switch change.kind {
-        case .device: draft.device = new.device
-        case .preMain: draft.preMain = new.preMain
+        case .device: draft.scenario.device = new.device
+        case .preMain: draft.scenario.preMain = new.preMain
+        case .inputs: draft.scenario.inputs = new.inputs
+        case .setting:
+            for field in change.fields { ScenarioFields.root[field.field]?.copy(from: new, to: &draft.scenario) }
         case .info: break
         case .taskChanged:
             guard let id = change.task, let i = v.oldIDs[id], let j = v.newIDs[id] else { break }
@@ -384,7 +435,7 @@ struct Draft {
     }
 
     /// The scenario with dependencies resolved to indices; nil if they form a cycle.
-    func scenario(from base: Scenario) -> Scenario? {
+    func resolved() -> Scenario? {
         var index: [String: Int] = [:]
         for (i, task) in tasks.enumerated() { index[task.id] = i }
         var resolved = tasks
@@ -393,8 +444,8 @@ struct Draft {
             resolved[i].dependsOn = dependencies[i].compactMap { index[$0] }.filter { seen.insert($0).inserted }
         }
         guard TaskGraph(tasks: resolved).topologicalOrder().count == resolved.count else { return nil }
-        return Scenario(
-            name: base.name, description: base.description, device: device, preMain: preMain, tasks: resolved,
-            budgets: base.budgets, jitter: base.jitter, schema: base.schema)
+        var result = scenario
+        result.tasks = resolved
+        return result
     }
 }
