@@ -33,6 +33,8 @@ struct SchemaTests {
                     let mapOfSchemas = isSchema && ["properties", "$defs"].contains(key)
                     if mapOfSchemas, case .object(let entries) = member {
                         for (name, sub) in entries { walk(sub, "\(path).\(key).\(name)", isSchema: true) }
+                    } else if isSchema, key == "allOf", case .array(let schemas) = member {
+                        for (k, sub) in schemas.enumerated() { walk(sub, "\(path).allOf[\(k)]", isSchema: true) }
                     } else if childIsSchema {
                         walk(member, "\(path).\(key)", isSchema: true)
                     }
@@ -44,14 +46,119 @@ struct SchemaTests {
         #expect(unsupported.isEmpty, "\(unsupported)")
     }
 
-    @Test func everyDecoderKeyIsInTheSchemaAndViceVersa() throws {
-        let root = try schema().root
+    /// The committed schema is the one ``ScenarioSchema`` generates from the field table.
+    @Test func theSchemaIsGeneratedFromTheFieldTable() throws {
+        let generated = ScenarioSchema.jsonSchema()
+        if ProcessInfo.processInfo.environment["LAUNCHFLOW_REGENERATE"] != nil {
+            try generated.write(to: Self.schemaURL, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOf: Self.schemaURL, encoding: .utf8)
+        #expect(
+            committed == generated,
+            "scenarios/scenario.schema.json is not what the field table gives: LAUNCHFLOW_REGENERATE=1 swift test --filter SchemaTests rewrites it"
+        )
+    }
+
+    static let readmeURL = repositoryRoot.appendingPathComponent("README.md")
+    static let tableStart = "<!-- scenario keys: generated from Sources/LaunchflowCore/Model/ScenarioFields.swift -->\n"
+    static let tableEnd = "<!-- end of scenario keys -->"
+
+    /// The README's key table is the one ``ScenarioSchema`` generates from the field table.
+    @Test func theReadmeKeyTableIsGeneratedFromTheFieldTable() throws {
+        var readme = try String(contentsOf: Self.readmeURL, encoding: .utf8)
+        let start = try #require(readme.range(of: Self.tableStart), "README.md has no generated key table")
+        let end = try #require(readme.range(of: Self.tableEnd, range: start.upperBound..<readme.endIndex))
+        let generated = ScenarioSchema.markdownKeyTable()
+        if ProcessInfo.processInfo.environment["LAUNCHFLOW_REGENERATE"] != nil {
+            readme.replaceSubrange(start.upperBound..<end.lowerBound, with: generated)
+            try readme.write(to: Self.readmeURL, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(
+            String(readme[start.upperBound..<end.lowerBound]) == generated,
+            "README.md's key table is not what the field table gives: LAUNCHFLOW_REGENERATE=1 swift test --filter SchemaTests rewrites it"
+        )
+    }
+
+    /// Field for field, independently of the generator: every row has its
+    /// property with the row's type, nullability, limits, choices and default,
+    /// every property has its row, and `required` lists the required rows.
+    @Test func everyRowIsItsSchemaProperty() throws {
+        let schema = try schema()
+        let root = schema.root
+        var problems: [String] = []
+        func resolved(_ value: JSONValue?) -> JSONValue? {
+            guard let reference = value?["$ref"]?.string else { return value }
+            return root["$defs"]?[String(reference.dropFirst("#/$defs/".count))]
+        }
+        func strings(_ value: JSONValue?) -> [String] {
+            switch value {
+            case .string(let text)?: [text]
+            case .array(let items)?: items.compactMap(\.string)
+            default: []
+            }
+        }
+        func number(_ value: JSONValue?) -> Double? {
+            if case .number(let x)? = value { return x }
+            return nil
+        }
+        func check<Model>(_ table: FieldTable<Model>, _ object: JSONValue?, _ path: String) {
+            let properties = object?["properties"]
+            if keys(properties) != Set(table.keys) { problems.append("\(path): keys \(keys(properties).sorted())") }
+            let required = Set(strings(object?["required"]))
+            if required != Set(table.fields.filter(\.required).map(\.key)) {
+                problems.append("\(path): required \(required.sorted())")
+            }
+            for field in table.fields {
+                let at = "\(path).\(field.key)"
+                guard let property = properties?[field.key], let type = resolved(property) else {
+                    problems.append("\(at): missing")
+                    continue
+                }
+                let jsonType: String
+                switch field.type {
+                case .string: jsonType = "string"
+                case .bool: jsonType = "boolean"
+                case .integer: jsonType = "integer"
+                case .number, .ms: jsonType = "number"
+                case .idList, .array: jsonType = "array"
+                case .object: jsonType = "object"
+                }
+                let types = strings(type["type"])
+                if !types.contains(jsonType) || types.contains("null") == field.required {
+                    problems.append(
+                        "\(at): type \(types) for a \(field.required ? "required" : "optional") \(field.type)")
+                }
+                let limits = field.type == .ms ? FieldLimits.milliseconds : field.limits
+                let minimumKey = limits.minimumIsExclusive ? "exclusiveMinimum" : "minimum"
+                if number(type[minimumKey]) != limits.minimum || number(type["maximum"]) != limits.maximum {
+                    problems.append("\(at): limits")
+                }
+                if (number(type["minLength"]) == 1) != (field.limits.nonEmpty != nil) {
+                    problems.append("\(at): minLength")
+                }
+                if strings(type["enum"]) != (field.limits.choices ?? []) { problems.append("\(at): enum") }
+                let expectedDefault = ScenarioSchema.defaultValue(field, table.defaults)
+                if field.defaultPrefix == nil,
+                    property["default"].map(MiniSchema.canonical) != expectedDefault.map(MiniSchema.canonical)
+                {
+                    problems.append("\(at): default")
+                }
+                if property["description"]?.string?.lowercased().hasPrefix(field.doc.prefix(20).lowercased()) != true {
+                    problems.append("\(at): description is not the row's doc")
+                }
+            }
+        }
         let properties = root["properties"]
-        #expect(keys(properties) == Set(ScenarioFields.root.keys))
-        #expect(keys(properties?["device"]?["properties"]) == Set(ScenarioFields.device.keys))
-        #expect(keys(properties?["preMain"]?["items"]?["properties"]) == Set(ScenarioFields.preMain.keys))
-        #expect(keys(properties?["tasks"]?["items"]?["properties"]) == Set(ScenarioFields.task.keys))
+        check(ScenarioFields.root, root, "$")
+        check(ScenarioFields.device, properties?["device"], "$.device")
+        check(ScenarioFields.preMain, properties?["preMain"]?["items"], "$.preMain[]")
+        check(ScenarioFields.task, properties?["tasks"]?["items"], "$.tasks[]")
+        if ScenarioFields.root["inputs"] != nil {
+            check(ScenarioFields.input, properties?["inputs"]?["items"], "$.inputs[]")
+        }
         #expect(keys(properties?["budgets"]?["properties"]) == Set(Metric.allCases.map(\.rawValue)))
+        #expect(problems.isEmpty, "\(problems)")
     }
 
     @Test func everyPropertyHasADescriptionForEditors() throws {

@@ -9,7 +9,7 @@ struct MiniSchema {
     /// Keywords that are checked.
     static let assertions: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "minItems", "uniqueItems", "minimum",
-        "maximum", "exclusiveMinimum", "minLength", "$ref", "const", "if", "then",
+        "maximum", "exclusiveMinimum", "minLength", "$ref", "const", "enum", "if", "then", "allOf",
     ]
 
     let root: JSONValue
@@ -97,6 +97,14 @@ struct MiniSchema {
                 if Self.canonical(value) != Self.canonical(argument) {
                     out.append("\(path): not \(Self.canonical(argument))")
                 }
+            case "enum":
+                guard case .array(let choices) = argument else { continue }
+                if !choices.contains(where: { Self.canonical($0) == Self.canonical(value) }) {
+                    out.append("\(path): not one of \(choices.map(Self.canonical).joined(separator: ", "))")
+                }
+            case "allOf":
+                guard case .array(let schemas) = argument else { continue }
+                for sub in schemas { check(value, sub, path, &out) }
             case "if":
                 var failures: [String] = []
                 check(value, argument, path, &failures)
