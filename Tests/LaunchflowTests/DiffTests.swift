@@ -132,6 +132,33 @@ struct DiffTests {
         #expect(d.changes[1].effect == nil && d.changes[2].effect == nil)
     }
 
+    /// A key added to the field table is compared without code of its own in diff.
+    @Test func v2KeysAreComparedRowByRow() throws {
+        let old =
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "group": "Core"}, {"id": "ui", "cost": 1, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["a"]}]}"#
+        let new =
+            #"{"name": "x", "idleMode": "oneByOne", "inputs": [{"name": "tap", "at": 500, "cost": 20}], "tasks": [{"id": "a", "cost": 1, "latency": 300, "queue": "net", "group": "Net"}, {"id": "ui", "cost": 1, "mainThreadOnly": true, "firstFrame": true, "anchor": true, "dependsOn": ["a"]}, {"id": "later", "cost": 2, "delay": 5, "mainThreadOnly": true, "idle": true}]}"#
+        let d = try diff(old, new, strategies: [.dag])
+        #expect(
+            Set(lines(d)) == [
+                "idleMode batch → oneByOne",
+                "inputs: + 'tap' at 500 ms (20 ms)",
+                "'a': latency 0 → 300 ms; + queue net; group Core → Net",
+                "'ui': now anchor",
+                "added 'later': 2 ms, main thread only, delay 5 ms, idle",
+            ])
+        let kinds = Dictionary(d.changes.map { (Self.describe($0), $0.kind) }, uniquingKeysWith: { a, _ in a })
+        #expect(kinds["idleMode batch → oneByOne"] == .setting)
+        #expect(kinds["inputs: + 'tap' at 500 ms (20 ms)"] == .inputs)
+        #expect(kinds["'a': latency 0 → 300 ms; + queue net; group Core → Net"] == .taskChanged)
+        // group alone does not change the schedule: information, not re-simulated.
+        let regrouped = try diff(old, old.replacingOccurrences(of: "Core", with: "Auth"), strategies: [.dag])
+        #expect(lines(regrouped) == ["'a': group Core → Auth"])
+        #expect(regrouped.changes[0].kind == .info && regrouped.changes[0].effect == nil)
+    }
+
+    static func describe(_ change: ScenarioChange) -> String { ScenarioDiff.describe(change) }
+
     @Test func identicalScenariosHaveNoChanges() throws {
         let d = try diff(Self.app(), Self.app())
         #expect(d.changes.isEmpty)

@@ -67,4 +67,34 @@ struct ScenarioJSONTests {
         #expect(again.description == original.description)
         #expect(again.jsonBytes() == original.jsonBytes())
     }
+
+    @Test func v2KeysAreWrittenInRowOrderWhenNotAtTheirDefault() throws {
+        let s = try scenario(
+            #"""
+            {"name": "v2", "inputs": [{"cost": 20, "at": 500}, {"name": "scroll", "at": 600, "cost": 3}], "idleMode": "oneByOne",
+             "tasks": [{"group": "Auth", "id": "a", "cost": 1, "queue": "alerts", "latency": 300, "anchor": true, "delay": 2.5,
+                        "latencyP90": 900},
+                       {"id": "b", "cost": 1, "mainThreadOnly": true, "idle": true, "dependsOn": ["a"], "anchor": false}]}
+            """#)
+        #expect(
+            String(decoding: s.jsonBytes(), as: UTF8.self) == #"""
+                {
+                  "name": "v2",
+                  "device": { "cores": 4, "refreshRate": 60, "commitCost": 0, "renderTime": 0 },
+                  "preMain": [],
+                  "idleMode": "oneByOne",
+                  "inputs": [
+                    { "at": 500, "cost": 20 },
+                    { "name": "scroll", "at": 600, "cost": 3 }
+                  ],
+                  "tasks": [
+                    { "id": "a", "cost": 1, "latency": 300, "latencyP90": 900, "delay": 2.5, "queue": "alerts", "anchor": true, "group": "Auth" },
+                    { "id": "b", "cost": 1, "mainThreadOnly": true, "idle": true, "dependsOn": ["a"] }
+                  ]
+                }
+
+                """#)
+        let again = try scenario(String(decoding: s.jsonBytes(), as: UTF8.self))
+        #expect(again.tasks == s.tasks && again.inputs == s.inputs && again.idleMode == s.idleMode)
+    }
 }

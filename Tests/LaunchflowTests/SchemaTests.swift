@@ -193,6 +193,8 @@ struct SchemaTests {
         #"{"name": "x", "device": {"cores": 4.0, "refreshRate": 120, "commitCost": 0.5, "renderTime": null}, "tasks": [{"id": "a", "cost": 1, "priority": 2.0}]}"#,
         #"{"name": "x", "preMain": [{"name": "dyld", "cost": 80}], "tasks": [{"id": "a", "cost": 0}, {"id": "b", "cost": 3600000, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["a"], "costP90": 3600000}]}"#,
         #"{"name": "x", "budgets": {"timeToFirstFrameMs": 400, "cpuUtilization": 0.3, "frames": null}, "jitter": 0.2, "tasks": [{"id": "a", "cost": 1, "dependsOn": null, "mainThreadOnly": null, "firstFrame": false}]}"#,
+        #"{"name": "x", "idleMode": "oneByOne", "inputs": [{"at": 500, "cost": 20}, {"name": "tap", "at": 0, "cost": 0}], "tasks": [{"id": "a", "cost": 1, "latency": 300, "latencyP90": 400, "delay": 5, "queue": "alerts", "anchor": true, "group": "Auth"}, {"id": "b", "cost": 1, "mainThreadOnly": true, "idle": true, "queue": null, "group": null, "latencyP90": null}]}"#,
+        #"{"name": "x", "idleMode": null, "inputs": null, "tasks": [{"id": "a", "cost": 1, "idle": false, "anchor": null}]}"#,
     ]
 
     /// Documents both must reject (each breaks one rule the schema can express).
@@ -229,6 +231,18 @@ struct SchemaTests {
         #"{"name": "x", "budgets": {"frames": -1}, "tasks": [{"id": "a", "cost": 1}]}"#,
         #"{"name": "x", "jitter": -0.1, "tasks": [{"id": "a", "cost": 1}]}"#,
         #"{"name": "x", "$schema": 3, "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "latency": -1}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "delay": 3600001}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "queue": ""}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "group": ""}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "idle": true}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "mainThreadOnly": false, "idle": true}]}"#,
+        #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "anchor": 1}]}"#,
+        #"{"name": "x", "idleMode": "lazy", "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "inputs": [{"at": 1}], "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "inputs": [{"cost": 1}], "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "inputs": [{"name": "", "at": 1, "cost": 1}], "tasks": [{"id": "a", "cost": 1}]}"#,
+        #"{"name": "x", "inputs": [null], "tasks": [{"id": "a", "cost": 1}]}"#,
         "[1, 2]",
     ]
 
@@ -253,6 +267,7 @@ struct SchemaTests {
             #"{"name": "x", "tasks": [{"id": "a", "cost": 1}, {"id": "a", "cost": 2}]}"#,
             #"{"name": "x", "tasks": [{"id": "a", "cost": 1, "dependsOn": ["a"]}]}"#,
             #"{"name": "x", "tasks": [{"id": "a", "cost": 2, "costP90": 1}]}"#,
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 2, "latency": 2, "latencyP90": 1}]}"#,
         ]
         for json in documents {
             #expect(try schema().errors(JSONValue.parse(Array(json.utf8))).isEmpty, "\(json)")

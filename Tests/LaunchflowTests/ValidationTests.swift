@@ -190,6 +190,86 @@ struct ValidationTests {
                 "error: s.json: budgets.timeToFirstFrame: unknown metric 'timeToFirstFrame'; did you mean 'timeToFirstFrameMs'?"
             ]
         ),
+        // v2 keys.
+        (
+            "negative latency", doc(#"{"id": "a", "cost": 1, "latency": -1}"#),
+            ["error: s.json: tasks[0].latency (task 'a'): must be between 0 and 3600000 ms, found -1"]
+        ),
+        (
+            "delay over an hour", doc(#"{"id": "a", "cost": 1, "delay": 3600001}"#),
+            ["error: s.json: tasks[0].delay (task 'a'): must be between 0 and 3600000 ms, found 3600001"]
+        ),
+        (
+            "latencyP90 below latency", doc(#"{"id": "a", "cost": 1, "latency": 300, "latencyP90": 200}"#),
+            ["error: s.json: tasks[0].latencyP90 (task 'a'): must be at least latency (300 ms), found 200 ms"]
+        ),
+        (
+            "empty queue name", doc(#"{"id": "a", "cost": 1, "queue": ""}"#),
+            ["error: s.json: tasks[0].queue (task 'a'): queue name is empty"]
+        ),
+        (
+            "a queue that is not a string", doc(#"{"id": "a", "cost": 1, "queue": 2}"#),
+            ["error: s.json: tasks[0].queue (task 'a'): expected a string, found a number"]
+        ),
+        (
+            "empty group name", doc(#"{"id": "a", "cost": 1, "group": ""}"#),
+            ["error: s.json: tasks[0].group (task 'a'): group name is empty"]
+        ),
+        (
+            "idle off the main thread", doc(#"{"id": "a", "cost": 1, "idle": true}"#),
+            [
+                "error: s.json: tasks[0].idle (task 'a'): an idle task must be mainThreadOnly: the run loop runs idle tasks on the main thread when it is about to sleep"
+            ]
+        ),
+        (
+            "anchor that is not a bool", doc(#"{"id": "a", "cost": 1, "anchor": "yes"}"#),
+            ["error: s.json: tasks[0].anchor (task 'a'): expected true or false, found a string"]
+        ),
+        (
+            "misspelt v2 task key", doc(#"{"id": "a", "cost": 1, "latncy": 5}"#),
+            ["error: s.json: tasks[0].latncy (task 'a'): unknown key 'latncy'; did you mean 'latency'?"]
+        ),
+        (
+            "idleMode near miss", doc(#"{"id": "a", "cost": 1}"#, extra: #""idleMode": "onebyone","#),
+            ["error: s.json: idleMode: must be 'batch' or 'oneByOne', found 'onebyone'; did you mean 'oneByOne'?"]
+        ),
+        (
+            "idleMode far off", doc(#"{"id": "a", "cost": 1}"#, extra: #""idleMode": "lazy","#),
+            ["error: s.json: idleMode: must be 'batch' or 'oneByOne', found 'lazy'"]
+        ),
+        (
+            "idleMode that is not a string", doc(#"{"id": "a", "cost": 1}"#, extra: #""idleMode": 1,"#),
+            ["error: s.json: idleMode: expected a string, found a number"]
+        ),
+        (
+            "input without at and cost", doc(#"{"id": "a", "cost": 1}"#, extra: #""inputs": [{"name": "tap"}],"#),
+            [
+                "error: s.json: inputs[0]: missing required key 'at'",
+                "error: s.json: inputs[0]: missing required key 'cost'",
+            ]
+        ),
+        (
+            "empty input name",
+            doc(#"{"id": "a", "cost": 1}"#, extra: #""inputs": [{"name": "", "at": 1, "cost": 1}],"#),
+            ["error: s.json: inputs[0].name: input name is empty"]
+        ),
+        (
+            "input that is not an object",
+            doc(#"{"id": "a", "cost": 1}"#, extra: #""inputs": [{"at": 1, "cost": 1}, 7],"#),
+            ["error: s.json: inputs[1]: expected an object, found a number"]
+        ),
+        (
+            "negative input time and a misspelt input key",
+            doc(#"{"id": "a", "cost": 1}"#, extra: #""inputs": [{"nam": "tap", "at": -5, "cost": 1}],"#),
+            [
+                "error: s.json: inputs[0].nam: unknown key 'nam'; did you mean 'name'?",
+                "error: s.json: inputs[0].at: must be between 0 and 3600000 ms, found -5",
+            ]
+        ),
+        (
+            "inputs that is not an array", doc(#"{"id": "a", "cost": 1}"#, extra: #""inputs": {},"#),
+            ["error: s.json: inputs: expected an array, found an object"]
+        ),
         (
             "invalid UTF-8 is invalid JSON",
             "{\"name\": \"\u{FFFD}\", \"tasks\": []}".replacingOccurrences(of: "\u{FFFD}", with: "\\ud800"),
@@ -225,6 +305,36 @@ struct ValidationTests {
             """#)
         #expect(s.device == Device())
         #expect(s.tasks[0].priority == 0 && s.tasks[0].dependsOn.isEmpty && !s.tasks[0].mainThreadOnly)
+    }
+
+    @Test func v2KeysAreReadIntoTheModel() throws {
+        let s = try scenario(
+            #"""
+            {"name": "x", "idleMode": "oneByOne",
+             "inputs": [{"at": 500, "cost": 20}, {"name": "scroll", "at": 600.5, "cost": 3}, {"name": "scroll", "at": 0, "cost": 0}],
+             "tasks": [{"id": "a", "cost": 1, "latency": 300, "latencyP90": 900, "delay": 2.5, "queue": "alerts",
+                        "anchor": true, "group": "Auth"},
+                       {"id": "b", "cost": 1, "mainThreadOnly": true, "idle": true, "queue": null, "group": null}]}
+            """#)
+        #expect(s.idleMode == .oneByOne)
+        #expect(
+            s.inputs == [
+                UserInput(name: "input-1", at: 500_000, cost: 20_000),
+                UserInput(name: "scroll", at: 600_500, cost: 3000),
+                UserInput(name: "scroll", at: 0, cost: 0),
+            ])
+        #expect(
+            s.tasks[0]
+                == LaunchTask(
+                    id: "a", cost: 1000, latency: 300_000, delay: 2500, queue: "alerts", anchor: true, group: "Auth",
+                    latencyP90: 900_000))
+        #expect(s.tasks[1] == LaunchTask(id: "b", cost: 1000, mainThreadOnly: true, idle: true))
+    }
+
+    @Test func v2KeysDefaultToTheV1Launch() throws {
+        let s = try scenario(#"{"name": "x", "idleMode": null, "inputs": null, "tasks": [{"id": "a", "cost": 1}]}"#)
+        #expect(s.idleMode == .batch && s.inputs.isEmpty)
+        #expect(s.tasks[0] == LaunchTask(id: "a", cost: 1000))
     }
 
     @Test func integersMayBeWrittenWithAFraction() throws {

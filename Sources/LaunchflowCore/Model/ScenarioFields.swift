@@ -39,6 +39,16 @@ enum ScenarioFields {
                     "Limits `launchflow check` enforces: metric name → a number ≥ 0 in the metric's unit (a maximum; a minimum for cpuUtilization)",
                 .nested(.budgets)),
             ScenarioField(
+                "idleMode", .string, limits: FieldLimits(choices: IdleMode.allCases.map(\.rawValue)),
+                doc:
+                    "How the run loop runs idle tasks when about to sleep: every waiting one (batch) or one per iteration (oneByOne); `--idle-mode` overrides it",
+                .choice(IdleMode.self, { $0.idleMode }, { $0.idleMode = $1 })),
+            ScenarioField(
+                "inputs", .array,
+                doc:
+                    "User input (taps) arriving during the launch; each handler runs on the main thread at the start of a run-loop iteration",
+                .nested(.inputs)),
+            ScenarioField(
                 "tasks", .array, required: true, limits: FieldLimits(minItems: (1, "the scenario has no tasks")),
                 doc: "The launch tasks, at least one; a task's position breaks ties between equal priorities",
                 .nested(.tasks)),
@@ -113,6 +123,41 @@ enum ScenarioFields {
                 "costP90", .ms, limits: FieldLimits(atLeast: "cost"), simulated: false,
                 doc: "90th-percentile cost, at least cost, used by `launchflow sweep`",
                 .optionalMs({ $0.costP90 }, { $0.costP90 = $1 })),
+            ScenarioField(
+                "latency", .ms,
+                doc:
+                    "After its cost, the task is done only this much later, holding no thread (a network reply, an alert dismissed)",
+                .ms({ $0.latency }, { $0.latency = $1 })),
+            ScenarioField(
+                "latencyP90", .ms, limits: FieldLimits(atLeast: "latency"), simulated: false,
+                doc: "90th-percentile latency, at least latency, used by `launchflow sweep`",
+                .optionalMs({ $0.latencyP90 }, { $0.latencyP90 = $1 })),
+            ScenarioField(
+                "delay", .ms,
+                doc:
+                    "The task is released this long after it becomes ready (asyncAfter, a deferred start); serial ignores it",
+                .ms({ $0.delay }, { $0.delay = $1 })),
+            ScenarioField(
+                "queue", .string, limits: FieldLimits(nonEmpty: "queue name"),
+                doc: "A serial category: its tasks are in flight one at a time, from admission until done",
+                .optionalString({ $0.queue }, { $0.queue = $1 })),
+            ScenarioField(
+                "idle", .bool,
+                limits: FieldLimits(
+                    requires: (
+                        "mainThreadOnly",
+                        "an idle task must be mainThreadOnly: the run loop runs idle tasks on the main thread when it is about to sleep"
+                    )),
+                doc: "Runs on the main thread when the run loop is about to sleep; it must be mainThreadOnly",
+                .bool({ $0.idle }, { $0.idle = $1 })),
+            ScenarioField(
+                "anchor", .bool,
+                doc: "Under dag and anchored, didFinishLaunching does not return before this task is done",
+                .bool({ $0.anchor }, { $0.anchor = $1 })),
+            ScenarioField(
+                "group", .string, limits: FieldLimits(nonEmpty: "group name"), simulated: false,
+                doc: "The module the task belongs to, for reports and pictures; no effect on the schedule",
+                .optionalString({ $0.group }, { $0.group = $1 })),
             ScenarioField(
                 "dependsOn", .idList, limits: FieldLimits(distinct: true),
                 doc: "Ids of the tasks that must be done before this one may start (no id twice, no cycles)",

@@ -218,7 +218,7 @@ enum ScenarioSchema {
 
     /// The default as JSON; nil for required keys, nested values and optional values without one.
     static func defaultValue<Model>(_ field: ScenarioField<Model>, _ defaults: Model) -> JSONValue? {
-        guard !field.required else { return nil }
+        guard !field.required, field.defaultPrefix == nil else { return nil }
         switch field.access {
         case .string(let get, _): return .string(get(defaults))
         case .optionalString(let get, _): return get(defaults).map(JSONValue.string)
