@@ -16,12 +16,14 @@ public enum RenderBenchmark {
     /// (up to three dependencies each, 6 tiers, every 7th task main-thread
     /// only), so the picture has clusters, a critical path and violations.
     public static func dagInput(tasks: Int = 500, seed: UInt64 = 0x1A0C_F10E) -> SimulationResult {
-        SimulationResult(scenario(tasks: tasks, cores: 4, seed: seed), strategy: .priority)
+        // 4 cores and costs of 0.2–12 ms: valid for any task count of at least 1.
+        SimulationResult(try! scenario(tasks: max(tasks, 1), cores: 4, seed: seed), strategy: .priority)
     }
 
     /// A simulated `dag` run of `bars` tasks on 8 cores: one Gantt bar each.
     public static func ganttInput(bars: Int = 10_000, seed: UInt64 = 0x6A77_7000) -> SimulationResult {
-        SimulationResult(scenario(tasks: bars, cores: 8, seed: seed), strategy: .dag)
+        // 8 cores and costs of 0.2–12 ms: valid for any task count of at least 1.
+        SimulationResult(try! scenario(tasks: max(bars, 1), cores: 8, seed: seed), strategy: .dag)
     }
 
     /// Builds and renders the DAG (clusters); returns the SVG's size in bytes.
@@ -36,7 +38,9 @@ public enum RenderBenchmark {
 
     /// A deterministic scenario: task i depends on up to three of the 40
     /// tasks before it; costs 0.2–12 ms; priorities 0–5 growing with i.
-    public static func scenario(tasks count: Int, cores: Int, seed: UInt64) -> Scenario {
+    ///
+    /// - Throws: ``ScenarioError`` for no tasks or `cores` outside 2 … 1024.
+    public static func scenario(tasks count: Int, cores: Int, seed: UInt64) throws(ScenarioError) -> Scenario {
         var random = SplitMix64(seed: seed)
         var tasks: [LaunchTask] = []
         tasks.reserveCapacity(count)
@@ -55,7 +59,7 @@ public enum RenderBenchmark {
                     priority: min(5, i * 6 / max(count, 1) + Int(random.next() % 2)), dependsOn: dependsOn.sorted(),
                     firstFrame: mainOnly && i >= count / 3 && i < count / 3 + 7))
         }
-        return Scenario(
+        return try Scenario(
             name: "Benchmark \(count) tasks", device: Device(cores: cores, commitCost: 1000, renderTime: 2000),
             preMain: [PreMainPhase(name: "dyld", cost: 40_000), PreMainPhase(name: "+load", cost: 8_000)], tasks: tasks)
     }

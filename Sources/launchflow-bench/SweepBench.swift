@@ -13,7 +13,13 @@ func runSweepBenchmark(_ arguments: [String]) {
     }
     let runs = option("--runs", 10_000)
     let taskCount = option("--tasks", 300)
-    let scenario = SweepBenchmark.scenario(taskCount: taskCount)
+    let scenario: Scenario
+    do {
+        scenario = try SweepBenchmark.scenario(taskCount: taskCount)
+    } catch {
+        print(error)
+        exit(2)
+    }
     let cores = ProcessInfo.processInfo.activeProcessorCount
     var load = [Double](repeating: 0, count: 3)
     _ = getloadavg(&load, 3)

@@ -71,7 +71,7 @@ if let i = arguments.firstIndex(of: "--engine-loop"), i + 2 < arguments.count,
     // For profilers: the engine alone, over and over (`perf record … --engine-loop 100000 dag`).
     var generator = RandomScenario(taskCount: size)
     generator.cores = 4...4
-    let scenario = generator.make(seed: 42)
+    let scenario = try generator.make(seed: 42)
     for _ in 0..<20 { print(ms(seconds { _ = SimulationResult(scenario, strategy: strategy) })) }
     exit(0)
 }
@@ -93,7 +93,7 @@ for size in sizes {
     var generator = RandomScenario(taskCount: size)
     generator.cores = 4...4
     let file = folder.appendingPathComponent("random-\(size).json")
-    try Data(generator.make(seed: 42).jsonBytes()).write(to: file)
+    try Data(try generator.make(seed: 42).jsonBytes()).write(to: file)
     let fileMiB = Double((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) / 1_048_576
     let scenario = try ScenarioLoader.load(path: file.path)
     let runs = size >= 1_000_000 ? 3 : size >= 100_000 ? 10 : 20

@@ -66,7 +66,7 @@ extension RenderTests {
 
         @Test func manyRendersInARowKeepMemoryFlat() throws {
             let results = SimulationResult.compare(
-                RenderBenchmark.scenario(tasks: 150, cores: 4, seed: 7), strategies: Strategy.allCases)
+                try RenderBenchmark.scenario(tasks: 150, cores: 4, seed: 7), strategies: Strategy.allCases)
             var k = 0
             let grown = try growth(over: 50) {
                 switch k % 4 {

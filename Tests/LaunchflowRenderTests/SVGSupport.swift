@@ -100,7 +100,7 @@ enum Scenarios {
             LaunchTask(
                 id: id, cost: ms * 1000, mainThreadOnly: main, priority: tier, dependsOn: deps, firstFrame: first)
         }
-        return Scenario(
+        return try! Scenario(
             name: "Test app", device: Device(cores: 4, refreshRate: 60, commitCost: 2000, renderTime: 4000),
             preMain: [PreMainPhase(name: "dyld", cost: 45_000), PreMainPhase(name: "+load", cost: 8_000)],
             tasks: [
@@ -135,7 +135,7 @@ enum Scenarios {
                 id: id, cost: 1000 + 700 * i, mainThreadOnly: i % 5 == 2, priority: i % 3,
                 dependsOn: i % 2 == 1 ? [i - 1] : [], firstFrame: i == 2)
         }
-        return Scenario(name: "Awkward <&> \"ids\" \\N", device: Device(cores: 3), tasks: tasks)
+        return try! Scenario(name: "Awkward <&> \"ids\" \\N", device: Device(cores: 3), tasks: tasks)
     }()
 }
 

@@ -89,7 +89,7 @@ struct SweepTests {
     func theRunnersTimesEqualTheFullMetrics(_ seed: Int) throws {
         var generator = RandomScenario(taskCount: 60)
         generator.cores = 2...5
-        let scenario = generator.make(seed: UInt64(seed))
+        let scenario = try generator.make(seed: UInt64(seed))
         let engine = LaunchEngine(scenario)
         let sampler = try CostSampler(scenario, jitter: 0.5)
         var runner = engine.makeRunner()

@@ -36,6 +36,28 @@ enum Location {
     }
 }
 
+/// A problem with a scenario, before it becomes a ``Diagnostic``: where it is,
+/// and the offset that orders it (its byte offset in the file; for a scenario
+/// built in code, see ``Scenario/problems()``).
+struct LocatedProblem {
+    var offset: Int
+    var location: Location?
+    var message: String
+    var suggestion: String?
+
+    /// Diagnostics in a stable order: by offset, then in the order found. A
+    /// problem inside a task names the task when it has an id.
+    static func diagnostics(_ problems: [LocatedProblem], file: String, tasks: [LaunchTask]) -> [Diagnostic] {
+        problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map {
+            let problem = $0.element
+            let taskID = problem.location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
+            return Diagnostic(
+                file: file, path: problem.location?.path ?? "", taskID: taskID?.isEmpty == false ? taskID : nil,
+                message: problem.message, suggestion: problem.suggestion)
+        }
+    }
+}
+
 /// The result of reading one key: absent (or null), present but invalid (a
 /// problem was recorded), or a value.
 enum Field<Value> {

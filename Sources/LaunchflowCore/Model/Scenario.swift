@@ -1,32 +1,51 @@
 /// Time inside launchflow: integer microseconds from process start.
 public typealias Micros = Int
 
-/// A launch scenario: the device, the pre-main phases and the launch tasks.
+/// A launch scenario: the device, the pre-main phases, user input and the
+/// launch tasks.
 ///
-/// Built by ``ScenarioDecoder``, which guarantees every invariant of
-/// MODEL.md §1 (unique ids, known and acyclic dependencies, first-frame tasks
-/// on the main thread, values in range). Times are in microseconds.
+/// Every scenario satisfies every rule of MODEL.md §1 (unique ids, known and
+/// acyclic dependencies, first-frame and idle tasks on the main thread,
+/// values in range): ``ScenarioLoader`` builds one from a file, the throwing
+/// initialiser from values, and both reject anything else with every problem.
+/// Outside launchflow its properties can be read, not set, so that it stays
+/// valid. Times are in microseconds.
 public struct Scenario: Sendable {
-    public var name: String
-    public var description: String
-    public var device: Device
-    public var preMain: [PreMainPhase]
-    public var tasks: [LaunchTask]
+    public internal(set) var name: String
+    public internal(set) var description: String
+    public internal(set) var device: Device
+    public internal(set) var preMain: [PreMainPhase]
+    public internal(set) var tasks: [LaunchTask]
     /// Metric limits for `launchflow check`, in file order.
-    public var budgets: [Budget]
+    public internal(set) var budgets: [Budget]
     /// Lognormal σ for tasks without `costP90` (used by `sweep`).
-    public var jitter: Double?
-    public var schema: String?
+    public internal(set) var jitter: Double?
+    public internal(set) var schema: String?
     /// How the run loop runs idle tasks (v2); the CLI's `--idle-mode` overrides it.
-    public var idleMode: IdleMode
+    public internal(set) var idleMode: IdleMode
     /// User input arriving during the launch (v2), in file order.
-    public var inputs: [UserInput]
+    public internal(set) var inputs: [UserInput]
 
+    /// A scenario from values, checked as a file would be.
+    ///
+    /// ```swift
+    /// let scenario = try Scenario(name: "app", tasks: [
+    ///     LaunchTask(id: "net", cost: 8_000),
+    ///     LaunchTask(id: "ui", cost: 30_000, mainThreadOnly: true, dependsOn: [0], firstFrame: true),
+    /// ])
+    /// ```
+    ///
+    /// - Throws: ``ScenarioError`` with every problem, worded as for a file
+    ///   but without a file name: `tasks[1].priority (task 'ui'): must be an
+    ///   integer between 0 and 1000000, found -1`. Dependencies are indices
+    ///   into `tasks`; one out of range is a problem too.
+    /// - Complexity: O(n + e) for n tasks and e dependencies.
     public init(
         name: String, description: String = "", device: Device = Device(),
         preMain: [PreMainPhase] = [], tasks: [LaunchTask], budgets: [Budget] = [],
         jitter: Double? = nil, schema: String? = nil, idleMode: IdleMode = .batch, inputs: [UserInput] = []
-    ) {
+    ) throws(ScenarioError) {
+        self.init()
         self.name = name
         self.description = description
         self.device = device
@@ -37,10 +56,27 @@ public struct Scenario: Sendable {
         self.schema = schema
         self.idleMode = idleMode
         self.inputs = inputs
+        let problems = problems()
+        guard problems.isEmpty else { throw ScenarioError(problems) }
     }
 
-    /// An empty scenario for a decoder to fill in: every key at its default.
-    static var draft: Scenario { Scenario(name: "", tasks: []) }
+    /// Every key at its default and no tasks: not valid until filled in.
+    private init() {
+        name = ""
+        description = ""
+        device = Device()
+        preMain = []
+        tasks = []
+        budgets = []
+        jitter = nil
+        schema = nil
+        idleMode = .batch
+        inputs = []
+    }
+
+    /// An empty scenario to fill in, without checks: for code that checks what
+    /// it puts in (the decoder) or derives it from a valid scenario.
+    static var draft: Scenario { Scenario() }
 
     /// Total pre-main time: the instant the run loop starts (`t0`).
     public var preMainTotal: Micros { preMain.reduce(0) { $0 + $1.cost } }
@@ -79,6 +115,8 @@ public struct PreMainPhase: Sendable, Equatable {
     }
 }
 
+/// A launch task. On its own it is not checked: its values are when it
+/// becomes part of a ``Scenario`` (where `dependsOn` indices mean something).
 public struct LaunchTask: Sendable, Equatable {
     public var id: String
     /// Wall-clock time the task occupies its thread (the median under uncertainty).

@@ -7,7 +7,7 @@ import Foundation
 /// reader itself is passed `inout`.
 final class ScenarioDecoder {
     let file: String
-    private(set) var problems: [Problem] = []
+    private(set) var problems: [LocatedProblem] = []
 
     /// The root's own values (name, description, jitter, idleMode, $schema).
     var root = Scenario.draft
@@ -21,20 +21,13 @@ final class ScenarioDecoder {
     /// Each task's `dependsOn` ids in file order; nil where an element was not a string.
     var dependencies: [[String?]] = []
 
-    struct Problem {
-        var offset: Int
-        var location: Location?
-        var message: String
-        var suggestion: String?
-    }
-
     /// The task rows, fetched once (read for every task).
     private let taskFields = ScenarioFields.task
 
     init(file: String) { self.file = file }
 
     func report(_ message: String, at location: Location?, offset: Int, suggestion: String? = nil) {
-        problems.append(Problem(offset: offset, location: location, message: message, suggestion: suggestion))
+        problems.append(LocatedProblem(offset: offset, location: location, message: message, suggestion: suggestion))
     }
 
     // MARK: Objects
@@ -375,15 +368,9 @@ final class ScenarioDecoder {
             var validator = ScenarioValidator(tasks: tasks, offsets: taskOffsets)
             return (validator.resolve(dependencies), validator.problems)
         }()  // the validator's share of `tasks` ends here, so they are not copied below
-        for problem in relational {
-            report(problem.message, at: problem.location, offset: problem.offset, suggestion: problem.suggestion)
-        }
+        problems += relational
         if !problems.isEmpty {
-            // Stable order: by position in the file, then in the order found.
-            let ordered = problems.enumerated().sorted {
-                ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
-            }
-            throw ScenarioError(ordered.map { diagnostic($0.element) })
+            throw ScenarioError(LocatedProblem.diagnostics(problems, file: file, tasks: tasks))
         }
         var built = tasks
         tasks = []
@@ -395,12 +382,5 @@ final class ScenarioDecoder {
         scenario.inputs = inputs
         scenario.tasks = built
         return scenario
-    }
-
-    private func diagnostic(_ problem: Problem) -> Diagnostic {
-        let taskID = problem.location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
-        return Diagnostic(
-            file: file, path: problem.location?.path ?? "", taskID: taskID?.isEmpty == false ? taskID : nil,
-            message: problem.message, suggestion: problem.suggestion)
     }
 }

@@ -7,20 +7,13 @@
 /// - Complexity: O(n + e) for n tasks and e dependencies (suggestions for
 ///   unknown ids aside, which are limited to the first few).
 struct ScenarioValidator {
-    struct Problem {
-        var location: Location
-        var offset: Int
-        var message: String
-        var suggestion: String?
-    }
-
     /// Unknown ids beyond this many get no "did you mean" (each costs a scan of all ids).
     static let suggestionLimit = 64
 
     let tasks: [LaunchTask]
     /// Each task's byte offset in its file (orders the problems).
     let offsets: [Int]
-    private(set) var problems: [Problem] = []
+    private(set) var problems: [LocatedProblem] = []
 
     init(tasks: [LaunchTask], offsets: [Int]) {
         self.tasks = tasks
@@ -68,6 +61,39 @@ struct ScenarioValidator {
         reportCycles(resolved)
         return resolved
     }
+
+    /// Checks every task's `dependsOn` indices (a scenario built in code):
+    /// out of range, listed twice, the task itself, cycles.
+    mutating func checkIndices() {
+        _ = indexIDs()
+        var valid = [[Int]](repeating: [], count: tasks.count)
+        for i in tasks.indices {
+            checkRelations(of: i)
+            let deps = tasks[i].dependsOn
+            var seen: [Int: Int] = [:]
+            for (position, d) in deps.enumerated() {
+                let at = Location.dependency(task: i, position: position)
+                guard tasks.indices.contains(d) else {
+                    report(at, i, "no task at index \(d) (there are \(tasks.count) tasks)")
+                    continue
+                }
+                if let earlier = seen[d] {
+                    report(at, i, "'\(name(of: d))' is listed twice (also at dependsOn[\(earlier)])")
+                    continue
+                }
+                seen[d] = position
+                if d == i {
+                    report(at, i, "the task depends on itself")
+                    continue
+                }
+                valid[i].append(d)
+            }
+        }
+        reportCycles(valid)
+    }
+
+    /// The task's id, or `tasks[i]` when it has none.
+    private func name(of i: Int) -> String { tasks[i].id.isEmpty ? "tasks[\(i)]" : tasks[i].id }
 
     /// The rules between keys of task `i`, in row order.
     private mutating func checkRelations(of i: Int) {
@@ -184,7 +210,7 @@ struct ScenarioValidator {
         }
         for start in cycles.sorted() {
             let path = cyclePath(from: start, deps: deps, within: component)
-            let names = path.map { tasks[$0].id.isEmpty ? "tasks[\($0)]" : tasks[$0].id }
+            let names = path.map(name(of:))
             report(.task(start, "dependsOn"), start, "dependency cycle: \(names.joined(separator: " → "))")
         }
     }
@@ -219,6 +245,6 @@ struct ScenarioValidator {
 
     private mutating func report(_ location: Location, _ task: Int, _ message: String, suggestion: String? = nil) {
         problems.append(
-            Problem(location: location, offset: offsets[task], message: message, suggestion: suggestion))
+            LocatedProblem(offset: offsets[task], location: location, message: message, suggestion: suggestion))
     }
 }

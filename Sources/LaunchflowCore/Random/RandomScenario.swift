@@ -16,7 +16,10 @@ public struct RandomScenario: Sendable {
     public init(taskCount: Int) { self.taskCount = taskCount }
 
     /// A scenario drawn from `seed`: the same seed gives the same scenario.
-    public func make(seed: UInt64) -> Scenario {
+    ///
+    /// - Throws: ``ScenarioError`` when the settings cannot give a valid
+    ///   scenario (no tasks, fewer than 2 cores, costs beyond an hour…).
+    public func make(seed: UInt64) throws(ScenarioError) -> Scenario {
         var rng = SplitMix64(seed: seed)
         let refreshRates: [Double] = [60, 120, 90, 59.94, 30, 1000, 7]
         let device = Device(
@@ -52,6 +55,6 @@ public struct RandomScenario: Sendable {
                     priority: Int.random(in: 0..<max(1, tiers), using: &rng) * 10,
                     dependsOn: deps, firstFrame: mainOnly && rng.nextUnit() < 0.1))
         }
-        return Scenario(name: "random-\(seed)", device: device, preMain: preMain, tasks: tasks)
+        return try Scenario(name: "random-\(seed)", device: device, preMain: preMain, tasks: tasks)
     }
 }

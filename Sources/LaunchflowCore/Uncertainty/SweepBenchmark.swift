@@ -36,10 +36,12 @@ public enum SweepBenchmark {
     /// (about three dependencies each, four tiers, a quarter main-thread
     /// only), 4 cores, drawn from `seed`, with σ = 0.3 jitter on every task and
     /// `costP90 = 2 × cost` on every fifth.
-    public static func scenario(taskCount: Int = 300, seed: UInt64 = 42) -> Scenario {
+    ///
+    /// - Throws: ``ScenarioError`` for a `taskCount` below 1.
+    public static func scenario(taskCount: Int = 300, seed: UInt64 = 42) throws(ScenarioError) -> Scenario {
         var generator = RandomScenario(taskCount: taskCount)
         generator.cores = 4...4
-        var scenario = generator.make(seed: seed)
+        var scenario = try generator.make(seed: seed)
         scenario.jitter = 0.3
         for i in stride(from: 0, to: scenario.tasks.count, by: 5) where scenario.tasks[i].cost > 0 {
             scenario.tasks[i].costP90 = 2 * scenario.tasks[i].cost
