@@ -73,14 +73,15 @@ final class ScenarioDecoder {
                 var dependencies: [[String?]] = []
                 try self.decodeArray(&r, field, element: Location.taskElement) { r, index in
                     offsets.append(r.valueOffset())
-                    var task = LaunchTask(id: "", cost: 0)
+                    // Decoded in place: a task is not copied into the array.
+                    tasks.append(LaunchTask(id: "", cost: 0))
                     var ids: [String?] = []
                     try self.decodeElement(
-                        &r, self.taskFields, into: &task, element: .taskElement(index), at: { .task(index, $0) }
+                        &r, self.taskFields, into: &tasks[index], element: .taskElement(index),
+                        at: { .task(index, $0) }
                     ) { r, _ in
                         ids = try self.dependencyIDs(&r, task: index)
                     }
-                    tasks.append(task)
                     dependencies.append(ids)
                 }
                 (self.tasks, self.taskOffsets, self.dependencies) = (tasks, offsets, dependencies)
@@ -121,7 +122,8 @@ final class ScenarioDecoder {
 
     /// Reads an object's members against `fields`: unknown keys (with a "did you
     /// mean"), repeated keys, each value's type and limits, then missing required
-    /// keys (reported at `element`, or at the key for the root). Values of
+    /// keys (reported at `element`, or at the key for the root) and the rules
+    /// between keys (at the object's start, like the checks between tasks). Values of
     /// `nested` and `dependencies` rows are read by `nested`. Returns the rows
     /// given a value other than null.
     @discardableResult
@@ -153,6 +155,9 @@ final class ScenarioDecoder {
         }
         for (f, field) in fields.fields.enumerated() where field.required && !given.contains(f) {
             report("missing required key '\(field.key)'", at: element ?? location(field.key), offset: start)
+        }
+        for relation in fields.relations {
+            if let message = relation.problem(model) { report(message, at: location(relation.key), offset: start) }
         }
         return given
     }

@@ -258,7 +258,7 @@ struct FieldLimits: Sendable {
 /// 100,000-task file through them, and applying a key path costs ten times
 /// a closure call.
 enum FieldAccess<Model>: Sendable {
-    typealias Get<Value> = @Sendable (Model) -> Value
+    typealias Get<Value> = @Sendable (borrowing Model) -> Value
     typealias Set<Value> = @Sendable (inout Model, Value) -> Void
 
     case string(Get<String>, Set<String>)
@@ -343,6 +343,8 @@ final class FieldTable<Model: Sendable>: Sendable {
     let keys: [String]
     /// The object with every key at its default (required keys: any value).
     let defaults: Model
+    /// The rules between keys of the object (`requires`, `atLeast`), in row order.
+    let relations: [FieldRelation<Model>]
     /// Each key's UTF-8 length: most keys are told apart without comparing text.
     private let lengths: [Int]
 
@@ -353,6 +355,7 @@ final class FieldTable<Model: Sendable>: Sendable {
         self.fields = fields
         keys = fields.map(\.key)
         lengths = keys.map(\.utf8.count)
+        relations = fields.flatMap { field in FieldRelation.rules(of: field, among: fields) }
     }
 
     /// The row of `key`. Objects usually list their keys in row order, so the
@@ -381,6 +384,36 @@ final class FieldTable<Model: Sendable>: Sendable {
                 set(&model, prefix + String(position + 1))
             }
         }
+    }
+}
+
+/// A rule between two keys of one object, stated by a row's limits: a bool
+/// that `requires` another, an `ms` value `atLeast` another.
+struct FieldRelation<Model>: Sendable {
+    /// The key the problem is reported at.
+    let key: String
+    /// The problem with `model`, or nil. Borrows the model: the rules are
+    /// checked on every task of a file.
+    let problem: @Sendable (borrowing Model) -> String?
+
+    static func rules(of field: ScenarioField<Model>, among fields: [ScenarioField<Model>]) -> [FieldRelation] {
+        func access(_ key: String) -> FieldAccess<Model>? { fields.first { $0.key == key }?.access }
+        var rules: [FieldRelation] = []
+        if let (other, message) = field.limits.requires, case .bool(let flag, _) = field.access,
+            case .bool(let needed, _)? = access(other)
+        {
+            rules.append(FieldRelation(key: field.key) { flag($0) && !needed($0) ? message : nil })
+        }
+        if let other = field.limits.atLeast, case .optionalMs(let value, _) = field.access,
+            case .ms(let minimum, _)? = access(other)
+        {
+            rules.append(
+                FieldRelation(key: field.key) { model in
+                    guard let v = value(model), v < minimum(model) else { return nil }
+                    return "must be at least \(other) (\(formatMillis(minimum(model))) ms), found \(formatMillis(v)) ms"
+                })
+        }
+        return rules
     }
 }
 

@@ -12,7 +12,11 @@ extension Scenario {
         func report(_ location: Location, _ offset: Int, _ message: String, suggestion: String? = nil) {
             found.append(LocatedProblem(offset: offset, location: location, message: message, suggestion: suggestion))
         }
+        /// The rules between keys at `offset - 1`, the values at `offset` (see below).
         func check<Model>(_ model: Model, _ table: FieldTable<Model>, offset: Int, at location: (String) -> Location) {
+            for relation in table.relations {
+                if let message = relation.problem(model) { report(location(relation.key), max(offset - 1, 0), message) }
+            }
             for field in table.fields {
                 if let message = field.problem(in: model) { report(location(field.key), offset, message) }
             }
@@ -43,8 +47,8 @@ extension Scenario {
             report(.root("tasks"), 0, message)
         }
         // Offsets that order the problems as a file's: task by task, and within
-        // a task those between tasks (at the task's start in a file) before
-        // those of its values (further in).
+        // a task the rules between keys, then those between tasks (both at the
+        // task's start in a file), then those of its values (further in).
         for (i, task) in tasks.enumerated() {
             check(task, ScenarioFields.task, offset: 2 + 2 * i) { .task(i, $0) }
         }

@@ -1,8 +1,6 @@
-/// The checks of MODEL.md §1 that relate values to each other: duplicate ids;
-/// unknown, repeated and self dependencies; dependency cycles; and the rules
-/// between the keys of one task that its rows in ``ScenarioFields`` state (a
-/// `firstFrame` or `idle` task off the main thread, `costP90` below `cost`,
-/// `latencyP90` below `latency`).
+/// The checks of MODEL.md §1 that relate tasks to each other: duplicate ids;
+/// unknown, repeated and self dependencies; dependency cycles. (Rules between
+/// the keys of one task are its rows' ``FieldTable/relations``.)
 ///
 /// - Complexity: O(n + e) for n tasks and e dependencies (suggestions for
 ///   unknown ids aside, which are limited to the first few).
@@ -28,7 +26,6 @@ struct ScenarioValidator {
         var resolved = [[Int]](repeating: [], count: tasks.count)
         var suggestionsLeft = Self.suggestionLimit
         for i in tasks.indices {
-            checkRelations(of: i)
             let names = dependencies[i]
             guard !names.isEmpty else { continue }
             var deps: [Int] = []
@@ -68,7 +65,6 @@ struct ScenarioValidator {
         _ = indexIDs()
         var valid = [[Int]](repeating: [], count: tasks.count)
         for i in tasks.indices {
-            checkRelations(of: i)
             let deps = tasks[i].dependsOn
             var seen: [Int: Int] = [:]
             for (position, d) in deps.enumerated() {
@@ -94,43 +90,6 @@ struct ScenarioValidator {
 
     /// The task's id, or `tasks[i]` when it has none.
     private func name(of i: Int) -> String { tasks[i].id.isEmpty ? "tasks[\(i)]" : tasks[i].id }
-
-    /// The rules between keys of task `i`, in row order.
-    private mutating func checkRelations(of i: Int) {
-        for relation in Self.relations {
-            // Through the buffer: the task is lent to the rule, not copied.
-            if let message = tasks.withUnsafeBufferPointer({ relation.problem($0[i]) }) {
-                report(.task(i, relation.key), i, message)
-            }
-        }
-    }
-
-    /// A rule between two keys of one task, stated by a row's limits.
-    struct Relation: Sendable {
-        /// The key the problem is reported at.
-        var key: String
-        var problem: @Sendable (LaunchTask) -> String?
-    }
-
-    /// Every task row's `requires` and `atLeast` rule, in row order, worked out once.
-    static let relations: [Relation] = ScenarioFields.task.fields.flatMap { field -> [Relation] in
-        var rules: [Relation] = []
-        if let (other, message) = field.limits.requires, case .bool(let flag, _) = field.access,
-            case .bool(let needed, _)? = ScenarioFields.task[other]?.access
-        {
-            rules.append(Relation(key: field.key) { flag($0) && !needed($0) ? message : nil })
-        }
-        if let other = field.limits.atLeast, case .optionalMs(let value, _) = field.access,
-            case .ms(let minimum, _)? = ScenarioFields.task[other]?.access
-        {
-            rules.append(
-                Relation(key: field.key) { task in
-                    guard let v = value(task), v < minimum(task) else { return nil }
-                    return "must be at least \(other) (\(formatMillis(minimum(task))) ms), found \(formatMillis(v)) ms"
-                })
-        }
-        return rules
-    }
 
     /// id → index of its first definition; later duplicates are reported.
     private mutating func indexIDs() -> IDTable {
