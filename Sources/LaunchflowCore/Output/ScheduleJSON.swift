@@ -111,7 +111,10 @@ extension JSONWriter {
         }
     }
 
-    /// `{ "scenario": …, "results": [ … ] }` of `launchflow compare --format json`.
+    /// `{ "scenario": …, "results": [ … ], "breaksDependencies": [ … ],
+    /// "bestCorrectStrategy": … }` of `launchflow compare --format json`: the
+    /// strategies whose schedule breaks a dependency, and the best of the
+    /// others (``HonestComparison``; null when every strategy breaks one).
     public mutating func comparison(_ results: [SimulationResult]) {
         raw("{\n  ")
         key("scenario"); string(results.first?.schedule.scenario.name ?? "")
@@ -120,6 +123,16 @@ extension JSONWriter {
             raw(k == 0 ? "\n    " : ",\n    ")
             self.result(result, indent: "    ")
         }
-        raw("\n  ]\n}")
+        raw("\n  ]")
+        let judged = HonestComparison(results)
+        raw(",\n  "); key("breaksDependencies"); raw("[")
+        for (n, k) in results.indices.filter({ !judged.isCorrect[$0] }).enumerated() {
+            if n > 0 { raw(", ") }
+            string(results[k].schedule.strategy.rawValue)
+        }
+        raw("]")
+        raw(",\n  "); key("bestCorrectStrategy")
+        if let best = judged.bestCorrect { string(results[best].schedule.strategy.rawValue) } else { raw("null") }
+        raw("\n}")
     }
 }

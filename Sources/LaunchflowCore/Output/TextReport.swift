@@ -49,19 +49,23 @@ public enum TextReport {
     }
 
     /// `compare --format text|markdown`: metrics × strategies, the best value
-    /// per metric marked `*`, deltas against `serial` in parentheses.
+    /// per metric among the strategies that keep every dependency marked `*`
+    /// (bold in markdown), values a strategy reaches only by breaking
+    /// dependencies marked `†`, deltas against `serial` in parentheses; then
+    /// the best correct strategy and what it gains (``HonestComparison``).
     public static func comparison(_ results: [SimulationResult], markdown: Bool) -> String {
         guard let first = results.first else { return "" }
         let scenario = first.schedule.scenario
+        let judged = HonestComparison(results)
         let baseline = results.first { $0.schedule.strategy == .serial }
         var rows = [["metric"] + results.map(\.schedule.strategy.rawValue)]
         for metric in Metric.allCases {
             let values = results.map { $0.metrics.value(metric) }
-            let best = bestValue(metric, values)
             var row = [metric.label + (unit(metric).isEmpty ? "" : " (\(unit(metric)))")]
             for (k, result) in results.enumerated() {
                 var cell = valueText(metric, result.metrics)
-                if let best, values[k] == best, Set(values).count > 1 { cell = markdown ? "**\(cell)**" : cell + "*" }
+                if judged.isBest(k, metric) { cell = markdown ? "**\(cell)**" : cell + "*" }
+                if judged.beatsOnlyByBreaking(k, metric) { cell += "†" }
                 if let baseline, result.schedule.strategy != .serial {
                     let delta = values[k] - baseline.metrics.value(metric)
                     cell += " (\(signed(delta, metric)))"
@@ -76,13 +80,19 @@ public enum TextReport {
             out += "| " + rows[0].joined(separator: " | ") + " |\n"
             out += "|" + rows[0].indices.map { $0 == 0 ? "---|" : "---:|" }.joined() + "\n"
             for row in rows.dropFirst() { out += "| " + row.joined(separator: " | ") + " |\n" }
-            out += "\nBest value per metric in **bold**"
+            out += "\nBest value per metric among the strategies that keep every dependency in **bold**"
         } else {
             out = "\(scenario.name) — \(results.count) strategies\n\n"
             out += table(rows, rightAligned: [false] + results.map { _ in true }, indent: "")
-            out += "\n* best value of the metric"
+            out += "\n* best value of the metric among the strategies that keep every dependency"
         }
         out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against serial.\n"
+        let warnings = judged.warnings
+        if !warnings.isEmpty {
+            out += (markdown ? "\n" : "") + "† better than every correct strategy only by breaking dependencies:\n"
+            for line in warnings { out += (markdown ? "- " : "  ") + line + "\n" }
+        }
+        if results.count > 1 { out += (markdown ? "\n" : "") + judged.headline + "\n" }
         return out
     }
 
