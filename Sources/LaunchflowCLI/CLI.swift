@@ -63,6 +63,7 @@ public enum LaunchflowCommand {
         Entry(spec: CompareCommand.spec, run: CompareCommand.run),
         Entry(spec: ValidateCommand.spec, run: ValidateCommand.run),
         Entry(spec: RenderCommand.spec, run: RenderCommand.run),
+        Entry(spec: ReportCommand.spec, run: ReportCommand.run),
         Entry(spec: CheckCommand.spec, run: CheckCommand.run),
         Entry(spec: BaselineCommand.spec, run: BaselineCommand.run),
         Entry(spec: DiffCommand.spec, run: DiffCommand.run),

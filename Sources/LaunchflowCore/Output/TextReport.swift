@@ -110,14 +110,14 @@ public enum TextReport {
         metric.isTime ? "ms" : metric == .cpuUtilization ? "%" : ""
     }
 
-    static func valueText(_ metric: Metric, _ metrics: Metrics) -> String {
+    public static func valueText(_ metric: Metric, _ metrics: Metrics) -> String {
         let value = metrics.value(metric)
         if metric.isTime { return formatMillis(Micros((value * 1000).rounded())) }
         if metric == .cpuUtilization { return percent(value) }
         return String(Int(value))
     }
 
-    static func signed(_ delta: Double, _ metric: Metric) -> String {
+    public static func signed(_ delta: Double, _ metric: Metric) -> String {
         let sign = delta > 0 ? "+" : delta < 0 ? "−" : "±"
         let magnitude = abs(delta)
         if metric.isTime { return sign + formatMillis(Micros((magnitude * 1000).rounded())) }
@@ -126,7 +126,7 @@ public enum TextReport {
     }
 
     /// 0.4567 → "45.7".
-    static func percent(_ fraction: Double) -> String {
+    public static func percent(_ fraction: Double) -> String {
         let tenths = Int((fraction * 1000).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }

@@ -42,7 +42,7 @@ public enum UncertaintyReport {
     }
 
     /// "3 tasks with costP90, 6 with jitter σ 0.2, 0 fixed; …" or a hint when nothing varies.
-    static func uncertaintyLine(_ result: SweepResult) -> String {
+    public static func uncertaintyLine(_ result: SweepResult) -> String {
         let total = result.scenario.tasks.count
         guard result.uncertainTasks > 0 else {
             return "none — every task has a fixed cost, so every run equals the deterministic launch"
@@ -105,7 +105,7 @@ public enum UncertaintyReport {
     }
 
     /// 0.5 → "50", 0.125 → "12.5" (at most 6 significant decimals).
-    static func percentText(_ share: Double) -> String {
+    public static func percentText(_ share: Double) -> String {
         let scaled = (share * 100 * 1_000_000).rounded() / 1_000_000
         return formatNumber(scaled)
     }
