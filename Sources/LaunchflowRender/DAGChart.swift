@@ -254,9 +254,13 @@ public struct DAGChart: Sendable {
     /// The title and legend, as an HTML-like label.
     private func legend(_ tiers: Tiers, path: CriticalPath) -> String {
         let dependencies = scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }
+        // The same number as the tables' criticalPathMs (t0 + the chain), with the chain itself.
+        let t0 = scenario.preMainTotal
         var summary =
             "\(scenario.tasks.count) tasks · \(dependencies) dependencies · critical path"
-            + " \(formatMillis(path.length)) ms (\(path.tasks.count) tasks)"
+            + " \(formatMillis(t0 + path.length)) ms"
+            + (t0 > 0 ? " incl. pre-main \(formatMillis(t0)) ms" : "")
+            + " (a chain of \(path.tasks.count) task\(path.tasks.count == 1 ? "" : "s"): \(formatMillis(path.length)) ms)"
         if !results.isEmpty {
             summary += " · times in tooltips: " + results.map(\.schedule.strategy.rawValue).joined(separator: ", ")
         }

@@ -34,6 +34,21 @@ public enum RenderBenchmark {
         try GanttChart(input).svg().count
     }
 
+    /// The report benchmark's scenario: `tasks` tasks on 6 cores (as
+    /// ``scenario(tasks:cores:seed:)``), with a lognormal `jitter` when given
+    /// (the report then includes a sweep).
+    public static func reportInput(tasks: Int = 300, jitter: Double? = nil, seed: UInt64 = 0x5E9_0127) -> Scenario {
+        var scenario = scenario(tasks: tasks, cores: 6, seed: seed)
+        scenario.jitter = jitter
+        return scenario
+    }
+
+    /// Builds the report of `scenario` under every strategy (what-if and, with
+    /// uncertainty, a 1000-run sweep included) and its HTML; returns its size in bytes.
+    public static func renderReport(_ scenario: Scenario, jobs: Int = Parallel.availableCores) throws(RenderError) -> Int {
+        try Report.make(scenario, file: "benchmark.json", jobs: jobs).html().count
+    }
+
     /// A deterministic scenario: task i depends on up to three of the 40
     /// tasks before it; costs 0.2–12 ms; priorities 0–5 growing with i.
     public static func scenario(tasks count: Int, cores: Int, seed: UInt64) -> Scenario {

@@ -26,7 +26,7 @@ enum SweepCommand {
             OptionSpec(
                 name: "out", value: "<dir>",
                 help:
-                    "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis."
+                    "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis, and\nreport.html (as 'report' writes it, with this sweep)."
             ),
         ],
         discussion: """
@@ -88,7 +88,15 @@ enum SweepCommand {
                 throw CLIError.input(error.description)
             }
             let file = RenderedFile(name: DistributionChart.fileName(args.scenarioStem), bytes: bytes)
-            pictures = try RenderCommand.write([file], into: directory)
+            let page = Report.make(
+                scenario, file: args.positionals[0], strategies: strategies, options: options, jobs: jobs, sweep: result)
+            let html: [UInt8]
+            do {
+                html = try page.html()
+            } catch {
+                throw CLIError.input(error.description)
+            }
+            pictures = try RenderCommand.write([file, RenderedFile(name: Report.fileName, bytes: html)], into: directory)
         }
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 1024 * strategies.count + 1024)

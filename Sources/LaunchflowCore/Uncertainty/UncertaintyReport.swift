@@ -19,24 +19,42 @@ public enum UncertaintyReport {
                 ("Time to first frame (ms)", \.firstFrame, \.bestFirstFrame, \.soleBestFirstFrame),
                 ("Launch complete (ms)", \.launchComplete, \.bestLaunchComplete, \.soleBestLaunchComplete),
             ]
+        let broken = result.summaries.contains { $0.brokenRuns > 0 }
         for (title, distribution, best, sole) in tables {
             out += "\n\(title)\n"
             var rows = [["strategy", "mean", "p50", "p90", "p99", "max", "best", "sole best"]]
+            if broken { rows[0].append("broke dependencies") }
             for summary in result.summaries {
                 let d = summary[keyPath: distribution]
+                let marked = broken && summary.brokenRuns > 0
                 rows.append(
-                    [summary.strategy.rawValue] + [d.mean, d.p50, d.p90, d.p99, d.max].map(TextReport.fixed)
-                        + [share(summary[keyPath: best], of: runs), share(summary[keyPath: sole], of: runs)])
+                    [summary.strategy.rawValue + (marked ? "†" : "")]
+                        + [d.mean, d.p50, d.p90, d.p99, d.max].map(TextReport.fixed)
+                        + [share(summary[keyPath: best], of: runs), share(summary[keyPath: sole], of: runs)]
+                        + (broken ? [share(summary.brokenRuns, of: runs)] : []))
             }
-            out += TextReport.table(rows, rightAligned: [false] + Array(repeating: true, count: 7), indent: "  ")
+            out += TextReport.table(
+                rows, rightAligned: [false] + Array(repeating: true, count: broken ? 8 : 7), indent: "  ")
+            let most = result.summaries.map { $0[keyPath: best] }.max() ?? 0
+            let winners = result.summaries.filter { $0[keyPath: best] == most }.map(\.strategy.rawValue)
+            if result.summaries.count > 1 && most > 0 {
+                out += "  most often best\(broken ? " among the strategies that keep every dependency" : ""): "
+                out += winners.count == 1 ? winners[0] : winners.dropLast().joined(separator: ", ") + " and " + winners.last!
+                out += ", in \(share(most, of: runs)) of the runs\(winners.count > 1 ? " each" : "")\n"
+            }
         }
         out += """
 
             mean: rounded to the µs; p50/p90/p99: nearest rank (the value at rank ⌈p·n/100⌉ of the n runs, sorted).
-            best: runs in which the strategy's time was the smallest of the strategies (a tie counts for each tied
-            strategy); sole best: runs in which it was strictly smaller than every other strategy's.
+            best: runs in which the strategy's time was the smallest of the strategies that broke no dependency in
+            that run (a tie counts for each tied strategy); sole best: runs in which it was strictly smaller than
+            every other such strategy's.
 
             """
+        if broken {
+            out += "† broke dependencies in some runs: its times there are reached only by breaking them,"
+            out += " and those runs never count as best.\n"
+        }
         for path in pictures { out += "wrote \(path)\n" }
         return out
     }
@@ -136,6 +154,7 @@ extension JSONWriter {
             raw(",\n      "); key("soleBestRuns")
             raw("{ "); key("timeToFirstFrameMs"); integer(summary.soleBestFirstFrame)
             raw(", "); key("launchCompleteMs"); integer(summary.soleBestLaunchComplete); raw(" }")
+            raw(",\n      "); key("brokeDependenciesRuns"); integer(summary.brokenRuns)
             raw("\n    }")
         }
         raw("\n  ]")

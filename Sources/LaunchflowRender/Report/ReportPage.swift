@@ -230,18 +230,23 @@ struct ReportPage {
         var out = "<section id=\"\(p)sweep\">\n<h2>With uncertain costs: \(runs) sampled launches</h2>\n"
         out += "<p class=\"\(p)note\">\(ReportText.html(UncertaintyReport.uncertaintyLine(sweep))); seed"
         out += " \(sweep.configuration.seed). Win rate: the share of runs in which the strategy's time was the"
-        out += " smallest (ties count for each).</p>\n"
+        out += " smallest of the strategies that broke no dependency in that run (ties count for each).</p>\n"
+        let broken = sweep.summaries.contains { $0.brokenRuns > 0 }
         out += "<table class=\"\(p)table\">\n<thead><tr><th>strategy</th><th>first frame p50</th><th>p90</th>"
-        out += "<th>p99</th><th>wins</th><th>launch complete p50</th><th>p90</th><th>p99</th><th>wins</th></tr></thead>\n<tbody>\n"
+        out += "<th>p99</th><th>wins</th><th>launch complete p50</th><th>p90</th><th>p99</th><th>wins</th>"
+        out += broken ? "<th>broke dependencies</th>" : ""
+        out += "</tr></thead>\n<tbody>\n"
         for summary in sweep.summaries {
             let name = summary.strategy.rawValue
-            out += "<tr data-strategy=\"\(name)\"><th scope=\"row\">\(name)</th>"
+            out += "<tr data-strategy=\"\(name)\"\(summary.brokenRuns > 0 ? " class=\"\(p)is-broken\"" : "")>"
+            out += "<th scope=\"row\">\(name)\(summary.brokenRuns > 0 ? "†" : "")</th>"
             for (d, wins) in [
                 (summary.firstFrame, summary.bestFirstFrame), (summary.launchComplete, summary.bestLaunchComplete),
             ] {
                 out += "<td>\(formatMillis(d.p50))</td><td>\(formatMillis(d.p90))</td><td>\(formatMillis(d.p99))</td>"
                 out += "<td>\(percent(wins, of: runs))</td>"
             }
+            if broken { out += "<td>\(percent(summary.brokenRuns, of: runs))</td>" }
             out += "</tr>\n"
         }
         out += "</tbody>\n</table>\n<div class=\"\(p)dist\">\(picture)</div>\n</section>\n"
@@ -254,7 +259,7 @@ struct ReportPage {
         out += "<p class=\"\(p)note\">Under \(analysis.strategy.rawValue): each task made"
         out += " \(UncertaintyReport.percentText(analysis.reduction))% cheaper in turn, the launch simulated again."
         out += " Slack: how much the task's cost can grow before the first frame moves.</p>\n"
-        out += "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th>rank</th><th>task</th><th>cost</th>"
+        out += "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th>rank</th><th class=\"\(p)id\">task</th><th>cost</th>"
         out += "<th>first-frame gain</th><th>launch gain</th><th>slack</th></tr></thead>\n<tbody>\n"
         for (k, row) in analysis.rows.prefix(10).enumerated() {
             out += "<tr data-task=\"\(row.task)\"><td>\(k + 1)</td>"
@@ -271,7 +276,7 @@ struct ReportPage {
 
     private func taskTable() -> String {
         var out = "<section id=\"\(p)all\">\n<details>\n<summary><h2>Every task</h2></summary>\n"
-        out += "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th>task</th><th>cost</th><th>tier</th>"
+        out += "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th class=\"\(p)id\">task</th><th>cost</th><th>tier</th>"
         for result in results {
             let name = result.schedule.strategy.rawValue
             out += "<th data-strategy=\"\(name)\">\(name): thread, start → end</th>"

@@ -72,8 +72,13 @@ struct ReportPictures {
     /// The sweep's distribution chart, its ids moved under `<prefix>dist-`
     /// (the chart names its elements `lf-…`, which the Gantt panels use too).
     func distribution(_ sweep: SweepResult) throws(RenderError) -> String {
-        let svg = Self.inline(try DistributionChart(sweep).svg())
-        return svg.replacingOccurrences(of: " id=\"lf-", with: " id=\"\(ids.prefix)dist-")
-            .replacingOccurrences(of: " id=\"a_lf-", with: " id=\"a_\(ids.prefix)dist-")
+        var svg = Self.inline(try DistributionChart(sweep).svg())
+        // Graphviz writes '-' in ids as "&#45;".
+        let prefix = ids.prefix.replacingOccurrences(of: "-", with: "&#45;")
+        for dash in ["-", "&#45;"] {
+            svg = svg.replacingOccurrences(of: " id=\"lf\(dash)", with: " id=\"\(prefix)dist&#45;")
+                .replacingOccurrences(of: " id=\"a_lf\(dash)", with: " id=\"a_\(prefix)dist&#45;")
+        }
+        return svg
     }
 }

@@ -49,7 +49,7 @@ enum ReportStyle {
         .lf-range { color: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; }
         .lf-table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
         .lf-table th, .lf-table td { border-bottom: 1px solid #e6e9ef; padding: 3px 10px; text-align: right; }
-        .lf-table th:first-child, .lf-table td.lf-id { text-align: left; }
+        .lf-table th:first-child, .lf-table td.lf-id, .lf-table th.lf-id { text-align: left; }
         .lf-table thead th { background: var(--soft); vertical-align: bottom; }
         .lf-metrics th[scope=row] { text-align: left; font-weight: normal; }
         .lf-is-best { color: var(--best); font-weight: 700; }
