@@ -22,14 +22,15 @@ public enum Pictures {
     /// Everything is rendered in memory first: on error nothing is returned.
     ///
     /// - Parameter results: runs of one scenario, at least one.
-    public static func files(stem: String, results: [SimulationResult], tiers: TierDisplay = .clusters)
+    public static func files(
+        stem: String, results: [SimulationResult], tiers: TierDisplay = .clusters, edges: EdgeDisplay = .auto
+    )
         throws(RenderError) -> [RenderedFile]
     {
         precondition(!results.isEmpty, "nothing to draw")
         let scenario = results[0].schedule.scenario
-        var files = [
-            RenderedFile(name: dagFileName(stem), bytes: try DAGChart(scenario, results: results, tiers: tiers).svg())
-        ]
+        let dag = DAGChart(scenario, results: results, tiers: tiers, edges: edges)
+        var files = [RenderedFile(name: dagFileName(stem), bytes: try dag.svg())]
         for result in results {
             files.append(
                 RenderedFile(

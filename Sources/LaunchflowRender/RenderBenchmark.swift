@@ -19,6 +19,41 @@ public enum RenderBenchmark {
         SimulationResult(scenario(tasks: tasks, cores: 4, seed: seed), strategy: .priority)
     }
 
+    /// A simulated `priority` run of a DAG as real apps have them: `tasks`
+    /// tasks and `dependencies` dependencies spread over the whole graph, a
+    /// third of them on one of a few hub tasks (logging, configuration, the
+    /// network stack…) that many others need; 6 tiers, every 7th task on main.
+    public static func hubDAGInput(tasks count: Int = 500, dependencies: Int = 1000, seed: UInt64 = 0x40B_DA6)
+        -> SimulationResult
+    {
+        var random = SplitMix64(seed: seed)
+        let hubs = max(1, count / 25)
+        var dependsOn = [[Int]](repeating: [], count: count)
+        var placed = 0
+        var attempts = 0
+        while placed < dependencies && attempts < dependencies * 20 {
+            attempts += 1
+            let task = 1 + Int(random.next() % UInt64(max(count - 1, 1)))
+            let dependency =
+                random.next() % 3 == 0
+                ? Int(random.next() % UInt64(min(hubs, task))) : Int(random.next() % UInt64(task))
+            guard dependency < task, !dependsOn[task].contains(dependency) else { continue }
+            dependsOn[task].append(dependency)
+            placed += 1
+        }
+        let tasks = (0..<count).map { i in
+            let mainOnly = i % 7 == 3
+            return LaunchTask(
+                id: i < hubs ? "hub-\(i)" : "task-\(i)", cost: 200 + Int(random.next() % 11_800), mainThreadOnly: mainOnly,
+                priority: min(5, i * 6 / max(count, 1)), dependsOn: dependsOn[i].sorted(),
+                firstFrame: mainOnly && i >= count / 3 && i < count / 3 + 7)
+        }
+        let scenario = Scenario(
+            name: "Benchmark \(count) tasks with hubs", device: Device(cores: 4, commitCost: 1000, renderTime: 2000),
+            preMain: [PreMainPhase(name: "dyld", cost: 40_000)], tasks: tasks)
+        return SimulationResult(scenario, strategy: .priority)
+    }
+
     /// A simulated `dag` run of `bars` tasks on 8 cores: one Gantt bar each.
     public static func ganttInput(bars: Int = 10_000, seed: UInt64 = 0x6A77_7000) -> SimulationResult {
         SimulationResult(scenario(tasks: bars, cores: 8, seed: seed), strategy: .dag)

@@ -26,6 +26,9 @@ func runRenderBenchmark() {
     }
     let dag = RenderBenchmark.dagInput(tasks: 500)
     measure("task DAG, 500 tasks (dot, tier clusters)", runs: 3) { try RenderBenchmark.renderDAG(dag) }
+    let hubs = RenderBenchmark.hubDAGInput(tasks: 500, dependencies: 1000)
+    measure("task DAG, 500 tasks, 1,000 deps with hubs", runs: 3) { try RenderBenchmark.renderDAG(hubs) }
+    measure("  the same, --tiers none", runs: 3) { try DAGChart(hubs, tiers: .none).svg().count }
     let gantt = RenderBenchmark.ganttInput(bars: 10_000)
     measure("Gantt chart, 10,000 bars (nop, pinned)", runs: 3) { try RenderBenchmark.renderGantt(gantt) }
 }

@@ -15,6 +15,7 @@ enum RenderCommand {
                 choices: Strategy.allCases.map(\.rawValue) + ["all"]),
             .out,
             .tiers,
+            .edges,
             .maxConcurrent,
         ],
         discussion: """
@@ -34,17 +35,17 @@ enum RenderCommand {
         let tiers = args.tiers()
         let scenario = try args.loadScenario()
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
-        let files = try render(results, stem: args.scenarioStem, tiers: tiers)
+        let files = try render(results, stem: args.scenarioStem, tiers: tiers, edges: args.edges())
         for path in try write(files, into: args.outputDirectory) { streams.write(path + "\n") }
         return 0
     }
 
     /// The pictures of `results`, rendered in memory (nothing is written on error).
-    static func render(_ results: [SimulationResult], stem: String, tiers: TierDisplay) throws(CLIError)
-        -> [RenderedFile]
+    static func render(_ results: [SimulationResult], stem: String, tiers: TierDisplay, edges: EdgeDisplay = .auto)
+        throws(CLIError) -> [RenderedFile]
     {
         do {
-            return try Pictures.files(stem: stem, results: results, tiers: tiers)
+            return try Pictures.files(stem: stem, results: results, tiers: tiers, edges: edges)
         } catch {
             throw CLIError.input(error.description)
         }
@@ -91,11 +92,19 @@ extension OptionSpec {
         name: "tiers", value: "<style>",
         help: "How the DAG shows priority tiers: clusters, bands or none\n(default: clusters).",
         choices: TierDisplay.allCases.map(\.rawValue))
+    static let edges = OptionSpec(
+        name: "edges", value: "<which>",
+        help:
+            "Dependencies the DAG draws: all, reduced (leave out those a\nlonger path implies; the legend counts them) or auto\n(reduced above \(DAGChart.reductionThreshold) dependencies; the default).",
+        choices: EdgeDisplay.allCases.map(\.rawValue))
 }
 
 extension ParsedArguments {
     /// `--out`, or `output`.
     var outputDirectory: String { value("out") ?? "output" }
+
+    /// `--edges`, or auto.
+    func edges() -> EdgeDisplay { value("edges").flatMap(EdgeDisplay.init(rawValue:)) ?? .auto }
 
     /// `--tiers`, or clusters.
     func tiers() -> TierDisplay { value("tiers").flatMap(TierDisplay.init(rawValue:)) ?? .clusters }
