@@ -22,8 +22,10 @@ public enum Pictures {
     /// Everything is rendered in memory first: on error nothing is returned.
     ///
     /// - Parameter results: runs of one scenario, at least one.
+    ///   - foldingPreMain: the Gantt charts' axes start at the run loop (`--from t0`).
     public static func files(
-        stem: String, results: [SimulationResult], tiers: TierDisplay = .clusters, edges: EdgeDisplay = .auto
+        stem: String, results: [SimulationResult], tiers: TierDisplay = .clusters, edges: EdgeDisplay = .auto,
+        foldingPreMain: Bool = false
     )
         throws(RenderError) -> [RenderedFile]
     {
@@ -34,10 +36,13 @@ public enum Pictures {
         for result in results {
             files.append(
                 RenderedFile(
-                    name: ganttFileName(stem, result.schedule.strategy), bytes: try GanttChart(result).svg()))
+                    name: ganttFileName(stem, result.schedule.strategy),
+                    bytes: try GanttChart(result, axis: .shared(by: [result], foldingPreMain: foldingPreMain)).svg()))
         }
         if results.count > 1 {
-            files.append(RenderedFile(name: comparisonFileName(stem), bytes: try ComparisonChart(results).svg()))
+            let axis = TimeAxis.shared(by: results, foldingPreMain: foldingPreMain)
+            files.append(
+                RenderedFile(name: comparisonFileName(stem), bytes: try ComparisonChart(results, axis: axis).svg()))
         }
         return files
     }

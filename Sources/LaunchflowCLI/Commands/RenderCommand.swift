@@ -16,6 +16,10 @@ enum RenderCommand {
             .out,
             .tiers,
             .edges,
+            OptionSpec(
+                name: "from", value: "<start>",
+                help: "Where the Gantt charts' time axis starts: 0 (process start)\nor t0 (the run loop; pre-main folded). Default: 0.",
+                choices: ["0", "t0"]),
             .maxConcurrent,
         ],
         discussion: """
@@ -35,17 +39,20 @@ enum RenderCommand {
         let tiers = args.tiers()
         let scenario = try args.loadScenario()
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
-        let files = try render(results, stem: args.scenarioStem, tiers: tiers, edges: args.edges())
+        let files = try render(
+            results, stem: args.scenarioStem, tiers: tiers, edges: args.edges(), foldingPreMain: args.value("from") == "t0")
         for path in try write(files, into: args.outputDirectory) { streams.write(path + "\n") }
         return 0
     }
 
     /// The pictures of `results`, rendered in memory (nothing is written on error).
-    static func render(_ results: [SimulationResult], stem: String, tiers: TierDisplay, edges: EdgeDisplay = .auto)
-        throws(CLIError) -> [RenderedFile]
-    {
+    static func render(
+        _ results: [SimulationResult], stem: String, tiers: TierDisplay, edges: EdgeDisplay = .auto,
+        foldingPreMain: Bool = false
+    ) throws(CLIError) -> [RenderedFile] {
         do {
-            return try Pictures.files(stem: stem, results: results, tiers: tiers, edges: edges)
+            return try Pictures.files(
+                stem: stem, results: results, tiers: tiers, edges: edges, foldingPreMain: foldingPreMain)
         } catch {
             throw CLIError.input(error.description)
         }
