@@ -178,15 +178,17 @@ enum CLIError: Error {
     var message: String {
         switch self {
         case .usage(let command, let text):
-            var out = "error: \(text)\n"
+            var out = "error: \(displayEscaped(text))\n"
             if let command {
                 out += "usage: \(command.usage)\nSee 'launchflow \(command.name) --help'.\n"
             } else {
                 out += "usage: launchflow <command> [<arguments>] [<options>]\nSee 'launchflow --help'.\n"
             }
             return out
-        case .scenario(let error): return error.description + "\n"
-        case .input(let text): return "error: \(text)\n"
+        case .scenario(let error):
+            // One line per problem, whatever characters the file's ids hold.
+            return error.problems.map { "error: " + displayEscaped($0.description) + "\n" }.joined()
+        case .input(let text): return "error: \(displayEscaped(text))\n"
         }
     }
 }

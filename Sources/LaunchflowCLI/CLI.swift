@@ -9,6 +9,10 @@ public protocol OutputStreams {
 
 extension OutputStreams {
     mutating func write(_ text: String) { write(Array(text.utf8)) }
+
+    /// A text report for people: control characters that came from the
+    /// scenario are shown escaped (`\u{1B}`), so a file cannot drive the terminal.
+    mutating func writeText(_ text: String) { write(displayEscaped(text, keepingLineFeeds: true)) }
 }
 
 /// The process's stdout and stderr.
@@ -121,6 +125,9 @@ public enum LaunchflowCommand {
     private static func entry(named name: String) throws(CLIError) -> Entry {
         if let entry = commands.first(where: { $0.spec.name == name }) { return entry }
         if name.hasPrefix("-") {
+            if let option = closestMatch(to: name, in: ["--help", "--version"]) {
+                throw CLIError.usage(nil, "unknown option '\(name)'; did you mean '\(option)'?")
+            }
             throw CLIError.usage(nil, "unknown option '\(name)'; options come after the command")
         }
         let hint = closestMatch(to: name, in: commands.map(\.spec.name)).map { "; did you mean '\($0)'?" } ?? ""

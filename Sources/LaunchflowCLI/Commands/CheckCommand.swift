@@ -121,7 +121,7 @@ enum CheckCommand {
         if args.value("format") == "json" {
             streams.write(report.json())
         } else {
-            streams.write(report.text())
+            streams.writeText(report.text())
         }
         return report.passed ? 0 : 1
     }

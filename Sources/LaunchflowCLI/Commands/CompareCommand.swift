@@ -51,9 +51,9 @@ enum CompareCommand {
             writer.raw("\n")
             streams.write(writer.bytes)
         case "markdown":
-            streams.write(TextReport.comparison(results, markdown: true))
+            streams.writeText(TextReport.comparison(results, markdown: true))
         default:
-            streams.write(TextReport.comparison(results, markdown: false))
+            streams.writeText(TextReport.comparison(results, markdown: false))
         }
         return 0
     }

@@ -42,7 +42,7 @@ enum DiffCommand {
         if args.value("format") == "json" {
             streams.write(diff.json())
         } else {
-            streams.write(diff.text())
+            streams.writeText(diff.text())
         }
         return 0
     }

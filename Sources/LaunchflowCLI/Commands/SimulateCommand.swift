@@ -13,6 +13,10 @@ enum SimulateCommand {
                 help:
                     "text (a readable report), json (MODEL.md §6; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
                 choices: ["text", "json", "trace"]),
+            OptionSpec(
+                name: "sort", value: "<order>",
+                help: "text only: the task table in file order or by start time\n(file or start; default: file).",
+                choices: TextReport.TaskOrder.allCases.map(\.rawValue)),
             .maxConcurrent,
         ],
         discussion: """
@@ -42,7 +46,8 @@ enum SimulateCommand {
         case "trace":
             streams.write(TraceExport.json(result))
         default:
-            streams.write(TextReport.simulation(result))
+            let order = args.value("sort").flatMap(TextReport.TaskOrder.init(rawValue:)) ?? .file
+            streams.writeText(TextReport.simulation(result, order: order))
         }
         return 0
     }

@@ -69,7 +69,7 @@ enum SweepCommand {
             let note = ScenarioProblem(
                 file: args.positionals[0], path: "tasks[\(task)].costP90", taskID: scenario.tasks[task].id,
                 message: "the task's cost (its median) is 0, so it always costs 0 ms; costP90 is ignored")
-            streams.writeError("warning: \(note)\n")
+            streams.writeError("warning: \(displayEscaped(note.description))\n")
         }
         let configuration = SweepConfiguration(
             runs: runs, seed: seed, strategies: strategies, options: options, jobs: jobs)
@@ -104,7 +104,7 @@ enum SweepCommand {
             writer.raw("\n")
             streams.write(writer.bytes)
         } else {
-            streams.write(UncertaintyReport.sweep(result, pictures: pictures))
+            streams.writeText(UncertaintyReport.sweep(result, pictures: pictures))
         }
         return 0
     }

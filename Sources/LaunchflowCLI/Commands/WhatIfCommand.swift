@@ -49,7 +49,7 @@ enum WhatIfCommand {
             writer.raw("\n")
             streams.write(writer.bytes)
         } else {
-            streams.write(UncertaintyReport.whatIf(analysis, top: top))
+            streams.writeText(UncertaintyReport.whatIf(analysis, top: top))
         }
         return 0
     }

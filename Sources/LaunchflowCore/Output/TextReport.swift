@@ -1,7 +1,15 @@
 /// Human-readable reports: the `simulate` text report and the `compare` tables.
 public enum TextReport {
+    /// The order of `simulate`'s task table (`--sort`).
+    public enum TaskOrder: String, CaseIterable, Sendable {
+        /// As in the scenario file.
+        case file
+        /// By start time, then thread (main first), then file order: the launch as it unfolds.
+        case start
+    }
+
     /// `simulate --format text`: the metrics with units, then one row per task.
-    public static func simulation(_ result: SimulationResult) -> String {
+    public static func simulation(_ result: SimulationResult, order: TaskOrder = .file) -> String {
         let schedule = result.schedule
         let scenario = schedule.scenario
         let device = scenario.device
@@ -23,9 +31,15 @@ public enum TextReport {
             }
             out += table([["phase", "start", "end"]] + rows, rightAligned: [false, true, true], indent: "  ")
         }
-        out += "\nTasks (ms; wait = start − ready)\n"
+        out += "\nTasks (ms; wait = start − ready\(order == .start ? "; by start time" : ""))\n"
         var taskRows = [["task", "thread", "ready", "start", "end", "wait"]]
-        for (i, run) in schedule.tasks.enumerated() {
+        var indices = Array(schedule.tasks.indices)
+        if order == .start {
+            let runs = schedule.tasks
+            indices.sort { (runs[$0].start, runs[$0].thread, $0) < (runs[$1].start, runs[$1].thread, $1) }
+        }
+        for i in indices {
+            let run = schedule.tasks[i]
             taskRows.append([
                 scenario.tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start),
                 fixed(run.end), fixed(run.wait),
@@ -143,6 +157,8 @@ public enum TextReport {
     public static func table(_ rows: [[String]], rightAligned: [Bool], indent: String) -> String {
         guard let columns = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: columns)
+        // A cell never spans lines or holds a control character (ids come from files).
+        let rows = rows.map { $0.map { displayEscaped($0) } }
         for row in rows { for (k, cell) in row.enumerated() { widths[k] = max(widths[k], cell.count) } }
         var out = ""
         for row in rows {
