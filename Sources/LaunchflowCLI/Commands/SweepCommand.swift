@@ -115,10 +115,15 @@ enum SweepCommand {
 /// A class: the worker threads share one bar (its state is behind a lock).
 final class ProgressBar: Sendable {
     let total: Int
+    /// What is counted: "runs", "tasks".
+    let unit: String
     /// The percentage last drawn.
     private let drawn = Mutex(-1)
 
-    init(total: Int) { self.total = max(total, 1) }
+    init(total: Int, unit: String = "runs") {
+        self.total = max(total, 1)
+        self.unit = unit
+    }
 
     /// `done` runs of `total` are finished (called from any thread).
     func update(_ done: Int) {
@@ -129,7 +134,7 @@ final class ProgressBar: Sendable {
             let filled = percent * 30 / 100
             let line =
                 "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-                + "] \(percent)% \(min(done, total))/\(total) runs"
+                + "] \(percent)% \(min(done, total))/\(total) \(unit)"
             Self.write(line)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import LaunchflowCore
 
 /// `launchflow whatif`: which task to make faster first.
@@ -30,7 +31,9 @@ enum WhatIfCommand {
             frame moves, then bisection to the µs. It is exact when the first
             frame only moves later as the task grows; otherwise it is an upper
             estimate. Growth stops at the base launch completion ('≥' in text,
-            "slackCapped": true in JSON). Uses the scenario's costs (medians).
+            "slackCapped": true in JSON); a task that ends after the first-frame
+            commit cannot move it and is not searched. Uses the scenario's costs
+            (medians). A progress bar is drawn on stderr when it is a terminal.
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
@@ -41,8 +44,13 @@ enum WhatIfCommand {
         let jobs = try args.jobs(spec)
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
+        let bar = streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: scenario.tasks.count, unit: "tasks") : nil
+        var progress: (@Sendable (Int) -> Void)? = nil
+        if let bar { progress = { done in bar.update(done) } }
         let analysis = WhatIf.analyse(
-            LaunchEngine(scenario), strategy: strategy, reduction: reduction, options: options, jobs: jobs)
+            LaunchEngine(scenario), strategy: strategy, reduction: reduction, options: options, jobs: jobs,
+            progress: progress)
+        bar?.finish()
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 200 * scenario.tasks.count + 1024)
             writer.whatIf(analysis, top: top)

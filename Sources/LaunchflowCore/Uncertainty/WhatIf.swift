@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Sensitivity ranking (`launchflow whatif`): which task's cost matters most.
 ///
 /// For each task, one re-simulation with only that task's cost reduced by a
@@ -20,6 +22,11 @@
 /// base launch completion, at least 1 ms): a task whose growth up to the cap
 /// never moves the first frame has slack "at least the cap".
 ///
+/// A task that ends after the first-frame commit has ended cannot move the
+/// first frame by growing: the simulation is causal, and everything up to its
+/// end — that commit included — happens as before. Its slack is "at least the
+/// cap" without a search, which spares most of the searches in a large launch.
+///
 /// Runs on the scenario's `cost`s (the medians), not on sampled costs.
 public enum WhatIf {
     /// Analyses every task of `engine`'s scenario under `strategy`.
@@ -28,31 +35,51 @@ public enum WhatIf {
     ///   - reduction: the share of each task's cost removed, 0 < share ≤ 1;
     ///     the reduction is `cost × share` rounded half away from zero to µs.
     ///   - jobs: threads (≥ 1); the result is the same for any number.
-    /// - Complexity: n × (1 + 2·log₂(cap)) simulations for n tasks.
+    ///   - progress: called from worker threads with the number of tasks analysed so far.
+    /// - Complexity: n × (1 + 2·log₂(cap)) simulations for n tasks at most;
+    ///   1 for each task that ends after the first-frame commit.
     public static func analyse(
         _ engine: LaunchEngine, strategy: Strategy, reduction: Double, options: SimulationOptions = .init(),
-        jobs: Int = Parallel.availableCores
+        jobs: Int = Parallel.availableCores, progress: (@Sendable (Int) -> Void)? = nil
     ) -> WhatIfAnalysis {
-        let base = engine.metrics(strategy, options: options)
+        analyse(engine, strategy: strategy, reduction: reduction, options: options, jobs: jobs, progress: progress,
+            skippingTasksAfterTheFirstFrame: true)
+    }
+
+    /// `skippingTasksAfterTheFirstFrame: false` searches every task's slack (tests compare the two).
+    static func analyse(
+        _ engine: LaunchEngine, strategy: Strategy, reduction: Double, options: SimulationOptions,
+        jobs: Int, progress: (@Sendable (Int) -> Void)?, skippingTasksAfterTheFirstFrame skipping: Bool
+    ) -> WhatIfAnalysis {
+        let baseRun = engine.result(strategy, options: options)
+        let base = baseRun.metrics
+        let frameCommitEnd = baseRun.schedule.commits[base.firstFrameIteration].end
+        let ends = baseRun.schedule.tasks.map(\.end)
+        let finished = Atomic<Int>(0)
         let baseTimes = HeadlineTimes(timeToFirstFrame: base.timeToFirstFrame, launchComplete: base.launchComplete)
         let cap = max(base.launchComplete, 1000)
         let costs = engine.costs
         let chunks = Parallel.mapChunks(count: costs.count, chunkSize: 4, jobs: jobs) { range -> [WhatIfRow] in
             var runner = engine.makeRunner()
             var trial = costs
-            return range.map { task in
+            let rows = range.map { task in
                 let reduced = costs[task] - Micros((Double(costs[task]) * reduction).rounded())
                 trial[task] = reduced
                 let faster = runner.headlineTimes(strategy, costs: trial, options: options)
                 trial[task] = costs[task]
-                let slack = Self.slack(
-                    of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap)
+                let slack =
+                    skipping && ends[task] > frameCommitEnd
+                    ? (growth: cap, capped: true)
+                    : Self.slack(
+                        of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap)
                 return WhatIfRow(
                     task: task, cost: costs[task], reducedCost: reduced,
                     firstFrameGain: baseTimes.timeToFirstFrame - faster.timeToFirstFrame,
                     launchGain: baseTimes.launchComplete - faster.launchComplete,
                     slack: slack.growth, slackIsCapped: slack.capped)
             }
+            if let progress { progress(finished.add(range.count, ordering: .relaxed).newValue) }
+            return rows
         }
         let rows = chunks.flatMap { $0 }.sorted {
             ($1.firstFrameGain, $1.launchGain, $0.task) < ($0.firstFrameGain, $0.launchGain, $1.task)
