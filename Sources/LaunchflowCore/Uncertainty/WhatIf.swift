@@ -71,7 +71,8 @@ public enum WhatIf {
                     skipping && ends[task] > frameCommitEnd
                     ? (growth: cap, capped: true)
                     : Self.slack(
-                        of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap)
+                        of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap,
+                        end: skipping ? ends[task] : nil)
                 return WhatIfRow(
                     task: task, cost: costs[task], reducedCost: reduced,
                     firstFrameGain: baseTimes.timeToFirstFrame - faster.timeToFirstFrame,
@@ -90,9 +91,16 @@ public enum WhatIf {
     }
 
     /// The slack of `task` (see ``WhatIf``): `trial` holds the base costs and is restored.
+    ///
+    /// `end` is the task's end in the base run. Once a growth g that leaves
+    /// the frame in place makes the task end after the first frame was
+    /// presented (end + g > the time to first frame), no larger growth can
+    /// move it either (everything up to end + g happens as with g, the
+    /// first-frame commit included), so the doubling stops there with the
+    /// answer it would have reached at the cap.
     static func slack(
         of task: Int, _ runner: inout LaunchRunner, _ trial: inout [Micros], base: HeadlineTimes, strategy: Strategy,
-        options: SimulationOptions, cap: Micros
+        options: SimulationOptions, cap: Micros, end: Micros? = nil
     ) -> (growth: Micros, capped: Bool) {
         let cost = trial[task]
         defer { trial[task] = cost }
@@ -108,6 +116,7 @@ public enum WhatIf {
             if moves(probe) { break }
             unchanged = probe
             if probe >= cap { return (cap, true) }
+            if let end, end + probe > base.timeToFirstFrame { return (cap, true) }
             probe = min(probe * 2, cap)
         }
         // Bisection: moves(probe), not moves(unchanged).
