@@ -78,7 +78,7 @@ public struct DAGChart: Sendable {
     /// crossing-minimisation passes (`mclimit`), bounded network-simplex
     /// iterations for ranking and placement (`nslimit1`, `nslimit`), no
     /// second crossing pass over clusters (`remincross`).
-    static let boundedLayout: [(String, String)] = [
+    public static let boundedLayout: [(String, String)] = [
         ("mclimit", "0.3"), ("nslimit", "4"), ("nslimit1", "4"), ("remincross", "false"), ("searchsize", "20"),
     ]
 
