@@ -158,7 +158,6 @@ public struct DAGChart: Sendable {
             for (name, value) in Self.boundedLayout { graph.graphAttributes[name] = .init(value) }
         }
 
-
         for (i, task) in tasks.enumerated() {
             for (k, d) in task.dependsOn.enumerated() {
                 let critical = criticalEdges.contains([d, i])

@@ -50,7 +50,8 @@ struct GanttPanel {
 
     /// The y range (points, downward) of each shown thread's lane, by thread;
     /// and the idle row below them, if any.
-    func lanes(top: Double) -> (byThread: [Int32: (top: Double, bottom: Double)], idle: (top: Double, bottom: Double)?) {
+    func lanes(top: Double) -> (byThread: [Int32: (top: Double, bottom: Double)], idle: (top: Double, bottom: Double)?)
+    {
         var lanes: [Int32: (top: Double, bottom: Double)] = [:]
         var y = top + Self.markerRows
         for thread in shownThreads {
@@ -66,7 +67,8 @@ struct GanttPanel {
     static func names(_ threads: [Int32]) -> String {
         let names = threads.map(Schedule.threadName)
         if names.count == 1 { return names[0] }
-        if let first = threads.first, let last = threads.last, Int(last - first) + 1 == threads.count, threads.count > 2 {
+        if let first = threads.first, let last = threads.last, Int(last - first) + 1 == threads.count, threads.count > 2
+        {
             return "\(names[0]) … \(names[names.count - 1])"
         }
         return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
@@ -203,7 +205,8 @@ struct GanttPanel {
 
     /// A bar from `span.start` to `span.end` inside `band` (points, downward).
     private func bar(
-        _ canvas: inout Canvas, _ elementID: String, _ span: TimeSpan, band: (top: Double, bottom: Double), label: String,
+        _ canvas: inout Canvas, _ elementID: String, _ span: TimeSpan, band: (top: Double, bottom: Double),
+        label: String,
         fill: String, stroke: String, classes: String, style: String = "filled", penwidth: Double = 0.8,
         tooltip: String?
     ) {

@@ -44,7 +44,8 @@ public enum RenderBenchmark {
         let tasks = (0..<count).map { i in
             let mainOnly = i % 7 == 3
             return LaunchTask(
-                id: i < hubs ? "hub-\(i)" : "task-\(i)", cost: 200 + Int(random.next() % 11_800), mainThreadOnly: mainOnly,
+                id: i < hubs ? "hub-\(i)" : "task-\(i)", cost: 200 + Int(random.next() % 11_800),
+                mainThreadOnly: mainOnly,
                 priority: min(5, i * 6 / max(count, 1)), dependsOn: dependsOn[i].sorted(),
                 firstFrame: mainOnly && i >= count / 3 && i < count / 3 + 7)
         }
@@ -80,7 +81,9 @@ public enum RenderBenchmark {
 
     /// Builds the report of `scenario` under every strategy (what-if and, with
     /// uncertainty, a 1000-run sweep included) and its HTML; returns its size in bytes.
-    public static func renderReport(_ scenario: Scenario, jobs: Int = Parallel.availableCores) throws(RenderError) -> Int {
+    public static func renderReport(_ scenario: Scenario, jobs: Int = Parallel.availableCores) throws(RenderError)
+        -> Int
+    {
         try Report.make(scenario, file: "benchmark.json", jobs: jobs).html().count
     }
 

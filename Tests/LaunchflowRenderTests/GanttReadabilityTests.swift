@@ -23,7 +23,8 @@ extension RenderTests {
             let svg = try SVG(chart.svg())
             var labelled = 0
             for result in results {
-                for i in result.schedule.tasks.indices where result.schedule.tasks[i].end > result.schedule.tasks[i].start {
+                for i in result.schedule.tasks.indices
+                where result.schedule.tasks[i].end > result.schedule.tasks[i].start {
                     let bar = try svg.element(withID: chart.barID(strategy: result.schedule.strategy, task: i))
                     if !SVG.text(bar).isEmpty { labelled += 1 }
                 }
@@ -54,7 +55,8 @@ extension RenderTests {
         }
 
         @Test func theLegendHasATierRowAndAMarkRow() throws {
-            let svg = try SVG(ComparisonChart(SimulationResult.compare(Scenarios.example, strategies: [.priority])).svg())
+            let svg = try SVG(
+                ComparisonChart(SimulationResult.compare(Scenarios.example, strategies: [.priority])).svg())
             var tops: [Double] = []
             var k = 0
             while let swatch = svg.elements(withID: "lf-legend-\(k)").first {

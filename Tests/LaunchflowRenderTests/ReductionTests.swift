@@ -32,7 +32,8 @@ extension RenderTests {
             #expect(drawn >= dependencies - impliedCount && drawn <= dependencies - impliedCount + critical)
             #expect(SVG.text(try svg.element(withID: "lf-graph")).contains("implied by longer paths not drawn"))
             let all = try SVG(DAGChart(scenario, results: [result], edges: .all).svg())
-            #expect(all.groups(withClass: "edge").filter { SVG.classes($0).contains("dependency") }.count == dependencies)
+            #expect(
+                all.groups(withClass: "edge").filter { SVG.classes($0).contains("dependency") }.count == dependencies)
         }
     }
 }

@@ -14,7 +14,9 @@ extension RenderTests {
     @Suite struct ReportTests {
         /// The inline `<svg>…</svg>` blocks of a page, in order (before its scripts).
         static func svgs(_ html: String) -> [String] {
-            html.components(separatedBy: "<script")[0].components(separatedBy: "<svg").dropFirst().map { "<svg" + $0.components(separatedBy: "</svg>")[0] + "</svg>" }
+            html.components(separatedBy: "<script")[0].components(separatedBy: "<svg").dropFirst().map {
+                "<svg" + $0.components(separatedBy: "</svg>")[0] + "</svg>"
+            }
         }
 
         static func page(_ scenario: Scenario) throws -> String {

@@ -437,7 +437,9 @@ struct CheckTests {
         #expect(out.stdout.contains("FAIL: ") && out.stdout.contains("cpuUtilization REGRESSED"))
         let typo = try Launchflow.run(["check", fast, "--baseline", baseline, "--gate", "cpuUtilisation"])
         #expect(typo.status == 2)
-        #expect(typo.stderr.hasPrefix("error: unknown metric 'cpuUtilisation' for '--gate'; did you mean 'cpuUtilization'?"))
+        #expect(
+            typo.stderr.hasPrefix("error: unknown metric 'cpuUtilisation' for '--gate'; did you mean 'cpuUtilization'?")
+        )
         let noBaseline = try Launchflow.run(["check", fast, "--budget", "frames=10", "--gate", "frames"])
         #expect(noBaseline.status == 2)
     }

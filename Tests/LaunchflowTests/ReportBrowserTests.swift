@@ -18,7 +18,8 @@ struct ReportBrowserTests {
         var taskElements: Int
 
         init(dom: String) {
-            let html = String(dom[..<(dom.range(of: ">", range: dom.range(of: "<html")!.upperBound..<dom.endIndex)!.lowerBound)])
+            let html = String(
+                dom[..<(dom.range(of: ">", range: dom.range(of: "<html")!.upperBound..<dom.endIndex)!.lowerBound)])
             func attribute(_ name: String) -> String? {
                 guard let start = html.range(of: " \(name)=\"") else { return nil }
                 let rest = html[start.upperBound...]
@@ -86,7 +87,8 @@ struct ReportBrowserTests {
             let dependency =
                 k == 0 ? "" : ", \"dependsOn\": [\"\(tasks.count > 0 ? ids[k - 1].jsonEscaped : "")\"]"
             tasks.append(
-                "{\"id\": \"\(escaped)\", \"cost\": \(5 + k), \"priority\": \(k % 2), \"mainThreadOnly\": \(k == 3)\(dependency)}")
+                "{\"id\": \"\(escaped)\", \"cost\": \(5 + k), \"priority\": \(k % 2), \"mainThreadOnly\": \(k == 3)\(dependency)}"
+            )
         }
         let json = """
             {"name": "Nasty </title> & <b>ids</b>", "description": "form\\ffeed and <i>markup</i>",

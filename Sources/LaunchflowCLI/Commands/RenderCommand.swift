@@ -18,7 +18,8 @@ enum RenderCommand {
             .edges,
             OptionSpec(
                 name: "from", value: "<start>",
-                help: "Where the Gantt charts' time axis starts: 0 (process start)\nor t0 (the run loop; pre-main folded). Default: 0.",
+                help:
+                    "Where the Gantt charts' time axis starts: 0 (process start)\nor t0 (the run loop; pre-main folded). Default: 0.",
                 choices: ["0", "t0"]),
             .maxConcurrent,
         ],
@@ -40,7 +41,8 @@ enum RenderCommand {
         let scenario = try args.loadScenario()
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
         let files = try render(
-            results, stem: args.scenarioStem, tiers: tiers, edges: args.edges(), foldingPreMain: args.value("from") == "t0")
+            results, stem: args.scenarioStem, tiers: tiers, edges: args.edges(),
+            foldingPreMain: args.value("from") == "t0")
         for path in try write(files, into: args.outputDirectory) { streams.write(path + "\n") }
         return 0
     }

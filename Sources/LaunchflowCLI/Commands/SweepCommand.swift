@@ -89,14 +89,16 @@ enum SweepCommand {
             }
             let file = RenderedFile(name: DistributionChart.fileName(args.scenarioStem), bytes: bytes)
             let page = Report.make(
-                scenario, file: args.positionals[0], strategies: strategies, options: options, jobs: jobs, sweep: result)
+                scenario, file: args.positionals[0], strategies: strategies, options: options, jobs: jobs, sweep: result
+            )
             let html: [UInt8]
             do {
                 html = try page.html()
             } catch {
                 throw CLIError.input(error.description)
             }
-            pictures = try RenderCommand.write([file, RenderedFile(name: Report.fileName, bytes: html)], into: directory)
+            pictures = try RenderCommand.write(
+                [file, RenderedFile(name: Report.fileName, bytes: html)], into: directory)
         }
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 1024 * strategies.count + 1024)

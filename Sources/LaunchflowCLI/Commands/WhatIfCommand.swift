@@ -44,7 +44,8 @@ enum WhatIfCommand {
         let jobs = try args.jobs(spec)
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
-        let bar = streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: scenario.tasks.count, unit: "tasks") : nil
+        let bar =
+            streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: scenario.tasks.count, unit: "tasks") : nil
         var progress: (@Sendable (Int) -> Void)? = nil
         if let bar { progress = { done in bar.update(done) } }
         let analysis = WhatIf.analyse(

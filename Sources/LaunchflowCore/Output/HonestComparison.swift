@@ -82,7 +82,8 @@ public struct HonestComparison: Sendable {
         }
         let metrics = results[best].metrics
         let name = results[best].schedule.strategy.rawValue
-        var line = "Best strategy that keeps every dependency: \(name) — first frame "
+        var line =
+            "Best strategy that keeps every dependency: \(name) — first frame "
             + formatMillis(metrics.timeToFirstFrame) + " ms"
         guard let serial, serial != best else {
             return line + ", launch complete \(formatMillis(metrics.launchComplete)) ms."
@@ -119,7 +120,8 @@ public struct HonestComparison: Sendable {
             }
             let what =
                 listed.count == 1
-                ? "its \(listed[0]) is" : "its " + listed.dropLast().joined(separator: ", ") + " and \(listed.last!) are"
+                ? "its \(listed[0]) is"
+                : "its " + listed.dropLast().joined(separator: ", ") + " and \(listed.last!) are"
             return "\(results[k].schedule.strategy.rawValue) \(Self.breaks(metrics.dependencyViolations)): "
                 + "\(what) reached only by breaking them."
         }

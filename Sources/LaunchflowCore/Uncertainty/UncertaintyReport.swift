@@ -39,7 +39,9 @@ public enum UncertaintyReport {
             let winners = result.summaries.filter { $0[keyPath: best] == most }.map(\.strategy.rawValue)
             if result.summaries.count > 1 && most > 0 {
                 out += "  most often best\(broken ? " among the strategies that keep every dependency" : ""): "
-                out += winners.count == 1 ? winners[0] : winners.dropLast().joined(separator: ", ") + " and " + winners.last!
+                out +=
+                    winners.count == 1
+                    ? winners[0] : winners.dropLast().joined(separator: ", ") + " and " + winners.last!
                 out += ", in \(share(most, of: runs)) of the runs\(winners.count > 1 ? " each" : "")\n"
             }
         }

@@ -42,7 +42,8 @@ public enum WhatIf {
         _ engine: LaunchEngine, strategy: Strategy, reduction: Double, options: SimulationOptions = .init(),
         jobs: Int = Parallel.availableCores, progress: (@Sendable (Int) -> Void)? = nil
     ) -> WhatIfAnalysis {
-        analyse(engine, strategy: strategy, reduction: reduction, options: options, jobs: jobs, progress: progress,
+        analyse(
+            engine, strategy: strategy, reduction: reduction, options: options, jobs: jobs, progress: progress,
             skippingTasksAfterTheFirstFrame: true)
     }
 

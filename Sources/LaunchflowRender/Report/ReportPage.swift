@@ -98,7 +98,8 @@ struct ReportPage {
                 out += "</div>"
             }
             if m.dependencyViolations > 0 {
-                out += "<div class=\"\(p)badge \(p)badge-broken\">\(HonestComparison.breaks(m.dependencyViolations))</div>"
+                out +=
+                    "<div class=\"\(p)badge \(p)badge-broken\">\(HonestComparison.breaks(m.dependencyViolations))</div>"
             } else {
                 out += "<div class=\"\(p)badge \(p)badge-ok\">keeps every dependency</div>"
             }
@@ -150,7 +151,8 @@ struct ReportPage {
                 var cell = TextReport.valueText(metric, result.metrics)
                 if judged.isBest(k, metric) {
                     classes.append("\(p)is-best")
-                    cell += "<span class=\"\(p)star\" title=\"best among the strategies that keep every dependency\">*</span>"
+                    cell +=
+                        "<span class=\"\(p)star\" title=\"best among the strategies that keep every dependency\">*</span>"
                 }
                 if judged.beatsOnlyByBreaking(k, metric) {
                     classes.append("\(p)is-broken")
@@ -182,7 +184,8 @@ struct ReportPage {
     private func lintSection() -> String {
         var out = "<section id=\"\(p)lint\">\n<h2>Lint</h2>\n"
         guard !report.lint.isEmpty else {
-            return out + "<p class=\"\(p)note\">No lint warnings: nothing in the scenario looks unintended.</p>\n</section>\n"
+            return out
+                + "<p class=\"\(p)note\">No lint warnings: nothing in the scenario looks unintended.</p>\n</section>\n"
         }
         let index = taskIndex()
         var byRule: [String] = []
@@ -200,7 +203,8 @@ struct ReportPage {
             if let id = problem.taskID, let i = index[id] { attributes = " data-task=\"\(i)\"" }
             out += "<li\(attributes)><code>\(ReportText.html(problem.path))</code>"
             if let id = problem.taskID { out += " (task <b>\(ReportText.html(id))</b>)" }
-            out += ": \(ReportText.html(problem.message)) <span class=\"\(p)rule\">\(warning.rule.rawValue)</span></li>\n"
+            out +=
+                ": \(ReportText.html(problem.message)) <span class=\"\(p)rule\">\(warning.rule.rawValue)</span></li>\n"
         }
         return out + "</ul>\n</details>\n</section>\n"
     }
@@ -259,7 +263,8 @@ struct ReportPage {
         out += "<p class=\"\(p)note\">Under \(analysis.strategy.rawValue): each task made"
         out += " \(UncertaintyReport.percentText(analysis.reduction))% cheaper in turn, the launch simulated again."
         out += " Slack: how much the task's cost can grow before the first frame moves.</p>\n"
-        out += "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th>rank</th><th class=\"\(p)id\">task</th><th>cost</th>"
+        out +=
+            "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th>rank</th><th class=\"\(p)id\">task</th><th>cost</th>"
         out += "<th>first-frame gain</th><th>launch gain</th><th>slack</th></tr></thead>\n<tbody>\n"
         for (k, row) in analysis.rows.prefix(10).enumerated() {
             out += "<tr data-task=\"\(row.task)\"><td>\(k + 1)</td>"
@@ -276,7 +281,8 @@ struct ReportPage {
 
     private func taskTable() -> String {
         var out = "<section id=\"\(p)all\">\n<details>\n<summary><h2>Every task</h2></summary>\n"
-        out += "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th class=\"\(p)id\">task</th><th>cost</th><th>tier</th>"
+        out +=
+            "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th class=\"\(p)id\">task</th><th>cost</th><th>tier</th>"
         for result in results {
             let name = result.schedule.strategy.rawValue
             out += "<th data-strategy=\"\(name)\">\(name): thread, start → end</th>"

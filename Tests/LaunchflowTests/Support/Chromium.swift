@@ -37,7 +37,11 @@ enum Chromium {
             "--hide-scrollbars", "--enable-logging=stderr", "--v=0", "--user-data-dir=\(profile.path)",
             "--virtual-time-budget=5000", "--window-size=\(width),\(height)",
         ]
-        if let screenshot { arguments.append("--screenshot=\(screenshot.path)") } else { arguments.append("--dump-dom") }
+        if let screenshot {
+            arguments.append("--screenshot=\(screenshot.path)")
+        } else {
+            arguments.append("--dump-dom")
+        }
         arguments.append(url)
         let output = try run(path!, arguments)
         let console = output.stderr.split(separator: "\n").filter { $0.contains(":CONSOLE") }.map(String.init)
