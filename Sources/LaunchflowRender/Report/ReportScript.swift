@@ -247,14 +247,22 @@ enum ReportScript {
                 if (g.tagName !== "g" || !g.classList.contains("node")) return;
                 var box = g.getBBox();
                 if (box.x < ax.originX - 6) return;  // titles, lane labels
+                if (/-lane-idle-label$/.test(g.id)) return;  // names the idle workers, wherever the view is
                 var shapes = Array.prototype.slice.call(g.querySelectorAll("polygon, polyline, path, ellipse"));
                 var texts = Array.prototype.map.call(g.querySelectorAll("text"), function (t) {
                   return { el: t, x: +t.getAttribute("x") };
                 });
-                var scale = shapes.length > 0 && box.width >= 12;
+                var scale = shapes.length > 0 && (box.width >= 12 || owner.has(g));  // bars always stretch
                 g.setAttribute("clip-path", "url(#" + clipId + ")");
                 if (scale) g.classList.add(P + "z");
-                items.push({ shapes: shapes, texts: texts, scale: scale, cx: box.x + box.width / 2 });
+                var item = { shapes: shapes, texts: texts, scale: scale, cx: box.x + box.width / 2 };
+                if (owner.has(g)) {
+                  // A task's bar: its label is refitted to the bar's width at every zoom.
+                  var t = tasks[owner.get(g)];
+                  item.bar = { label: (t.firstFrame ? "★ " : "") + t.id, width: box.width, cy: box.y + box.height / 2,
+                    text: texts.length ? texts[0].el : null, parent: shapes.length ? shapes[0].parentNode : g };
+                }
+                items.push(item);
               });
             });
             var axisBox = document.getElementById(P + "axis"), range = document.getElementById(P + "range");
@@ -291,11 +299,39 @@ enum ReportScript {
                 + " fill=\"#555\">time since process start (ms)</text></svg>";
               axisBox.innerHTML = out;
             }
+            // The label a bar `width` units wide can carry (as the pictures choose it):
+            // whole at 9 or 7 units, else its start and "…" at 7, else nothing.
+            function fitted(label, width) {
+              var n = Array.from(label).length;
+              if (n * 9 * 0.58 + 6 <= width) return [label, 9];
+              if (n * 7 * 0.58 + 6 <= width) return [label, 7];
+              var room = Math.floor((width - 6) / (7 * 0.58)) - 1;
+              return room >= 3 ? [Array.from(label).slice(0, room).join("") + "…", 7] : null;
+            }
+            function relabel(it, k) {
+              var fit = fitted(it.bar.label, it.bar.width * k), text = it.bar.text;
+              if (!fit) { if (text) text.setAttribute("visibility", "hidden"); return; }
+              if (!text) {
+                text = document.createElementNS(NS, "text");
+                text.setAttribute("x", it.cx);
+                text.setAttribute("text-anchor", "middle");
+                text.setAttribute("font-family", "Helvetica,sans-Serif");
+                text.setAttribute("fill", "#222222");
+                it.bar.parent.appendChild(text);
+                it.bar.text = text;
+                it.texts.push({ el: text, x: it.cx });
+              }
+              text.removeAttribute("visibility");
+              text.setAttribute("y", it.bar.cy + fit[1] * 0.35);
+              text.setAttribute("font-size", fit[1]);
+              text.textContent = fit[0];
+            }
             function applyView() {
               var k = ax.end / (view[1] - view[0]);
               var tx = ax.originX - k * (ax.originX + view[0] * ax.width / ax.end);
               var matrix = "matrix(" + k + " 0 0 1 " + tx + " 0)";
               items.forEach(function (it) {
+                if (it.bar && it.scale) relabel(it, k);
                 if (it.scale) {
                   it.shapes.forEach(function (s) { s.setAttribute("transform", matrix); });
                   it.texts.forEach(function (t) { t.el.setAttribute("transform", "translate(" + ((k - 1) * t.x + tx) + " 0)"); });
@@ -369,7 +405,10 @@ enum ReportScript {
               panelBox.classList.remove(P + "dragging");
             });
 
-            applyView();
+            // Pre-main cannot change between strategies: when it takes over a quarter
+            // of the axis, open folded at the run loop ("all" shows it).
+            if (data.t0 > ax.end / 4) setView(Math.max(0, data.t0 - ax.end / 50), ax.end);
+            else applyView();
             fromHash();
             var counts = { graph: dagNode.filter(Boolean).length };
             names.forEach(function (name, k) { counts[name] = bars[k].filter(Boolean).length; });
