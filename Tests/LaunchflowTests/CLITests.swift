@@ -36,12 +36,12 @@ struct CLITests {
         #expect(out.stdout.contains("wait"))
     }
 
-    @Test func compareJSONListsSerialPriorityDagInOrder() throws {
+    @Test func compareJSONListsTheStrategiesInOrder() throws {
         let out = try Launchflow.run(["compare", example, "--format", "json"])
         #expect(out.status == 0)
         let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])
-        #expect(results.map { $0["strategy"] as? String } == ["serial", "priority", "dag"])
+        #expect(results.map { $0["strategy"] as? String } == ["serial", "priority", "dag", "anchored"])
     }
 
     @Test func compareMarksTheBestAndShowsDeltas() throws {
@@ -69,7 +69,7 @@ struct CLITests {
         ),
         (
             ["simulate", "scenarios/article.json", "--strategy", "dga"],
-            "error: invalid value 'dga' for '--strategy': expected one of serial, priority, dag; did you mean 'dag'?"
+            "error: invalid value 'dga' for '--strategy': expected one of serial, priority, dag, anchored; did you mean 'dag'?"
         ),
         (["simulate"], "error: missing argument <scenario>"),
         (["simulate", "a.json", "b.json"], "error: unexpected argument 'b.json'"),

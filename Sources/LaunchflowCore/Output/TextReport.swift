@@ -10,8 +10,8 @@ public enum TextReport {
             "device: \(device.cores) cores (main + \(device.workerCount) workers), \(formatNumber(device.refreshRate)) Hz"
         out +=
             " (frame \(formatMillis(device.frameInterval)) ms), commit \(formatMillis(device.commitCost)) ms, render \(formatMillis(device.renderTime)) ms"
-        if schedule.strategy == .dag && schedule.maxConcurrent < device.workerCount {
-            out += ", at most \(schedule.maxConcurrent) worker tasks at once"
+        if let limit = schedule.maxConcurrent, limit < device.workerCount || schedule.latencies.contains(where: { $0 > 0 }) {
+            out += ", at most \(limit) worker tasks in flight"
         }
         out += "\n\nMetrics\n"
         let rows = Metric.allCases.map { metric in [metric.label, valueText(metric, result.metrics), unit(metric)] }

@@ -1,0 +1,18 @@
+extension StrategyDefinition {
+    /// `serial`: everything in the app delegate, the baseline.
+    static let serial = StrategyDefinition(
+        strategy: .serial,
+        summary: "everything in didFinishLaunching, on the main thread, in dependency order",
+        limitsConcurrency: false, canBreakDependencies: false,
+        plan: { prepared in
+            StrategyPlan(
+                ranking: prepared.ranking, route: [Route](repeating: .main, count: prepared.count),
+                takeOut: [], limitsConcurrency: false, closure: nil)
+        },
+        execute: { prepared, plan, inputs, buffers in
+            let policy = SerialPolicy(
+                graph: prepared.graph, ranking: plan.ranking, queueOf: prepared.queueOf,
+                queueCount: prepared.queueCount)
+            return runEngine(prepared, plan, inputs, policy, &buffers)
+        })
+}
