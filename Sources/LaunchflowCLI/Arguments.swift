@@ -11,6 +11,8 @@ struct OptionSpec: Sendable {
     /// The values allowed, if the set is fixed.
     var choices: [String]? = nil
     var repeatable = false
+    /// The value when the option is not given; shown in the help as `(default: …)`.
+    var defaultValue: String? = nil
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help)
@@ -60,7 +62,13 @@ struct CommandSpec: Sendable {
             var label = "--\(option.name)"
             if let value = option.value { label += " \(value)" }
             if option.name == "help" { label = "-h, --help" }
-            out += helpRow(label, option.help)
+            var help = option.help
+            if let value = option.defaultValue {
+                let period = help.hasSuffix(".")
+                if period { help.removeLast() }
+                help += " (default: \(value))" + (period ? "." : "")
+            }
+            out += helpRow(label, help)
         }
         return out
     }
@@ -87,6 +95,15 @@ struct ParsedArguments {
     private(set) var flags: Set<String> = []
 
     func value(_ name: String) -> String? { values[name]?.last }
+
+    /// The option's value, or its default.
+    func value(_ option: OptionSpec) -> String? { values[option.name]?.last ?? option.defaultValue }
+
+    /// The option's value (or default) as one of its typed choices; nil when
+    /// neither is given. The parser has already checked the value is a choice.
+    func choice<T: RawRepresentable>(_ option: OptionSpec, as type: T.Type = T.self) -> T? where T.RawValue == String {
+        value(option).flatMap(T.init(rawValue:))
+    }
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
 

@@ -162,17 +162,22 @@ public enum LaunchflowCommand {
 
 extension OptionSpec {
     static let strategy = OptionSpec(
-        name: "strategy", value: "<strategy>", help: "serial, priority or dag (default: dag).",
-        choices: Strategy.allCases.map(\.rawValue))
+        name: "strategy", value: "<strategy>", help: "One of \(Strategy.names).",
+        choices: Strategy.allCases.map(\.rawValue), defaultValue: Strategy.dag.rawValue)
     static let strategies = OptionSpec(
-        name: "strategies", value: "<list>",
-        help: "Comma-separated strategies to run (default: serial,priority,dag).")
+        name: "strategies", value: "<list>", help: "Comma-separated strategies to run.",
+        defaultValue: Strategy.allCases.map(\.rawValue).joined(separator: ","))
     /// `--format text|json`, the output of most commands.
     static let textOrJSON = OptionSpec(
         name: "format", value: "<format>", help: "text (tables) or json (default: text).", choices: ["text", "json"])
     static let maxConcurrent = OptionSpec(
         name: "max-concurrent", value: "<n>",
-        help: "dag only: at most n worker tasks at once (an integer ≥ 1;\nabove cores − 1 acts as cores − 1).")
+        help:
+            "\(StrategyDefinition.all.filter(\.limitsConcurrency).map(\.strategy.rawValue).joined(separator: " and ")) only: at most n worker tasks in\nflight, started and not yet done (an integer ≥ 1).")
+    static let idleMode = OptionSpec(
+        name: "idle-mode", value: "<mode>",
+        help: "How the run loop runs idle tasks: batch (all at once) or\noneByOne (one per iteration); overrides the scenario's idleMode.",
+        choices: IdleMode.allCases.map(\.rawValue))
 }
 
 extension ArgumentSpec {
@@ -189,16 +194,21 @@ extension ParsedArguments {
     }
 
     func simulationOptions(_ command: CommandSpec) throws(CLIError) -> SimulationOptions {
-        guard let text = value("max-concurrent") else { return SimulationOptions() }
+        var options = SimulationOptions(idleMode: choice(.idleMode))
+        guard let text = value("max-concurrent") else { return options }
         guard let n = Int(text), n >= 1 else {
             throw CLIError.usage(command, "invalid value '\(text)' for '--max-concurrent': expected an integer ≥ 1")
         }
-        return SimulationOptions(maxConcurrent: n)
+        options.maxConcurrent = n
+        return options
     }
+
+    /// `--strategy`, or its default.
+    var strategy: Strategy { choice(.strategy) ?? .dag }
 
     /// `--strategies a,b` (no repeats), or every strategy.
     func strategies(_ command: CommandSpec) throws(CLIError) -> [Strategy] {
-        guard let text = value("strategies") else { return Strategy.allCases }
+        guard let text = values["strategies"]?.last else { return Strategy.allCases }
         var result: [Strategy] = []
         for name in text.split(separator: ",", omittingEmptySubsequences: false).map({
             $0.trimmingCharacters(in: .whitespaces)
@@ -208,7 +218,7 @@ extension ParsedArguments {
                     closestMatch(to: name, in: Strategy.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" }
                     ?? ""
                 throw CLIError.usage(
-                    command, "unknown strategy '\(name)' in '--strategies': expected serial, priority or dag\(hint)")
+                    command, "unknown strategy '\(name)' in '--strategies': expected one of \(Strategy.names)\(hint)")
             }
             if result.contains(strategy) {
                 throw CLIError.usage(command, "strategy '\(name)' listed twice in '--strategies'")

@@ -22,6 +22,7 @@ enum CheckCommand {
             ),
             .strategies,
             .maxConcurrent,
+            .idleMode,
             .textOrJSON,
         ],
         discussion: """

@@ -14,6 +14,7 @@ enum CompareCommand {
                 name: "format", value: "<format>", help: "text, markdown or json (default: text).",
                 choices: ["text", "markdown", "json"]),
             .maxConcurrent,
+            .idleMode,
             OptionSpec(
                 name: "out", value: "<dir>",
                 help:

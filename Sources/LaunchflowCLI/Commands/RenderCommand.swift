@@ -11,11 +11,12 @@ enum RenderCommand {
         options: [
             OptionSpec(
                 name: "strategy", value: "<strategy>",
-                help: "serial, priority, dag or all (default: all).",
-                choices: Strategy.allCases.map(\.rawValue) + ["all"]),
+                help: "One of \(Strategy.names), or all.",
+                choices: Strategy.allCases.map(\.rawValue) + ["all"], defaultValue: "all"),
             .out,
             .tiers,
             .maxConcurrent,
+            .idleMode,
         ],
         discussion: """
             Writes, into the output directory (created if missing):
@@ -28,8 +29,7 @@ enum RenderCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let choice = args.value("strategy") ?? "all"
-        let strategies = choice == "all" ? Strategy.allCases : [Strategy(rawValue: choice)!]
+        let strategies = args.choice(spec.options[0], as: Strategy.self).map { [$0] } ?? Strategy.allCases
         let options = try args.simulationOptions(spec)
         let tiers = args.tiers()
         let scenario = try args.loadScenario()

@@ -14,6 +14,7 @@ enum SimulateCommand {
                     "text (a readable report), json (MODEL.md §6; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
                 choices: ["text", "json", "trace"]),
             .maxConcurrent,
+            .idleMode,
         ],
         discussion: """
             The text report lists the metrics with their units, then every task:
@@ -29,7 +30,7 @@ enum SimulateCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategy = Strategy(rawValue: args.value("strategy") ?? "dag")!
+        let strategy = args.strategy
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
         let result = SimulationResult(scenario, strategy: strategy, options: options)

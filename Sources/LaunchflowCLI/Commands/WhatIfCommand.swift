@@ -17,6 +17,7 @@ enum WhatIfCommand {
             .textOrJSON,
             .jobs,
             .maxConcurrent,
+            .idleMode,
         ],
         discussion: """
             For each task, the launch is simulated again with only that task's
@@ -34,7 +35,7 @@ enum WhatIfCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategy = Strategy(rawValue: args.value("strategy") ?? "dag")!
+        let strategy = args.strategy
         let reduction = try args.reduction(spec)
         var top: Int?
         if args.value("top") != nil { top = try args.integer("top", spec, in: 1...Int.max, default: 1) }
