@@ -13,6 +13,10 @@ enum WhatIfCommand {
                 help:
                     "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100 (default: 50%)."
             ),
+            OptionSpec(
+                name: "target", value: "<what>",
+                help: "What to reduce: each task's cost, or each task's latency\n(the tasks that have one).",
+                choices: WhatIfTarget.allCases.map(\.rawValue), defaultValue: WhatIfTarget.cost.rawValue),
             OptionSpec(name: "top", value: "<n>", help: "Show only the n best-ranked tasks (default: all)."),
             .textOrJSON,
             .jobs,
@@ -43,7 +47,8 @@ enum WhatIfCommand {
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
         let analysis = WhatIf.analyse(
-            LaunchEngine(scenario), strategy: strategy, reduction: reduction, options: options, jobs: jobs)
+            LaunchEngine(scenario), strategy: strategy, reduction: reduction,
+            target: args.choice(spec.options[2]) ?? .cost, options: options, jobs: jobs)
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 200 * scenario.tasks.count + 1024)
             writer.whatIf(analysis, top: top)

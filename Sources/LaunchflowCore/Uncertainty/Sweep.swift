@@ -74,7 +74,8 @@ public struct Sweep: Sendable {
         }
         return SweepResult(
             scenario: engine.scenario, configuration: configuration, jitter: sampler.jitter, p90Tasks: sampler.p90Tasks,
-            jitterTasks: sampler.jitterTasks, firstFrame: firstFrame, launchComplete: launchComplete)
+            jitterTasks: sampler.jitterTasks, latencyTasks: sampler.latencyTasks, firstFrame: firstFrame,
+            launchComplete: launchComplete)
     }
 
     /// Run-major values of one chunk: entry `run × strategies + s`.
@@ -86,14 +87,18 @@ public struct Sweep: Sendable {
     private func runChunk(_ range: Range<Int>, _ configuration: SweepConfiguration) -> ChunkResult {
         var runner = engine.makeRunner()
         var costs = sampler.medians
+        var latencies = sampler.latencyMedians
+        let sampleLatencies = sampler.latencyTasks > 0
         var result = ChunkResult(firstFrame: [], launchComplete: [])
         let capacity = range.count * configuration.strategies.count
         result.firstFrame.reserveCapacity(capacity)
         result.launchComplete.reserveCapacity(capacity)
         for run in range {
             sampler.sample(run: run, seed: configuration.seed, into: &costs)
+            if sampleLatencies { sampler.sampleLatencies(run: run, seed: configuration.seed, into: &latencies) }
             for strategy in configuration.strategies {
-                let times = runner.headlineTimes(strategy, costs: costs, options: configuration.options)
+                let times = runner.headlineTimes(
+                    strategy, costs: costs, latencies: sampleLatencies ? latencies : nil, options: configuration.options)
                 result.firstFrame.append(times.timeToFirstFrame)
                 result.launchComplete.append(times.launchComplete)
             }
@@ -111,6 +116,8 @@ public struct SweepResult: Sendable {
     /// Tasks whose cost varied through their `costP90`, and through the jitter.
     public let p90Tasks: Int
     public let jitterTasks: Int
+    /// (v2) Tasks whose latency varied through their `latencyP90`.
+    public let latencyTasks: Int
     /// `firstFrame[s][r]`: the time to first frame of strategy `s` in run `r`, µs.
     public let firstFrame: [[Micros]]
     /// `launchComplete[s][r]`: the launch completion of strategy `s` in run `r`, µs.
@@ -123,8 +130,9 @@ public struct SweepResult: Sendable {
 
     init(
         scenario: Scenario, configuration: SweepConfiguration, jitter: Double, p90Tasks: Int, jitterTasks: Int,
-        firstFrame: [[Micros]], launchComplete: [[Micros]]
+        latencyTasks: Int = 0, firstFrame: [[Micros]], launchComplete: [[Micros]]
     ) {
+        self.latencyTasks = latencyTasks
         self.scenario = scenario
         self.configuration = configuration
         self.jitter = jitter

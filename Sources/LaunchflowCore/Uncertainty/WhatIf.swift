@@ -30,25 +30,34 @@ public enum WhatIf {
     ///   - jobs: threads (≥ 1); the result is the same for any number.
     /// - Complexity: n × (1 + 2·log₂(cap)) simulations for n tasks.
     public static func analyse(
-        _ engine: LaunchEngine, strategy: Strategy, reduction: Double, options: SimulationOptions = .init(),
-        jobs: Int = Parallel.availableCores
+        _ engine: LaunchEngine, strategy: Strategy, reduction: Double, target: WhatIfTarget = .cost,
+        options: SimulationOptions = .init(), jobs: Int = Parallel.availableCores
     ) -> WhatIfAnalysis {
         let base = engine.metrics(strategy, options: options)
         let baseTimes = HeadlineTimes(timeToFirstFrame: base.timeToFirstFrame, launchComplete: base.launchComplete)
         let cap = max(base.launchComplete, 1000)
         let costs = engine.costs
-        let chunks = Parallel.mapChunks(count: costs.count, chunkSize: 4, jobs: jobs) { range -> [WhatIfRow] in
+        let latencies = engine.prepared.latencies
+        let values = target == .cost ? costs : latencies
+        // Under `latency`, only the tasks that have one.
+        let tasks = values.indices.filter { target == .cost || values[$0] > 0 }
+        let chunks = Parallel.mapChunks(count: tasks.count, chunkSize: 4, jobs: jobs) { range -> [WhatIfRow] in
             var runner = engine.makeRunner()
-            var trial = costs
-            return range.map { task in
-                let reduced = costs[task] - Micros((Double(costs[task]) * reduction).rounded())
+            var trial = values
+            func times(_ trial: [Micros]) -> HeadlineTimes {
+                target == .cost
+                    ? runner.headlineTimes(strategy, costs: trial, options: options)
+                    : runner.headlineTimes(strategy, costs: costs, latencies: trial, options: options)
+            }
+            return range.map { k in
+                let task = tasks[k]
+                let reduced = values[task] - Micros((Double(values[task]) * reduction).rounded())
                 trial[task] = reduced
-                let faster = runner.headlineTimes(strategy, costs: trial, options: options)
-                trial[task] = costs[task]
-                let slack = Self.slack(
-                    of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap)
+                let faster = times(trial)
+                trial[task] = values[task]
+                let slack = Self.slack(of: task, &trial, base: baseTimes, cap: cap) { times($0) }
                 return WhatIfRow(
-                    task: task, cost: costs[task], reducedCost: reduced,
+                    task: task, cost: values[task], reducedCost: reduced,
                     firstFrameGain: baseTimes.timeToFirstFrame - faster.timeToFirstFrame,
                     launchGain: baseTimes.launchComplete - faster.launchComplete,
                     slack: slack.growth, slackIsCapped: slack.capped)
@@ -58,21 +67,21 @@ public enum WhatIf {
             ($1.firstFrameGain, $1.launchGain, $0.task) < ($0.firstFrameGain, $0.launchGain, $1.task)
         }
         return WhatIfAnalysis(
-            scenario: engine.scenario, strategy: strategy, reduction: reduction, options: options, base: base,
-            slackCap: cap, rows: rows)
+            scenario: engine.scenario, strategy: strategy, reduction: reduction, target: target, options: options,
+            base: base, slackCap: cap, rows: rows)
     }
 
-    /// The slack of `task` (see ``WhatIf``): `trial` holds the base costs and is restored.
+    /// The slack of `task` (see ``WhatIf``): `trial` holds the base values
+    /// (costs or latencies) and is restored; `times` runs one launch.
     static func slack(
-        of task: Int, _ runner: inout LaunchRunner, _ trial: inout [Micros], base: HeadlineTimes, strategy: Strategy,
-        options: SimulationOptions, cap: Micros
+        of task: Int, _ trial: inout [Micros], base: HeadlineTimes, cap: Micros,
+        times: ([Micros]) -> HeadlineTimes
     ) -> (growth: Micros, capped: Bool) {
-        let cost = trial[task]
-        defer { trial[task] = cost }
+        let value = trial[task]
+        defer { trial[task] = value }
         func moves(_ growth: Micros) -> Bool {
-            trial[task] = cost + growth
-            return runner.headlineTimes(strategy, costs: trial, options: options).timeToFirstFrame
-                != base.timeToFirstFrame
+            trial[task] = value + growth
+            return times(trial).timeToFirstFrame != base.timeToFirstFrame
         }
         // Doubling: the first probe that moves the frame, or the cap.
         var unchanged: Micros = 0
@@ -93,11 +102,20 @@ public enum WhatIf {
     }
 }
 
+/// What `whatif` reduces, task by task (v2).
+public enum WhatIfTarget: String, CaseIterable, Sendable {
+    /// The task's cost (the time it holds its thread).
+    case cost
+    /// The task's latency (the wait after its cost: a network reply, a dialog).
+    case latency
+}
+
 /// One task's what-if figures, times in µs.
 public struct WhatIfRow: Sendable, Equatable {
     /// The task's index in the scenario.
     public var task: Int
-    /// Its cost and its reduced cost.
+    /// Its cost and its reduced cost (its latency and the reduced latency,
+    /// when the analysis reduces latencies).
     public var cost: Micros
     public var reducedCost: Micros
     /// Base minus reduced time to first frame (positive: the frame comes earlier).
@@ -110,12 +128,14 @@ public struct WhatIfRow: Sendable, Equatable {
     public var slackIsCapped: Bool
 }
 
-/// The outcome of ``WhatIf/analyse(_:strategy:reduction:options:jobs:)``.
+/// The outcome of ``WhatIf/analyse(_:strategy:reduction:target:options:jobs:)``.
 public struct WhatIfAnalysis: Sendable {
     public let scenario: Scenario
     public let strategy: Strategy
-    /// The share of each cost removed (0 < share ≤ 1).
+    /// The share of each cost (or latency) removed (0 < share ≤ 1).
     public let reduction: Double
+    /// What was reduced: costs or latencies.
+    public let target: WhatIfTarget
     public let options: SimulationOptions
     /// The metrics with the scenario's own costs.
     public let base: Metrics
