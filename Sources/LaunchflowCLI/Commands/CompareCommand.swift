@@ -47,7 +47,7 @@ enum CompareCommand {
         case "markdown":
             streams.write(TextReport.comparison(results, markdown: true))
         default:
-            streams.write(TextReport.comparison(results, markdown: false))
+            streams.write(TextReport.comparison(results, markdown: false) + TextReport.modules(results))
         }
         return 0
     }

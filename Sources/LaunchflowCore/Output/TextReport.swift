@@ -23,18 +23,21 @@ public enum TextReport {
             }
             out += table([["phase", "start", "end"]] + rows, rightAligned: [false, true, true], indent: "  ")
         }
-        out += "\nTasks (ms; wait = start − ready)\n"
-        var taskRows = [["task", "thread", "ready", "start", "end", "wait"]]
-        for (i, run) in schedule.tasks.enumerated() {
-            taskRows.append([
-                scenario.tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start),
-                fixed(run.end), fixed(run.wait),
-            ])
+        out += taskTable(schedule)
+        if !schedule.inputs.isEmpty {
+            out += "\nInputs (ms; wait = start − at: how long the tap waited for the main thread)\n"
+            var rows = [["input", "at", "start", "end", "wait"]]
+            for input in schedule.inputs {
+                rows.append([
+                    scenario.inputs[input.input].name, fixed(input.at), fixed(input.start), fixed(input.end),
+                    fixed(input.wait),
+                ])
+            }
+            out += table(rows, rightAligned: [false, true, true, true, true], indent: "  ")
         }
-        out += table(taskRows, rightAligned: [false, false, true, true, true, true], indent: "  ")
         let violations = schedule.violations()
         if !violations.isEmpty {
-            out += "\nDependency violations (the task started before its dependency ended)\n"
+            out += "\nDependency violations (the task started before its dependency was done)\n"
             var rows = [["task", "dependency", "start", "dependency end"]]
             for v in violations {
                 rows.append([
@@ -45,6 +48,73 @@ public enum TextReport {
         }
         let path = result.criticalPath.tasks.map { scenario.tasks[$0].id }
         out += "\nCritical path: \(path.joined(separator: " → "))\n"
+        out += modules([result])
+        return out
+    }
+
+    /// One row per task: thread, ready, start, end and wait; with v2 keys in
+    /// use, also its done time (latency), its delay and its wait for its queue.
+    static func taskTable(_ schedule: Schedule) -> String {
+        let tasks = schedule.scenario.tasks
+        let showDone = tasks.contains { $0.latency > 0 }
+        let showDelay = schedule.tasks.contains { $0.delayed > 0 }
+        let showQueue = tasks.contains { $0.queue != nil }
+        let showKind = tasks.contains { $0.idle || $0.anchor || $0.queue != nil }
+        var notes: [String] = []
+        if showDone { notes.append("done = end + latency") }
+        if showDelay { notes.append("delay: released this long after it became ready") }
+        if showQueue { notes.append("queue wait: released → admitted by its queue") }
+        var header = ["task", "thread", "ready", "start", "end"]
+        if showDone { header.append("done") }
+        header.append("wait")
+        if showDelay { header.append("delay") }
+        if showQueue { header.append("queue wait") }
+        if showKind { header.append("") }
+        var rows = [header]
+        for (i, run) in schedule.tasks.enumerated() {
+            var row = [tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start), fixed(run.end)]
+            if showDone { row.append(fixed(run.done)) }
+            row.append(fixed(run.wait))
+            if showDelay { row.append(run.delayed > 0 ? fixed(run.delayed) : "") }
+            if showQueue { row.append(tasks[i].queue == nil ? "" : fixed(run.queueWait)) }
+            if showKind {
+                var notes: [String] = []
+                if let queue = tasks[i].queue { notes.append("queue \(queue)") }
+                if tasks[i].idle { notes.append("idle") }
+                if tasks[i].anchor { notes.append("anchor") }
+                row.append(notes.joined(separator: ", "))
+            }
+            rows.append(row)
+        }
+        let right = header.indices.map { $0 >= 2 && !(showKind && $0 == header.count - 1) }
+        var out = "\nTasks (ms; wait = start − ready)\n" + table(rows, rightAligned: right, indent: "  ")
+        if !notes.isEmpty { out += "  " + notes.joined(separator: "; ") + "\n" }
+        return out
+    }
+
+    /// The per-module breakdown (`group`), one column block per result; empty
+    /// when no task has a group.
+    public static func modules(_ results: [SimulationResult]) -> String {
+        guard let first = results.first, first.schedule.scenario.tasks.contains(where: { $0.group != nil }) else {
+            return ""
+        }
+        let breakdowns = results.map { ModuleBreakdown($0) }
+        var out = "\nModules (ms; main = time on the main thread; first-frame path = time on the first frame's"
+        out += " longest dependency chain)\n"
+        var header = ["module", "tasks", "cost"]
+        for result in results {
+            let name = results.count > 1 ? " (\(result.schedule.strategy.rawValue))" : ""
+            header.append("main" + name)
+        }
+        header.append("first-frame path")
+        var rows = [header]
+        for (k, module) in breakdowns[0].modules.enumerated() {
+            var row = [module.name, String(module.tasks), fixed(module.cost)]
+            for breakdown in breakdowns { row.append(fixed(breakdown.modules[k].mainThread)) }
+            row.append(fixed(module.firstFramePath))
+            rows.append(row)
+        }
+        out += table(rows, rightAligned: header.indices.map { $0 > 0 }, indent: "  ")
         return out
     }
 
