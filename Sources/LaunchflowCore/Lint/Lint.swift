@@ -22,8 +22,12 @@
 ///   last `firstFrame` task — time the first frame waits for nothing. Tasks
 ///   of zero cost are not reported.
 ///
+/// - (v2) ``LintWarning/Rule/idleTaskDelaysFirstFrame``,
+///   ``LintWarning/Rule/delayOnFirstFramePath``,
+///   ``LintWarning/Rule/anchorClosureBlocksLaunch``: see `LintV2.swift`.
+///
 /// - Complexity: O((n + e) log n): one pass over the edges, one reverse
-///   topological pass, one `serial` simulation.
+///   topological pass, one `serial` simulation (and up to two with anchors).
 public enum Lint {
     /// Every warning for `scenario`, ordered by task index, then dependency position.
     public static func warnings(_ scenario: Scenario, file: String) -> [LintWarning] {
@@ -75,6 +79,7 @@ public enum Lint {
 
         firstFrameRule(scenario, warn)
         serialRule(scenario, warn)
+        modelV2Rules(scenario, warn)
         let order = found.indices.sorted {
             (found[$0].task, found[$0].position, found[$0].hops, $0) < (
                 found[$1].task, found[$1].position, found[$1].hops, $1
@@ -155,6 +160,7 @@ public enum Lint {
 public struct LintWarning: Sendable, CustomStringConvertible {
     public enum Rule: String, Sendable, CaseIterable {
         case laterTierDependency, sameTierDependency, firstFrameNeedsLaterTier, blocksFirstFrameUnderSerial
+        case idleTaskDelaysFirstFrame, delayOnFirstFramePath, anchorClosureBlocksLaunch
     }
 
     public var rule: Rule
