@@ -123,7 +123,7 @@ public enum TextReport {
     public static func comparison(_ results: [SimulationResult], markdown: Bool) -> String {
         guard let first = results.first else { return "" }
         let scenario = first.schedule.scenario
-        let baseline = results.first { $0.schedule.strategy == .serial }
+        let baseline = results.first { $0.schedule.strategy == StrategyDefinition.baseline }
         var rows = [["metric"] + results.map(\.schedule.strategy.rawValue)]
         for metric in Metric.allCases {
             let values = results.map { $0.metrics.value(metric) }
@@ -132,7 +132,7 @@ public enum TextReport {
             for (k, result) in results.enumerated() {
                 var cell = valueText(metric, result.metrics)
                 if let best, values[k] == best, Set(values).count > 1 { cell = markdown ? "**\(cell)**" : cell + "*" }
-                if let baseline, result.schedule.strategy != .serial {
+                if let baseline, result.schedule.strategy != baseline.schedule.strategy {
                     let delta = values[k] - baseline.metrics.value(metric)
                     cell += " (\(signed(delta, metric)))"
                 }
@@ -152,7 +152,7 @@ public enum TextReport {
             out += table(rows, rightAligned: [false] + results.map { _ in true }, indent: "")
             out += "\n* best value of the metric"
         }
-        out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against serial.\n"
+        out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against \(StrategyDefinition.baseline.rawValue).\n"
         return out
     }
 

@@ -244,13 +244,7 @@ public enum TraceExport {
     }
 
     private static func blockedSlice(_ w: inout JSONWriter, _ span: TimeSpan, tid: Int, _ strategy: Strategy) {
-        let reason =
-            switch strategy {
-            case .serial: "blocked (waiting for a task to be done)"
-            case .priority: "blocked (waiting for tier 0 workers)"
-            case .dag, .anchored: "blocked (waiting for the anchors)"
-            }
-        slice(&w, reason, cat: "blocked", tid: tid, span)
+        slice(&w, "blocked (\(strategy.definition.blockedReason))", cat: "blocked", tid: tid, span)
     }
 
     private static func taskSlice(_ w: inout JSONWriter, _ i: Int, _ schedule: Schedule) {

@@ -4,6 +4,7 @@ extension StrategyDefinition {
         strategy: .dag,
         summary: "dependency graph (operation queue): a task starts when its dependencies are done",
         limitsConcurrency: true, canBreakDependencies: false,
+        blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: false) },
         execute: { prepared, plan, inputs, buffers in
             let policy = DAGPolicy(graph: prepared.graph, tasks: prepared.scenario.tasks, closure: plan.closure!)
@@ -15,6 +16,7 @@ extension StrategyDefinition {
         strategy: .anchored,
         summary: "dag whose didFinishLaunching first runs everything the first frame needs",
         limitsConcurrency: true, canBreakDependencies: false,
+        blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: true) },
         execute: { prepared, plan, inputs, buffers in
             let policy = DAGPolicy(graph: prepared.graph, tasks: prepared.scenario.tasks, closure: plan.closure!)

@@ -4,6 +4,7 @@ extension StrategyDefinition {
         strategy: .serial,
         summary: "everything in didFinishLaunching, on the main thread, in dependency order",
         limitsConcurrency: false, canBreakDependencies: false,
+        blockedReason: "waiting for a task to be done (latency or queue)",
         plan: { prepared in
             StrategyPlan(
                 ranking: prepared.ranking, route: [Route](repeating: .main, count: prepared.count),

@@ -31,6 +31,8 @@ public struct StrategyDefinition: Sendable {
     /// It may start a task before a dependency is done (its times can be
     /// reached only by breaking dependencies).
     public let canBreakDependencies: Bool
+    /// What `didFinishLaunching` waits for when it blocks the main thread.
+    public let blockedReason: String
     /// What the engine needs of the strategy for one scenario, built once.
     let plan: @Sendable (PreparedScenario) -> StrategyPlan
     /// One run of the engine with this strategy's policy.
@@ -38,6 +40,9 @@ public struct StrategyDefinition: Sendable {
 
     /// Every strategy, in report order.
     public static var all: [StrategyDefinition] { Strategy.allCases.map(\.definition) }
+
+    /// The strategy the others are compared with (deltas in reports).
+    public static let baseline = Strategy.serial
 }
 
 extension StrategyDefinition {
