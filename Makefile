@@ -43,8 +43,10 @@ bench: deps
 	$(SWIFT) build -c release --product launchflow
 	$(SWIFT) build -c release --product launchflow-bench
 	.build/release/launchflow-bench $(BENCH_ARGS)
+	.build/release/launchflow-bench --v2 --sizes 10000,100000
 	.build/release/launchflow-bench --render
 	.build/release/launchflow-bench --sweep
+	.build/release/launchflow-bench --sweep --v2
 
 ## crosscheck: compare the simulator with the independent Python reference of MODEL.md
 crosscheck: build

@@ -1,6 +1,6 @@
 // launchflow-bench: the benchmark. Prints figures; asserts nothing.
 //
-//   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000]
+//   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000] [--v2]
 //   swift run -c release launchflow-bench --sweep [--runs 10000] [--tasks 300]
 //   swift run -c release launchflow-bench --render
 //
@@ -89,9 +89,12 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("laun
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 
+let v2 = arguments.contains("--v2")
+if v2 { print("with every v2 key in use (RandomScenario.usingEveryV2Key)\n") }
 for size in sizes {
     var generator = RandomScenario(taskCount: size)
     generator.cores = 4...4
+    if v2 { generator = generator.usingEveryV2Key() }
     let file = folder.appendingPathComponent("random-\(size).json")
     try Data(generator.make(seed: 42).jsonBytes()).write(to: file)
     let fileMiB = Double((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) / 1_048_576

@@ -31,6 +31,24 @@ public struct RandomScenario: Sendable {
 
     public init(taskCount: Int) { self.taskCount = taskCount }
 
+    /// The same generator with every v2 key in use, in proportions that stay
+    /// realistic at any size: 20% of tasks with a latency, 10% delayed, 20%
+    /// in one of n/50 queues, 20% of main-thread tasks idle, 1% anchors,
+    /// 20 modules, 10 inputs in the first 200 ms.
+    public func usingEveryV2Key() -> RandomScenario {
+        var v2 = self
+        v2.latencyShare = 0.2
+        v2.delayShare = 0.1
+        v2.queueShare = 0.2
+        v2.queueNames = max(1, taskCount / 50)
+        v2.idleShare = 0.2
+        v2.anchorShare = 0.01
+        v2.inputs = 10
+        v2.inputWindowMs = 200
+        v2.groups = 20
+        return v2
+    }
+
     /// A scenario drawn from `seed`: the same seed gives the same scenario.
     public func make(seed: UInt64) -> Scenario {
         var rng = SplitMix64(seed: seed)
