@@ -20,10 +20,13 @@ struct CLITests {
         #expect((object["tasks"] as? [Any])?.count == 9)
     }
 
-    @Test func simulateJSONIsByteIdenticalOnEveryRun() throws {
+    @Test func simulateJSONIsByteIdenticalOnEveryRunAndInProcess() throws {
+        // End to end: the executable, twice, and the CLI in process.
         let args = ["simulate", "scenarios/large-app.json", "--strategy", "priority", "--format", "json"]
-        let first = try Launchflow.run(args)
-        #expect(try Launchflow.run(args).stdout == first.stdout)
+        let first = try Launchflow.runBinary(args)
+        #expect(first.status == 0)
+        #expect(try Launchflow.runBinary(args).stdout == first.stdout)
+        #expect(Launchflow.runInProcess(args).stdout == first.stdout)
     }
 
     @Test func simulateTextReportsMetricsWithUnitsAndEveryTask() throws {
@@ -89,7 +92,8 @@ struct CLITests {
     @Test(arguments: badInvocations.indices)
     func badInputExitsTwoWithAClearError(_ k: Int) throws {
         let (args, expected) = Self.badInvocations[k]
-        let out = try Launchflow.run(args)
+        // End to end: the executable, so that a trap would show as a crash.
+        let out = try Launchflow.runBinary(args)
         #expect(out.status == 2, "\(args)")
         #expect(out.stderr.hasPrefix(expected), "\(args): \(out.stderr)")
         #expect(out.stdout.isEmpty)
