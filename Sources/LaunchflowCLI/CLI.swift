@@ -50,7 +50,7 @@ public struct CapturedStreams: OutputStreams {
 
 /// The `launchflow` command line.
 public enum LaunchflowCommand {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// A subcommand: its spec and what it does.
     struct Entry: Sendable {
@@ -130,12 +130,17 @@ public enum LaunchflowCommand {
         var out = """
             OVERVIEW: launchflow \(version) — simulate and visualise how a mobile app launches.
 
-            Reads a scenario (launch tasks with costs, threads, priority tiers and
-            dependencies; the device; the pre-main phases) and simulates the main
-            thread's run loop and the worker threads under three strategies:
-            serial (everything in didFinishLaunching), priority (tiers) and dag
-            (dependency graph). Reports time to first frame, launch completion and
-            more; renders the DAG and Gantt charts as SVG.
+            Reads a scenario (launch tasks with costs, threads, priority tiers,
+            dependencies, latencies, delays, queues, idle work and anchors; the
+            device; the pre-main phases; user input) and simulates the main
+            thread's run loop and the worker threads under these strategies:
+
+            """
+        for definition in StrategyDefinition.all { out += helpRow(definition.strategy.rawValue, definition.summary) }
+        out += """
+
+            Reports time to first frame, launch completion and more; renders the
+            DAG and Gantt charts as SVG.
 
             USAGE: launchflow <command> [<arguments>] [<options>]
 
