@@ -44,6 +44,28 @@ public struct TaskRun: Sendable, Equatable {
         self.released = released
     }
 
+    /// Made ready, released and handed over at `time` (one write for the
+    /// engine's common case).
+    @inline(__always)
+    mutating func handOver(at time: Micros) {
+        madeReady = time
+        released = time
+        ready = time
+    }
+
+    @inline(__always)
+    mutating func start(on thread: Int32, iteration: Int32, at time: Micros) {
+        self.thread = thread
+        self.iteration = iteration
+        start = time
+    }
+
+    @inline(__always)
+    mutating func end(at time: Micros, doneAt done: Micros) {
+        end = time
+        self.done = done
+    }
+
     public var isOnMain: Bool { thread == 0 }
     /// Time between hand-over and start (waiting for a thread).
     public var wait: Micros { start - ready }

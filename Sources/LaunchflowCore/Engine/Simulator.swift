@@ -263,7 +263,7 @@ struct Simulator<Policy: LaunchPolicy> {
             while let timer = timers.min, timer.time == now {
                 timers.popMin()
                 let task = Int(timer.code >> 1)
-                if timer.code & 1 == 0 { release(task) } else { taskDone(task) }
+                if timer.code & 1 == 0 { release(task) } else { taskDone(task, onWorker: runs[task].thread > 0) }
             }
             arriveInputs()
         }
@@ -290,11 +290,7 @@ struct Simulator<Policy: LaunchPolicy> {
                 case .run(let task):
                     endBlock()
                     moved = true
-                    if inline.isEmpty || !inline[task] {
-                        runs[task].ready = launch.start
-                        runs[task].madeReady = launch.start
-                        runs[task].released = launch.start
-                    }
+                    if inline.isEmpty || !inline[task] { runs[task].handOver(at: launch.start) }
                     if startOnMain(task) { return true }
                 case .release(let task):
                     moved = true
@@ -413,9 +409,7 @@ struct Simulator<Policy: LaunchPolicy> {
     /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
     private mutating func startOnMain(_ task: Int) -> Bool {
         iterationRanWork = true
-        runs[task].thread = 0
-        runs[task].iteration = iteration
-        runs[task].start = now
+        runs[task].start(on: 0, iteration: iteration, at: now)
         if run.cost[task] > 0 {
             work = .task(task)
             mainEnd = now + run.cost[task]
@@ -474,8 +468,7 @@ struct Simulator<Policy: LaunchPolicy> {
         var moved = false
         while inFlight < run.maxInFlight, !readySet.isEmpty, let worker = freeWorkers.min {
             let task = plan.ranking.task(atRank: readySet.popMin()!)
-            runs[task].thread = worker
-            runs[task].start = now
+            runs[task].start(on: worker, iteration: -1, at: now)
             inFlight += 1
             moved = true
             if run.cost[task] == 0 {
@@ -493,20 +486,20 @@ struct Simulator<Policy: LaunchPolicy> {
     // MARK: A task's way (MODEL.md §3)
 
     private mutating func taskEnded(_ task: Int) {
-        runs[task].end = now
-        policy.taskEnded(task)
         let latency = run.latency[task]
+        runs[task].end(at: now, doneAt: now + latency)
+        policy.taskEnded(task)
         if latency == 0 {
-            taskDone(task)
+            taskDone(task, onWorker: runs[task].thread > 0)
         } else {
             timers.push(Timer(time: now + latency, code: Int32(task) << 1 | 1))
         }
     }
 
-    private mutating func taskDone(_ task: Int) {
-        runs[task].done = now
+    /// `task` is done (its `done` time is already set).
+    private mutating func taskDone(_ task: Int, onWorker: Bool) {
         notDone -= 1
-        if runs[task].thread > 0 { inFlight -= 1 }
+        if onWorker { inFlight -= 1 }
         if !holder.isEmpty {
             let queue = run.queueOf[task]
             if queue >= 0 {
@@ -521,14 +514,20 @@ struct Simulator<Policy: LaunchPolicy> {
     /// Releases the tasks the last step made ready (after their delay).
     private mutating func makeReady() {
         guard !ready.isEmpty else { return }
+        let queues = !holder.isEmpty
         for t in ready {
             let task = Int(t)
-            runs[task].madeReady = now
             let delay = run.delay[task]
             if delay > 0 {
+                runs[task].madeReady = now
                 timers.push(Timer(time: now + delay, code: t << 1))
-            } else {
+            } else if queues && run.queueOf[task] >= 0 {
+                runs[task].madeReady = now
                 release(task)
+            } else {
+                // Ready, released, admitted and handed over at once.
+                runs[task].handOver(at: now)
+                enqueue(task)
             }
         }
         ready.removeAll(keepingCapacity: true)
@@ -542,7 +541,8 @@ struct Simulator<Policy: LaunchPolicy> {
             held[Int(queue)].push(plan.ranking.rank(of: task))
             touchedQueues.append(queue)
         } else {
-            handOver(task)
+            runs[task].ready = now
+            enqueue(task)
         }
     }
 
@@ -557,14 +557,15 @@ struct Simulator<Policy: LaunchPolicy> {
                 runs[task].ready = now
                 policy.inlineAdmitted(task)
             } else {
-                handOver(task)
+                runs[task].ready = now
+                enqueue(task)
             }
         }
     }
 
-    /// Hands an admitted task over at `now`: to the main queue, the idle queue or the ready set.
-    private mutating func handOver(_ task: Int) {
-        runs[task].ready = now
+    /// Hands an admitted task over at `now` (its `ready` time already set): to
+    /// the main queue, the idle queue or the ready set.
+    private mutating func enqueue(_ task: Int) {
         let rank = plan.ranking.rank(of: task)
         let item = MainQueueItem(time: now, rank: rank, task: Int32(task))
         switch plan.route[task] {

@@ -18,9 +18,14 @@ public struct AnchorClosure: Sendable {
         self.firstFrameIsAnchor = firstFrameIsAnchor
         var inside = [Bool](repeating: false, count: tasks.count)
         var stack: [Int] = []
-        for (i, task) in tasks.enumerated() where task.anchor || (firstFrameIsAnchor && task.firstFrame) {
+        for i in tasks.indices where tasks[i].anchor || (firstFrameIsAnchor && tasks[i].firstFrame) {
             inside[i] = true
             stack.append(i)
+        }
+        guard !stack.isEmpty else {
+            contains = inside
+            count = 0
+            return
         }
         while let task = stack.popLast() {
             for k in Int(graph.dependencyStart[task])..<Int(graph.dependencyStart[task + 1]) {

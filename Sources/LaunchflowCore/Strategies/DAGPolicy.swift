@@ -23,6 +23,14 @@ struct DAGPolicy: LaunchPolicy {
         self.graph = graph
         pending = graph.dependencyCount
         keepsMainThread = !closure.isEmpty
+        // Without a closure nothing is waited for: no per-task bookkeeping.
+        guard keepsMainThread else {
+            untilDone = []
+            untilEnded = []
+            waitingForDone = 0
+            waitingForEnd = 0
+            return
+        }
         untilDone = tasks.map(\.anchor)
         untilEnded = tasks.map { closure.firstFrameIsAnchor && $0.firstFrame && !$0.anchor }
         waitingForDone = untilDone.lazy.filter { $0 }.count
@@ -38,11 +46,11 @@ struct DAGPolicy: LaunchPolicy {
     }
 
     mutating func taskEnded(_ task: Int) {
-        if untilEnded[task] { waitingForEnd -= 1 }
+        if keepsMainThread && untilEnded[task] { waitingForEnd -= 1 }
     }
 
     mutating func taskDone(_ task: Int, ready: inout [Int32]) {
-        if untilDone[task] { waitingForDone -= 1 }
+        if keepsMainThread && untilDone[task] { waitingForDone -= 1 }
         let start = Int(graph.dependentStart[task]), end = Int(graph.dependentStart[task + 1])
         guard start < end else { return }
         graph.dependents.withUnsafeBufferPointer { dependents in

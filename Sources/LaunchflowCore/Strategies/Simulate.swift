@@ -27,6 +27,8 @@ struct PreparedScenario: Sendable {
     /// Each task's queue number (queues numbered by first appearance), −1 for none.
     let queueOf: [Int32]
     let queueCount: Int
+    /// Where each task is handed over outside an anchor closure.
+    let baseRoutes: [Route]
     let criticalPath: CriticalPath
     let t0: Micros
 
@@ -36,17 +38,39 @@ struct PreparedScenario: Sendable {
         self.scenario = scenario
         graph = TaskGraph(tasks: scenario.tasks)
         ranking = Ranking(tasks: scenario.tasks)
-        costs = scenario.tasks.map(\.cost)
-        latencies = scenario.tasks.map(\.latency)
-        delays = scenario.tasks.map(\.delay)
+        // One pass over the tasks for the per-task arrays.
+        let n = scenario.tasks.count
+        var costs = [Micros](repeating: 0, count: n)
+        var latencies = costs
+        var delays = costs
+        var queueOf = [Int32](repeating: -1, count: n)
+        var routes = [Route](repeating: .worker, count: n)
         var numbers: [String: Int32] = [:]
-        queueOf = scenario.tasks.map { task in
-            guard let name = task.queue else { return -1 }
-            if let n = numbers[name] { return n }
-            let n = Int32(numbers.count)
-            numbers[name] = n
-            return n
+        scenario.tasks.withUnsafeBufferPointer { tasks in
+            for i in 0..<n {
+                costs[i] = tasks[i].cost
+                latencies[i] = tasks[i].latency
+                delays[i] = tasks[i].delay
+                if tasks[i].idle {
+                    routes[i] = .idle
+                } else if tasks[i].mainThreadOnly {
+                    routes[i] = .main
+                }
+                if let name = tasks[i].queue {
+                    if let k = numbers[name] {
+                        queueOf[i] = k
+                    } else {
+                        queueOf[i] = Int32(numbers.count)
+                        numbers[name] = queueOf[i]
+                    }
+                }
+            }
         }
+        self.costs = costs
+        self.latencies = latencies
+        self.delays = delays
+        self.queueOf = queueOf
+        baseRoutes = routes
         queueCount = numbers.count
         criticalPath = CriticalPath(graph: graph, cost: costs, latency: latencies)
         t0 = scenario.preMainTotal
@@ -55,11 +79,10 @@ struct PreparedScenario: Sendable {
     /// Where each admitted task is handed over; an idle task of the anchor
     /// closure goes to the main queue.
     func routes(closure: [Bool]?) -> [Route] {
-        scenario.tasks.indices.map { i in
-            let task = scenario.tasks[i]
-            if task.idle && closure?[i] != true { return .idle }
-            return task.mainThreadOnly ? .main : .worker
-        }
+        guard let closure else { return baseRoutes }
+        var routes = baseRoutes
+        for i in routes.indices where routes[i] == .idle && closure[i] { routes[i] = .main }
+        return routes
     }
 
     /// The engine's inputs for one run of `definition`.
