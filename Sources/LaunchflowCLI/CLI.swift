@@ -68,6 +68,7 @@ public enum LaunchflowCommand {
         Entry(spec: DiffCommand.spec, run: DiffCommand.run),
         Entry(spec: SweepCommand.spec, run: SweepCommand.run),
         Entry(spec: WhatIfCommand.spec, run: WhatIfCommand.run),
+        Entry(spec: ImportCommand.spec, run: ImportCommand.run),
     ]
 
     /// Runs `launchflow` with `arguments` (without the program name); returns the exit status.
