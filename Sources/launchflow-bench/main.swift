@@ -3,6 +3,7 @@
 //   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000]
 //   swift run -c release launchflow-bench --sweep [--runs 10000] [--tasks 300]
 //   swift run -c release launchflow-bench --render
+//   swift run -c release launchflow-bench --import [--events 2000000]
 //
 // For each size it generates a random valid scenario (seeded, about three
 // dependencies per task), writes it to a temporary file, and measures per
@@ -63,6 +64,10 @@ if arguments.contains("--render") {  // the rendering benchmark (RenderBench.swi
 }
 if arguments.contains("--sweep") {  // the sweep benchmark (SweepBench.swift)
     runSweepBenchmark(arguments)
+    exit(0)
+}
+if arguments.contains("--import") {  // the import benchmark (ImportBench.swift)
+    runImportBenchmark(arguments)
     exit(0)
 }
 if let i = arguments.firstIndex(of: "--engine-loop"), i + 2 < arguments.count,

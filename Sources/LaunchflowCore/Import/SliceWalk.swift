@@ -292,6 +292,7 @@ extension SliceSelection {
             }
             var rank = [Int](repeating: 0, count: tasks.count)
             for (r, k) in order.enumerated() { rank[k] = r }
+            var repeated: [TaskSum] = []
             for k in order {
                 let sum = tasks[k]
                 run.tasks.append(
@@ -299,24 +300,34 @@ extension SliceSelection {
                         id: sum.id, cost: sum.cost, onMain: sum.onMain == sum.slices,
                         dependsOn: sum.dependsOn.map { Int($0) }.sorted { rank[$0] < rank[$1] }.map { tasks[$0].id },
                         slices: sum.slices))
-                noteRepeats(sum, kind: "task", log: &log)
+                if sum.slices > 1 { repeated.append(sum) }
             }
             for phase in phases.sorted(by: { ($0.firstStart, $0.firstEvent) < ($1.firstStart, $1.firstEvent) }) {
                 run.preMain.append(ImportedPhase(name: phase.id, cost: phase.cost))
-                noteRepeats(phase, kind: "pre-main phase", log: &log)
+                if phase.slices > 1 { repeated.append(phase) }
             }
+            noteRepeats(repeated, log: &log)
             run.threadsWithTasks = threadsWithTasks.count
             run.unmatched = unmatchedOrder.map { unmatched[$0]! }
         }
 
-        private func noteRepeats(_ sum: TaskSum, kind: String, log: inout ImportLog) {
-            guard sum.slices > 1 else { return }
-            var parts = sum.parts.map { formatMillis(nanos: $0) }.joined(separator: " + ")
-            if sum.slices > sum.parts.count { parts += " + …" }
-            log.note(
-                trace.file,
-                "\(kind) '\(sum.id)' has \(sum.slices) slices; their costs are summed: \(parts) = \(formatMillis(nanos: sum.cost)) ms"
-            )
+        /// A note per name that occurs several times (one note for them all when there are many).
+        private func noteRepeats(_ sums: [TaskSum], log: inout ImportLog) {
+            if sums.count > 5 {
+                let examples = sums.prefix(3).map { "'\($0.id)' ×\($0.slices)" }.joined(separator: ", ")
+                log.note(
+                    trace.file,
+                    "\(sums.count) names have several slices each (\(examples), …); each name's costs are summed")
+                return
+            }
+            for sum in sums {
+                var parts = sum.parts.map { formatMillis(nanos: $0) }.joined(separator: " + ")
+                if sum.slices > sum.parts.count { parts += " + …" }
+                log.note(
+                    trace.file,
+                    "'\(sum.id)' has \(sum.slices) slices; their costs are summed: \(parts) = \(formatMillis(nanos: sum.cost)) ms"
+                )
+            }
         }
     }
 }
