@@ -13,7 +13,7 @@ import LaunchflowCore
 /// flow arrows between tasks, counters and instants, fractional timestamps.
 /// About `events` events; returns the number written.
 func writeBenchmarkTrace(to path: String, events: Int, seed: UInt64 = 7) throws -> Int {
-    FileManager.default.createFile(atPath: path, contents: nil)  // new, or emptied
+    _ = FileManager.default.createFile(atPath: path, contents: nil)  // new, or emptied
     guard let file = FileHandle(forWritingAtPath: path) else { throw NSError(domain: "bench", code: 1) }
     defer { try? file.close() }
     var rng = SplitMix64(seed: seed)

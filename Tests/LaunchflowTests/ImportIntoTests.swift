@@ -78,7 +78,7 @@ struct ImportIntoTests {
         // Keys this branch's decoder does not know yet are left alone, and said so.
         #expect(
             result.err.contains(
-                "tasks[1].latency: unknown key 'latency' (already so before the import; left as it was)"))
+                "tasks[1].latency: unknown key 'latency' (already so before; left as it was)"))
     }
 
     @Test func severalTracesWriteCostP90ReplacingNullOrInsertingIt() throws {

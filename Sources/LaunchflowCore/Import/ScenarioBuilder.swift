@@ -158,6 +158,37 @@ enum ScenarioBuilder {
         return TerminalText.escape(text + ".") + "\n"
     }
 
+    /// Validates an edited scenario: problems the edit brought are errors
+    /// (thrown, nothing written); those the file had before are warnings.
+    static func checkEdited(_ bytes: [UInt8], path: String, before: [ScenarioProblem], log: inout ImportLog)
+        throws(ImportError)
+    {
+        var newProblems: [ScenarioProblem] = []
+        do {
+            _ = try ScenarioLoader.decode(bytes, file: path)
+        } catch {
+            let known = Set(before.map { "\($0.path)\u{0}\($0.message)" })
+            newProblems = error.problems.filter { !known.contains("\($0.path)\u{0}\($0.message)") }
+        }
+        if !newProblems.isEmpty {
+            log.error(path, "with the new costs the scenario would be invalid; nothing was written:")
+            for problem in newProblems {
+                log.add(
+                    ImportDiagnostic(
+                        .error, file: path, location: problem.path.isEmpty ? nil : problem.path,
+                        message: problem.message))
+            }
+            throw ImportError(log)
+        }
+        for problem in before {
+            log.add(
+                ImportDiagnostic(
+                    .warning, file: path, line: problem.line, column: problem.column,
+                    location: problem.path.isEmpty ? nil : problem.path,
+                    message: "\(problem.message) (already so before; left as it was)"))
+        }
+    }
+
     static func fileStem(_ path: String) -> String {
         var name = Substring(path.split(separator: "/").last ?? Substring(path))
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
@@ -268,30 +299,7 @@ struct IntoTarget {
         guard !log.hasErrors else { throw ImportError(log) }
 
         let bytes = text.applying(edits)
-        var newProblems: [ScenarioProblem] = []
-        do {
-            _ = try ScenarioLoader.decode(bytes, file: path)
-        } catch {
-            let known = Set(problemsBefore.map { "\($0.path)\u{0}\($0.message)" })
-            newProblems = error.problems.filter { !known.contains("\($0.path)\u{0}\($0.message)") }
-        }
-        if !newProblems.isEmpty {
-            log.error(path, "with the imported costs the scenario would be invalid; nothing was written:")
-            for problem in newProblems {
-                log.add(
-                    ImportDiagnostic(
-                        .error, file: path, location: problem.path.isEmpty ? nil : problem.path,
-                        message: problem.message))
-            }
-            throw ImportError(log)
-        }
-        for problem in problemsBefore {
-            log.add(
-                ImportDiagnostic(
-                    .warning, file: path, line: problem.line, column: problem.column,
-                    location: problem.path.isEmpty ? nil : problem.path,
-                    message: "\(problem.message) (already so before the import; left as it was)"))
-        }
+        try ScenarioBuilder.checkEdited(bytes, path: path, before: problemsBefore, log: &log)
         let ordered = changes.sorted {
             let a = abs($0.change.delta), b = abs($1.change.delta)
             return a != b ? a > b : $0.order < $1.order
