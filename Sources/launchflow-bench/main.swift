@@ -34,7 +34,8 @@ func ms(_ s: Double) -> String { String(format: "%9.1f ms", s * 1000) }
 /// Runs the launchflow binary beside this one with stdout to /dev/null; returns
 /// wall seconds and the child's peak RSS in MiB (posix_spawn + wait4, so the
 /// time is not rounded the way Foundation's `Process.waitUntilExit` polls).
-func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
+func runCommand(_ args: [String], quiet: Bool = false) throws -> (seconds: Double, peakMiB: Double, cpuSeconds: Double)
+{
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "launchflow"
     ).path
@@ -42,6 +43,7 @@ func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     let argv = ([binary] + args).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
@@ -53,7 +55,8 @@ func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
     var usage = rusage()
     _ = wait4(pid, &status, 0, &usage)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    return (elapsed, Double(usage.ru_maxrss) / 1024)
+    let cpu = { (t: timeval) in Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return (elapsed, Double(usage.ru_maxrss) / 1024, cpu(usage.ru_utime) + cpu(usage.ru_stime))
 }
 
 var sizes = [1_000, 10_000, 100_000, 1_000_000]
