@@ -31,9 +31,10 @@ func best(of runs: Int, _ body: () throws -> Void) rethrows -> Double {
 
 func ms(_ s: Double) -> String { String(format: "%9.1f ms", s * 1000) }
 
-/// Runs the launchflow binary beside this one with stdout to /dev/null; returns
-/// wall seconds and the child's peak RSS in MiB (posix_spawn + wait4, so the
-/// time is not rounded the way Foundation's `Process.waitUntilExit` polls).
+/// Runs the launchflow binary beside this one with stdout (and, `quiet`, stderr)
+/// to /dev/null; returns wall seconds, the child's peak RSS in MiB and its CPU
+/// seconds (posix_spawn + wait4, so the time is not rounded the way
+/// Foundation's `Process.waitUntilExit` polls).
 func runCommand(_ args: [String], quiet: Bool = false) throws -> (seconds: Double, peakMiB: Double, cpuSeconds: Double)
 {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(

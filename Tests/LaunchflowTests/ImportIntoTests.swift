@@ -58,14 +58,14 @@ struct ImportIntoTests {
         #expect(result.status == 0, "\(result.err)")
         let written = try String(contentsOfFile: path, encoding: .utf8)
         // One trace: costs replaced; network-config's costP90 keeps its ratio 12/8 to the cost
-        // (9.3755 × 1.5 = 14.06325); root-vc's `null` stays; legacy-sync is not in the trace.
+        // (9.3755 × 1.5 = 14.06325, to the µs 14.063); root-vc's `null` stays; legacy-sync is not in the trace.
         let expected = Self.scenario(
-            crash: "5.6405", net: "9.3755", netP90: "14.06325", root: "28.12575", dyld: "61.25")
+            crash: "5.6405", net: "9.3755", netP90: "14.063", root: "28.12575", dyld: "61.25")
         #expect(written == expected)
         #expect(result.out.contains("Refreshed 3 of 4 tasks in \(path)"))
         #expect(result.out.contains("preMain 'dyld: load dylibs'"))
         #expect(result.out.contains("+11.25 (+22.5%)"))
-        #expect(result.out.contains("12 → 14.06325"))
+        #expect(result.out.contains("12 → 14.063"))
         #expect(result.out.contains("Not in the trace, cost kept: legacy-sync."))
         #expect(result.out.contains("Slices with no task (not imported): 'home-feed' (22.81025 ms)"))
         #expect(result.out.hasSuffix("Wrote \(path).\n"))

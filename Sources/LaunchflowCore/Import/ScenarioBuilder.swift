@@ -261,9 +261,11 @@ struct IntoTarget {
             var p90After = imported.p90
             if p90After == nil, let old = p90Before {
                 // One trace says nothing new about the spread: keep the old p90's ratio to the cost.
+                // (rounded to the µs, the model's resolution)
                 p90After =
                     before > 0
-                    ? Nanos((Double(old) * Double(imported.cost) / Double(before)).rounded()) : max(old, imported.cost)
+                    ? Nanos((Double(old) * Double(imported.cost) / Double(before) / 1000).rounded()) * 1000
+                    : max(old, imported.cost)
                 p90After = max(p90After!, imported.cost)
             }
             if imported.cost != before {
