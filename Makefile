@@ -37,7 +37,7 @@ demo: build
 test: deps
 	$(SWIFT) test
 
-## bench: the benchmarks (release build): engine and command by size, rendering, sweeps.
+## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import.
 ## BENCH_ARGS=--quick skips the 1M-task scenario.
 bench: deps
 	$(SWIFT) build -c release --product launchflow
@@ -47,6 +47,7 @@ bench: deps
 	.build/release/launchflow-bench --render
 	.build/release/launchflow-bench --sweep
 	.build/release/launchflow-bench --sweep --v2
+	.build/release/launchflow-bench --import
 
 ## crosscheck: compare the simulator with the independent Python reference of MODEL.md
 crosscheck: build

@@ -68,6 +68,8 @@ public enum LaunchflowCommand {
         Entry(spec: DiffCommand.spec, run: DiffCommand.run),
         Entry(spec: SweepCommand.spec, run: SweepCommand.run),
         Entry(spec: WhatIfCommand.spec, run: WhatIfCommand.run),
+        Entry(spec: ImportCommand.spec, run: ImportCommand.run),
+        Entry(spec: CalibrateCommand.spec, run: CalibrateCommand.run),
     ]
 
     /// Runs `launchflow` with `arguments` (without the program name); returns the exit status.
