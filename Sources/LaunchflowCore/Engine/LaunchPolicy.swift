@@ -63,6 +63,9 @@ struct StrategyPlan: Sendable {
     let limitsConcurrency: Bool
     /// The anchor closure (dag and anchored).
     let closure: AnchorClosure?
+    /// The strategy's policy before a run, built once (its tiers or graph
+    /// counters do not depend on costs); each run starts from a copy.
+    var policy: (any LaunchPolicy & Sendable)?
 
     init(ranking: Ranking, route: [Route], takeOut: [Bool], limitsConcurrency: Bool, closure: AnchorClosure?) {
         self.ranking = ranking
@@ -71,5 +74,12 @@ struct StrategyPlan: Sendable {
         hasTakeOut = takeOut.contains(true)
         self.limitsConcurrency = limitsConcurrency
         self.closure = closure
+    }
+
+    /// This plan with `policy` as its prototype.
+    func with(policy: any LaunchPolicy & Sendable) -> StrategyPlan {
+        var plan = self
+        plan.policy = policy
+        return plan
     }
 }

@@ -186,11 +186,18 @@ struct Simulator<Policy: LaunchPolicy> {
         frameInterval = scenario.device.frameInterval
         let workers = scenario.device.workerCount
         let n = run.cost.count
-        runs = SimulatorBuffers.take(&buffers.runs)
-        runs.append(
-            contentsOf: repeatElement(
-                TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
-                count: n))
+        // Every field of every task's run is written before it is read (every
+        // run ends with every task done), so an earlier run's array of the
+        // same size is reused as it is.
+        runs = buffers.runs
+        buffers.runs = []
+        if runs.count != n {
+            runs.removeAll(keepingCapacity: true)
+            runs.append(
+                contentsOf: repeatElement(
+                    TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
+                    count: n))
+        }
         commits = SimulatorBuffers.take(&buffers.commits)
         blocked = SimulatorBuffers.take(&buffers.blocked)
         ready = SimulatorBuffers.take(&buffers.ready)
@@ -239,8 +246,10 @@ struct Simulator<Policy: LaunchPolicy> {
             admitIntoFreeQueues()
             // Step 2: the main thread, then the workers, until neither moves.
             while true {
-                let mainMoved = advanceMain()
-                let workersMoved = advanceWorkers()
+                // (The checks before each call skip the call when nothing can move.)
+                let mainMoved = work == .nothing && advanceMain()
+                let workersMoved =
+                    !readySet.isEmpty && inFlight < run.maxInFlight && !freeWorkers.isEmpty && advanceWorkers()
                 if !mainMoved && !workersMoved { break }
             }
             // Step 3: the next event.

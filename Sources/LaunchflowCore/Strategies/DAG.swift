@@ -7,8 +7,7 @@ extension StrategyDefinition {
         blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: false) },
         execute: { prepared, plan, inputs, buffers in
-            let policy = DAGPolicy(graph: prepared.graph, tasks: prepared.scenario.tasks, closure: plan.closure!)
-            return runEngine(prepared, plan, inputs, policy, &buffers)
+            runEngine(prepared, plan, inputs, plan.policy as! DAGPolicy, &buffers)
         })
 
     /// `anchored`: `dag` in which every `firstFrame` task is an anchor too.
@@ -19,8 +18,7 @@ extension StrategyDefinition {
         blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: true) },
         execute: { prepared, plan, inputs, buffers in
-            let policy = DAGPolicy(graph: prepared.graph, tasks: prepared.scenario.tasks, closure: plan.closure!)
-            return runEngine(prepared, plan, inputs, policy, &buffers)
+            runEngine(prepared, plan, inputs, plan.policy as! DAGPolicy, &buffers)
         })
 }
 
@@ -34,6 +32,7 @@ extension PreparedScenario {
         let ranking = closure.isEmpty ? self.ranking : Ranking(tasks: scenario.tasks, first: closure.contains)
         return StrategyPlan(
             ranking: ranking, route: routes(closure: closure.isEmpty ? nil : closure.contains),
-            takeOut: closure.isEmpty ? [] : closure.contains, limitsConcurrency: true, closure: closure)
+            takeOut: closure.isEmpty ? [] : closure.contains, limitsConcurrency: true, closure: closure
+        ).with(policy: DAGPolicy(graph: graph, tasks: scenario.tasks, closure: closure))
     }
 }

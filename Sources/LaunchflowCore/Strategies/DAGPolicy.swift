@@ -7,7 +7,7 @@
 /// has ended.
 ///
 /// - Complexity: O(n + e) besides the engine's heaps.
-struct DAGPolicy: LaunchPolicy {
+struct DAGPolicy: LaunchPolicy, Sendable {
     private let graph: TaskGraph
     private var pending: [Int32]
     /// Whether `didFinishLaunching` waits at all (the closure is not empty).

@@ -8,11 +8,13 @@ extension StrategyDefinition {
         plan: { prepared in
             StrategyPlan(
                 ranking: prepared.ranking, route: prepared.routes(closure: nil),
-                takeOut: prepared.queueOf.map { $0 >= 0 }, limitsConcurrency: false, closure: nil)
+                takeOut: prepared.queueOf.map { $0 >= 0 }, limitsConcurrency: false, closure: nil
+            ).with(
+                policy: PriorityPolicy(
+                    tasks: prepared.scenario.tasks, ranking: prepared.ranking, delay: prepared.delays,
+                    queueOf: prepared.queueOf))
         },
         execute: { prepared, plan, inputs, buffers in
-            let policy = PriorityPolicy(
-                tasks: prepared.scenario.tasks, ranking: plan.ranking, delay: inputs.delay, queueOf: prepared.queueOf)
-            return runEngine(prepared, plan, inputs, policy, &buffers)
+            runEngine(prepared, plan, inputs, plan.policy as! PriorityPolicy, &buffers)
         })
 }

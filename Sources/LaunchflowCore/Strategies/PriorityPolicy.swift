@@ -10,7 +10,7 @@
 /// done; each later tier when the last task of the one before it is done.
 ///
 /// - Complexity: O(n) besides the engine's heaps.
-struct PriorityPolicy: LaunchPolicy {
+struct PriorityPolicy: LaunchPolicy, Sendable {
     /// The tasks of each tier, in index order.
     private let tiers: [[Int]]
     private let tierOf: [Int32]

@@ -8,12 +8,13 @@ extension StrategyDefinition {
         plan: { prepared in
             StrategyPlan(
                 ranking: prepared.ranking, route: [Route](repeating: .main, count: prepared.count),
-                takeOut: [], limitsConcurrency: false, closure: nil)
+                takeOut: [], limitsConcurrency: false, closure: nil
+            ).with(
+                policy: SerialPolicy(
+                    graph: prepared.graph, ranking: prepared.ranking, queueOf: prepared.queueOf,
+                    queueCount: prepared.queueCount))
         },
         execute: { prepared, plan, inputs, buffers in
-            let policy = SerialPolicy(
-                graph: prepared.graph, ranking: plan.ranking, queueOf: prepared.queueOf,
-                queueCount: prepared.queueCount)
-            return runEngine(prepared, plan, inputs, policy, &buffers)
+            runEngine(prepared, plan, inputs, plan.policy as! SerialPolicy, &buffers)
         })
 }

@@ -5,7 +5,7 @@
 /// returns. `delay`, `idle` and `anchor` are ignored.
 ///
 /// - Complexity: O((n + e) log n).
-struct SerialPolicy: LaunchPolicy {
+struct SerialPolicy: LaunchPolicy, Sendable {
     private let graph: TaskGraph
     private let ranking: Ranking
     private let queueOf: [Int32]
