@@ -54,14 +54,17 @@ demo: build
 test: deps deps-browser
 	$(SWIFT) test --disable-xctest
 
-## bench: the benchmarks (release build): engine and command by size, rendering, sweeps.
+## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import.
 ## BENCH_ARGS=--quick skips the 1M-task scenario.
 bench: deps
 	$(SWIFT) build -c release --product launchflow
 	$(SWIFT) build -c release --product launchflow-bench
 	.build/release/launchflow-bench $(BENCH_ARGS)
+	.build/release/launchflow-bench --v2 --sizes 10000,100000
 	.build/release/launchflow-bench --render
 	.build/release/launchflow-bench --sweep
+	.build/release/launchflow-bench --sweep --v2
+	.build/release/launchflow-bench --import
 
 ## crosscheck: compare the simulator with the independent Python reference of MODEL.md
 crosscheck: build

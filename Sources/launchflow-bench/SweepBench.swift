@@ -13,7 +13,8 @@ func runSweepBenchmark(_ arguments: [String]) {
     }
     let runs = option("--runs", 10_000)
     let taskCount = option("--tasks", 300)
-    let scenario = SweepBenchmark.scenario(taskCount: taskCount)
+    let v2 = arguments.contains("--v2")
+    let scenario = SweepBenchmark.scenario(taskCount: taskCount, v2: v2)
     let cores = ProcessInfo.processInfo.activeProcessorCount
     var load = [Double](repeating: 0, count: 3)
     _ = getloadavg(&load, 3)
@@ -21,7 +22,8 @@ func runSweepBenchmark(_ arguments: [String]) {
         "launchflow sweep benchmark — release build, \(cores) cores, load average \(String(format: "%.2f", load[0])) at start"
     )
     print(
-        "\(runs) sampled launches of a \(taskCount)-task random scenario (4-core device), serial + priority + dag each\n"
+        "\(runs) sampled launches of a \(taskCount)-task random scenario (4-core device\(v2 ? ", every v2 key in use" : "")), "
+            + Strategy.allCases.map(\.rawValue).joined(separator: " + ") + " each\n"
     )
     print("threads   wall time   CPU time   runs/s   simulations/s   CPU µs/simulation   speed-up")
     var single = 0.0

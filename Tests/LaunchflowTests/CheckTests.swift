@@ -46,16 +46,17 @@ struct CheckTests {
                   cpuUtilization        dag            0.5         —     0.5     ±0  same
                   frames                dag              2         —       2     ±0  same
                   maxInputDelayMs       dag          0.000   ≤ 0.000   0.000     ±0  same
+                  inputLatencyMaxMs     dag          0.000   ≤ 0.000   0.000     ±0  same
                   criticalPathMs        dag         15.000         —  15.000     ±0  same
                   lowerBoundMs          dag         15.000         —  15.000     ±0  same
                   dependencyViolations  dag              0       ≤ 0       0     ±0  same
 
-                PASS: all 10 checks hold.
+                PASS: all 11 checks hold.
 
                 """)
         // All three strategies by default.
         let all = try Launchflow.run(["check", app, "--baseline", baseline])
-        #expect(all.status == 0 && all.stdout.contains("PASS: all 30 checks hold."))
+        #expect(all.status == 0 && all.stdout.contains("PASS: all 44 checks hold."))
     }
 
     @Test func aRegressionExitsOneAndSaysWhatMovedAndWhy() throws {
@@ -83,6 +84,7 @@ struct CheckTests {
                   cpuUtilization        dag            0.5         —     0.5               ±0  same
                   frames                dag              2         —       2               ±0  same
                   maxInputDelayMs       dag          0.000   ≤ 0.000   0.000               ±0  same
+                  inputLatencyMaxMs     dag          0.000   ≤ 0.000   0.000               ±0  same
                   criticalPathMs        dag         15.000         —  25.000     +10 (+66.7%)  changed (not gated)
                   lowerBoundMs          dag         15.000         —  25.000     +10 (+66.7%)  changed (not gated)
                   dependencyViolations  dag              0       ≤ 0       0               ±0  same
@@ -90,7 +92,7 @@ struct CheckTests {
                 Changed since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)
                   'net': cost 10 → 20 ms (+10)
 
-                FAIL: 2 of 11 checks failed: timeToFirstFrameMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
+                FAIL: 2 of 12 checks failed: timeToFirstFrameMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
 
                 """)
     }
@@ -102,7 +104,7 @@ struct CheckTests {
         #expect(out.status == 0)
         let row = out.stdout.split(separator: "\n").first { $0.contains("launchCompleteMs") }
         #expect(row?.hasSuffix("7.000  −8 (−53.3%)  improved") == true, "\(out.stdout)")
-        #expect(out.stdout.contains("PASS: all 10 checks hold (1 improved)."))
+        #expect(out.stdout.contains("PASS: all 11 checks hold (1 improved)."))
     }
 
     @Test func theToleranceAllowsSomeGrowth() throws {
@@ -205,7 +207,7 @@ struct CheckTests {
         #expect(out.status == 2)
         #expect(
             out.stderr
-                == "error: \(baseline): the baseline has no result for 'serial', 'priority' (it has dag); record it again with 'launchflow baseline \(app)' or pass --strategies dag\n"
+                == "error: \(baseline): the baseline has no result for 'serial', 'priority', 'anchored' (it has dag); record it again with 'launchflow baseline \(app)' or pass --strategies dag\n"
         )
     }
 
@@ -279,7 +281,7 @@ struct CheckTests {
         #expect(object["passed"] as? Bool == false)
         #expect((object["tolerance"] as? [String: Any])?["ms"] as? Double == 3)
         let checks = try #require(object["checks"] as? [[String: Any]])
-        #expect(checks.count == 30)
+        #expect(checks.count == 44)
         let ttff = try #require(
             checks.first { $0["metric"] as? String == "timeToFirstFrameMs" && $0["strategy"] as? String == "dag" })
         #expect(

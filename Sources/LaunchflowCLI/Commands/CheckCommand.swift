@@ -27,6 +27,7 @@ enum CheckCommand {
                 repeatable: true),
             .strategies,
             .maxConcurrent,
+            .idleMode,
             .textOrJSON,
         ],
         discussion: """

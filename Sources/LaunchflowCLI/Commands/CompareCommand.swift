@@ -14,6 +14,7 @@ enum CompareCommand {
                 name: "format", value: "<format>", help: "text, markdown or json (default: text).",
                 choices: ["text", "markdown", "json"]),
             .maxConcurrent,
+            .idleMode,
             OptionSpec(
                 name: "out", value: "<dir>",
                 help:
@@ -53,7 +54,7 @@ enum CompareCommand {
         case "markdown":
             streams.writeText(TextReport.comparison(results, markdown: true))
         default:
-            streams.writeText(TextReport.comparison(results, markdown: false))
+            streams.writeText(TextReport.comparison(results, markdown: false) + TextReport.modules(results))
         }
         return 0
     }

@@ -12,6 +12,7 @@ enum DiffCommand {
         options: [
             .strategies,
             .maxConcurrent,
+            .idleMode,
             .textOrJSON,
         ],
         discussion: """

@@ -11,8 +11,8 @@ enum RenderCommand {
         options: [
             OptionSpec(
                 name: "strategy", value: "<strategy>",
-                help: "serial, priority, dag or all (default: all).",
-                choices: Strategy.allCases.map(\.rawValue) + ["all"]),
+                help: "One of \(Strategy.names), or all.",
+                choices: Strategy.allCases.map(\.rawValue) + ["all"], defaultValue: "all"),
             .out,
             .tiers,
             .edges,
@@ -22,6 +22,7 @@ enum RenderCommand {
                     "Where the Gantt charts' time axis starts: 0 (process start)\nor t0 (the run loop; pre-main folded). Default: 0.",
                 choices: ["0", "t0"]),
             .maxConcurrent,
+            .idleMode,
         ],
         discussion: """
             Writes, into the output directory (created if missing):
@@ -34,8 +35,7 @@ enum RenderCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let choice = args.value("strategy") ?? "all"
-        let strategies = choice == "all" ? Strategy.allCases : [Strategy(rawValue: choice)!]
+        let strategies = args.choice(spec.options[0], as: Strategy.self).map { [$0] } ?? Strategy.allCases
         let options = try args.simulationOptions(spec)
         let tiers = args.tiers()
         let scenario = try args.loadScenario()

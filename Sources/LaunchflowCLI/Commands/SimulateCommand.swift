@@ -18,6 +18,7 @@ enum SimulateCommand {
                 help: "text only: the task table in file order or by start time\n(file or start; default: file).",
                 choices: TextReport.TaskOrder.allCases.map(\.rawValue)),
             .maxConcurrent,
+            .idleMode,
         ],
         discussion: """
             The text report lists the metrics with their units, then every task:
@@ -33,7 +34,7 @@ enum SimulateCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategy = Strategy(rawValue: args.value("strategy") ?? "dag")!
+        let strategy = args.strategy
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
         let result = SimulationResult(scenario, strategy: strategy, options: options)

@@ -22,6 +22,7 @@ enum SweepCommand {
             ),
             .jobs,
             .maxConcurrent,
+            .idleMode,
             .textOrJSON,
             OptionSpec(
                 name: "out", value: "<dir>",

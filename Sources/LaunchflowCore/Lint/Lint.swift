@@ -28,8 +28,12 @@
 /// the three tier rules are skipped; a scenario that declares no dependencies
 /// does not say what the first frame needs, so the serial rule is skipped.
 ///
+/// - (v2) ``LintWarning/Rule/idleTaskDelaysFirstFrame``,
+///   ``LintWarning/Rule/delayOnFirstFramePath``,
+///   ``LintWarning/Rule/anchorClosureBlocksLaunch``: see `LintV2.swift`.
+///
 /// - Complexity: O((n + e) log n): one pass over the edges, one reverse
-///   topological pass, one `serial` simulation.
+///   topological pass, one `serial` simulation (and up to two with anchors).
 public enum Lint {
     /// Every warning for `scenario`, ordered by task index, then dependency position.
     public static func warnings(_ scenario: Scenario, file: String) -> [LintWarning] {
@@ -83,6 +87,7 @@ public enum Lint {
 
         if tiered { firstFrameRule(scenario, warn) }
         if hasDependencies { serialRule(scenario, warn) }
+        modelV2Rules(scenario, warn)
         let order = found.indices.sorted {
             (found[$0].task, found[$0].position, found[$0].hops, $0) < (
                 found[$1].task, found[$1].position, found[$1].hops, $1
@@ -163,6 +168,7 @@ public enum Lint {
 public struct LintWarning: Sendable, CustomStringConvertible {
     public enum Rule: String, Sendable, CaseIterable {
         case laterTierDependency, sameTierDependency, firstFrameNeedsLaterTier, blocksFirstFrameUnderSerial
+        case idleTaskDelaysFirstFrame, delayOnFirstFramePath, anchorClosureBlocksLaunch
     }
 
     public var rule: Rule

@@ -44,6 +44,13 @@ struct RawTask {
     var dependsOn: [String?] = []
     var firstFrame = false
     var costP90: Micros?
+    var latency: Micros = 0
+    var delay: Micros = 0
+    var queue: String?
+    var idle = false
+    var anchor = false
+    var group: String?
+    var latencyP90: Micros?
 }
 
 /// The result of reading one key: absent (or null), present but invalid (a

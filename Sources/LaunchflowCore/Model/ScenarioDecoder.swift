@@ -3,10 +3,15 @@ import Foundation
 /// The streaming decoder. A class because the reader's callbacks record
 /// problems into it while the reader itself is passed `inout`.
 final class ScenarioDecoder {
-    static let rootKeys = ["name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter"]
+    static let rootKeys = [
+        "name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter", "idleMode", "inputs",
+    ]
     static let deviceKeys = ["cores", "refreshRate", "commitCost", "renderTime"]
     static let preMainKeys = ["name", "cost"]
-    static let taskKeys = ["id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90"]
+    static let taskKeys = [
+        "id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90", "latency", "delay", "queue",
+        "idle", "anchor", "group", "latencyP90",
+    ]
     /// The largest millisecond value accepted anywhere: an hour.
     static let maxMilliseconds = 3_600_000.0
     static let maxPriority = 1_000_000
@@ -25,6 +30,8 @@ final class ScenarioDecoder {
     var budgets: [Budget] = []
     var jitter: Double?
     var schema: String?
+    var idleMode = IdleMode.batch
+    var inputs: [UserInput] = []
 
     init(file: String) { self.file = file }
 
@@ -63,6 +70,9 @@ final class ScenarioDecoder {
             case "preMain": try self.decodePreMain(&r)
             case "tasks": try self.decodeTasks(&r)
             case "budgets": try self.decodeBudgets(&r)
+            case "idleMode":
+                if let v = try self.string(&r, at: .root(key)).value { self.idleMode = IdleMode(rawValue: v) ?? .batch }
+            case "inputs": try self.decodeInputs(&r)
             default: try r.skipValue()
             }
         }
@@ -175,6 +185,13 @@ final class ScenarioDecoder {
             case "priority":
                 task.priority = try self.integer(&r, at: at, min: 0, max: Self.maxPriority).value ?? 0
             case "costP90": task.costP90 = try self.milliseconds(&r, at: at).value
+            case "latency": task.latency = try self.milliseconds(&r, at: at).value ?? 0
+            case "delay": task.delay = try self.milliseconds(&r, at: at).value ?? 0
+            case "latencyP90": task.latencyP90 = try self.milliseconds(&r, at: at).value
+            case "queue": task.queue = try self.string(&r, at: at).value
+            case "group": task.group = try self.string(&r, at: at).value
+            case "idle": task.idle = try self.bool(&r, at: at).value ?? false
+            case "anchor": task.anchor = try self.bool(&r, at: at).value ?? false
             case "dependsOn": task.dependsOn = try self.dependencies(&r, task: index)
             default: try r.skipValue()
             }
@@ -216,6 +233,26 @@ final class ScenarioDecoder {
             }
         }
         return ids
+    }
+
+    private func decodeInputs(_ r: inout JSONReader) throws {
+        guard try expectArray(&r, at: .root("inputs")) else { return }
+        try r.readArray { r, index in
+            var name: String?
+            var at: Micros = 0
+            var cost: Micros = 0
+            guard try self.expectObject(&r, at: .root("inputs[\(index)]"), nullIsAbsent: false) else { return }
+            try r.readObject { r, key, _ in
+                let loc = Location.root("inputs[\(index)].\(key)")
+                switch key {
+                case "name": name = try self.string(&r, at: loc).value
+                case "at": at = try self.milliseconds(&r, at: loc).value ?? 0
+                case "cost": cost = try self.milliseconds(&r, at: loc).value ?? 0
+                default: try r.skipValue()
+                }
+            }
+            self.inputs.append(UserInput(name: name ?? "input-\(index + 1)", at: at, cost: cost))
+        }
     }
 
     private func decodeBudgets(_ r: inout JSONReader) throws {
@@ -417,10 +454,12 @@ final class ScenarioDecoder {
             let raw = tasks[i]
             return LaunchTask(
                 id: raw.id ?? "", cost: raw.cost ?? 0, mainThreadOnly: raw.mainThreadOnly, priority: raw.priority,
-                dependsOn: resolved[i], firstFrame: raw.firstFrame, costP90: raw.costP90)
+                dependsOn: resolved[i], firstFrame: raw.firstFrame, costP90: raw.costP90, latency: raw.latency,
+                delay: raw.delay, queue: raw.queue, idle: raw.idle, anchor: raw.anchor, group: raw.group,
+                latencyP90: raw.latencyP90)
         }
         return Scenario(
             name: name ?? "", description: description, device: device, preMain: preMain, tasks: launchTasks,
-            budgets: budgets, jitter: jitter, schema: schema)
+            budgets: budgets, jitter: jitter, schema: schema, idleMode: idleMode, inputs: inputs)
     }
 }

@@ -18,8 +18,8 @@ public enum TextReport {
             "device: \(device.cores) cores (main + \(device.workerCount) workers), \(formatNumber(device.refreshRate)) Hz"
         out +=
             " (frame \(formatMillis(device.frameInterval)) ms), commit \(formatMillis(device.commitCost)) ms, render \(formatMillis(device.renderTime)) ms"
-        if schedule.strategy == .dag && schedule.maxConcurrent < device.workerCount {
-            out += ", at most \(schedule.maxConcurrent) worker tasks at once"
+        if let limit = schedule.maxConcurrent, limit < device.workerCount || schedule.latencies.contains(where: { $0 > 0 }) {
+            out += ", at most \(limit) worker tasks in flight"
         }
         out += "\n\nMetrics\n"
         let rows = Metric.allCases.map { metric in [metric.label, valueText(metric, result.metrics), unit(metric)] }
@@ -31,24 +31,21 @@ public enum TextReport {
             }
             out += table([["phase", "start", "end"]] + rows, rightAligned: [false, true, true], indent: "  ")
         }
-        out += "\nTasks (ms; wait = start − ready\(order == .start ? "; by start time" : ""))\n"
-        var taskRows = [["task", "thread", "ready", "start", "end", "wait"]]
-        var indices = Array(schedule.tasks.indices)
-        if order == .start {
-            let runs = schedule.tasks
-            indices.sort { (runs[$0].start, runs[$0].thread, $0) < (runs[$1].start, runs[$1].thread, $1) }
+        out += taskTable(schedule, order: order)
+        if !schedule.inputs.isEmpty {
+            out += "\nInputs (ms; wait = start − at: how long the tap waited for the main thread)\n"
+            var rows = [["input", "at", "start", "end", "wait"]]
+            for input in schedule.inputs {
+                rows.append([
+                    scenario.inputs[input.input].name, fixed(input.at), fixed(input.start), fixed(input.end),
+                    fixed(input.wait),
+                ])
+            }
+            out += table(rows, rightAligned: [false, true, true, true, true], indent: "  ")
         }
-        for i in indices {
-            let run = schedule.tasks[i]
-            taskRows.append([
-                scenario.tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start),
-                fixed(run.end), fixed(run.wait),
-            ])
-        }
-        out += table(taskRows, rightAligned: [false, false, true, true, true, true], indent: "  ")
         let violations = schedule.violations()
         if !violations.isEmpty {
-            out += "\nDependency violations (the task started before its dependency ended)\n"
+            out += "\nDependency violations (the task started before its dependency was done)\n"
             var rows = [["task", "dependency", "start", "dependency end"]]
             for v in violations {
                 rows.append([
@@ -59,6 +56,80 @@ public enum TextReport {
         }
         let path = result.criticalPath.tasks.map { scenario.tasks[$0].id }
         out += "\nCritical path: \(path.joined(separator: " → "))\n"
+        out += modules([result])
+        return out
+    }
+
+    /// One row per task: thread, ready, start, end and wait; with v2 keys in
+    /// use, also its done time (latency), its delay and its wait for its queue.
+    static func taskTable(_ schedule: Schedule, order: TaskOrder = .file) -> String {
+        let tasks = schedule.scenario.tasks
+        let showDone = tasks.contains { $0.latency > 0 }
+        let showDelay = schedule.tasks.contains { $0.delayed > 0 }
+        let showQueue = tasks.contains { $0.queue != nil }
+        let showKind = tasks.contains { $0.idle || $0.anchor || $0.queue != nil }
+        var notes: [String] = []
+        if showDone { notes.append("done = end + latency") }
+        if showDelay { notes.append("delay: released this long after it became ready") }
+        if showQueue { notes.append("queue wait: released → admitted by its queue") }
+        var header = ["task", "thread", "ready", "start", "end"]
+        if showDone { header.append("done") }
+        header.append("wait")
+        if showDelay { header.append("delay") }
+        if showQueue { header.append("queue wait") }
+        if showKind { header.append("") }
+        var rows = [header]
+        var indices = Array(schedule.tasks.indices)
+        if order == .start {
+            let runs = schedule.tasks
+            indices.sort { (runs[$0].start, runs[$0].thread, $0) < (runs[$1].start, runs[$1].thread, $1) }
+        }
+        for i in indices {
+            let run = schedule.tasks[i]
+            var row = [tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start), fixed(run.end)]
+            if showDone { row.append(fixed(run.done)) }
+            row.append(fixed(run.wait))
+            if showDelay { row.append(run.delayed > 0 ? fixed(run.delayed) : "") }
+            if showQueue { row.append(tasks[i].queue == nil ? "" : fixed(run.queueWait)) }
+            if showKind {
+                var notes: [String] = []
+                if let queue = tasks[i].queue { notes.append("queue \(queue)") }
+                if tasks[i].idle { notes.append("idle") }
+                if tasks[i].anchor { notes.append("anchor") }
+                row.append(notes.joined(separator: ", "))
+            }
+            rows.append(row)
+        }
+        let right = header.indices.map { $0 >= 2 && !(showKind && $0 == header.count - 1) }
+        var out = "\nTasks (ms; wait = start − ready\(order == .start ? "; by start time" : ""))\n"
+        out += table(rows, rightAligned: right, indent: "  ")
+        if !notes.isEmpty { out += "  " + notes.joined(separator: "; ") + "\n" }
+        return out
+    }
+
+    /// The per-module breakdown (`group`), one column block per result; empty
+    /// when no task has a group.
+    public static func modules(_ results: [SimulationResult]) -> String {
+        guard let first = results.first, first.schedule.scenario.tasks.contains(where: { $0.group != nil }) else {
+            return ""
+        }
+        let breakdowns = results.map { ModuleBreakdown($0) }
+        var out = "\nModules (ms; main = time on the main thread; first-frame path = time on the first frame's"
+        out += " longest dependency chain)\n"
+        var header = ["module", "tasks", "cost"]
+        for result in results {
+            let name = results.count > 1 ? " (\(result.schedule.strategy.rawValue))" : ""
+            header.append("main" + name)
+        }
+        header.append("first-frame path")
+        var rows = [header]
+        for (k, module) in breakdowns[0].modules.enumerated() {
+            var row = [module.name, String(module.tasks), fixed(module.cost)]
+            for breakdown in breakdowns { row.append(fixed(breakdown.modules[k].mainThread)) }
+            row.append(fixed(module.firstFramePath))
+            rows.append(row)
+        }
+        out += table(rows, rightAligned: header.indices.map { $0 > 0 }, indent: "  ")
         return out
     }
 
@@ -71,7 +142,7 @@ public enum TextReport {
         guard let first = results.first else { return "" }
         let scenario = first.schedule.scenario
         let judged = HonestComparison(results)
-        let baseline = results.first { $0.schedule.strategy == .serial }
+        let baseline = results.first { $0.schedule.strategy == StrategyDefinition.baseline }
         var rows = [["metric"] + results.map(\.schedule.strategy.rawValue)]
         for metric in Metric.allCases {
             let values = results.map { $0.metrics.value(metric) }
@@ -80,7 +151,7 @@ public enum TextReport {
                 var cell = valueText(metric, result.metrics)
                 if judged.isBest(k, metric) { cell = markdown ? "**\(cell)**" : cell + "*" }
                 if judged.beatsOnlyByBreaking(k, metric) { cell += "†" }
-                if let baseline, result.schedule.strategy != .serial {
+                if let baseline, result.schedule.strategy != baseline.schedule.strategy {
                     let delta = values[k] - baseline.metrics.value(metric)
                     cell += " (\(signed(delta, metric)))"
                 }
@@ -100,7 +171,7 @@ public enum TextReport {
             out += table(rows, rightAligned: [false] + results.map { _ in true }, indent: "")
             out += "\n* best value of the metric among the strategies that keep every dependency"
         }
-        out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against serial.\n"
+        out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against \(StrategyDefinition.baseline.rawValue).\n"
         let warnings = judged.warnings
         if !warnings.isEmpty {
             out += (markdown ? "\n" : "") + "† better than every correct strategy only by breaking dependencies:\n"

@@ -77,13 +77,14 @@ public struct Sweep: Sendable {
         }
         return SweepResult(
             scenario: engine.scenario, configuration: configuration, jitter: sampler.jitter, p90Tasks: sampler.p90Tasks,
-            jitterTasks: sampler.jitterTasks, firstFrame: firstFrame, launchComplete: launchComplete, broke: broke)
+            jitterTasks: sampler.jitterTasks, latencyTasks: sampler.latencyTasks, firstFrame: firstFrame,
+            launchComplete: launchComplete, broke: broke)
     }
 
-    /// Whether `strategy` can break a dependency: only `priority` (MODEL.md §5:
-    /// `serial`, `dag` and `anchored` have none by construction). Its runs are
-    /// simulated in full to count them; the others take the fast path.
-    static func mayBreakDependencies(_ strategy: Strategy) -> Bool { strategy == .priority }
+    /// Whether `strategy` can break a dependency (the registry's
+    /// `canBreakDependencies`). Its runs are simulated in full to count them;
+    /// the others take the fast path.
+    static func mayBreakDependencies(_ strategy: Strategy) -> Bool { strategy.definition.canBreakDependencies }
 
     /// Run-major values of one chunk: entry `run × strategies + s`.
     struct ChunkResult: Sendable {
@@ -96,6 +97,8 @@ public struct Sweep: Sendable {
     private func runChunk(_ range: Range<Int>, _ configuration: SweepConfiguration) -> ChunkResult {
         var runner = engine.makeRunner()
         var costs = sampler.medians
+        var latencies = sampler.latencyMedians
+        let sampleLatencies = sampler.latencyTasks > 0
         var result = ChunkResult(firstFrame: [], launchComplete: [], broke: [])
         let capacity = range.count * configuration.strategies.count
         result.firstFrame.reserveCapacity(capacity)
@@ -103,14 +106,18 @@ public struct Sweep: Sendable {
         result.broke.reserveCapacity(capacity)
         for run in range {
             sampler.sample(run: run, seed: configuration.seed, into: &costs)
+            if sampleLatencies { sampler.sampleLatencies(run: run, seed: configuration.seed, into: &latencies) }
             for strategy in configuration.strategies {
+                let sampled = sampleLatencies ? latencies : nil
                 if Self.mayBreakDependencies(strategy) {
-                    let metrics = engine.metrics(strategy, costs: costs, options: configuration.options)
+                    let metrics = engine.metrics(
+                        strategy, costs: costs, latencies: sampled, options: configuration.options)
                     result.firstFrame.append(metrics.timeToFirstFrame)
                     result.launchComplete.append(metrics.launchComplete)
                     result.broke.append(metrics.dependencyViolations > 0)
                 } else {
-                    let times = runner.headlineTimes(strategy, costs: costs, options: configuration.options)
+                    let times = runner.headlineTimes(
+                        strategy, costs: costs, latencies: sampled, options: configuration.options)
                     result.firstFrame.append(times.timeToFirstFrame)
                     result.launchComplete.append(times.launchComplete)
                     result.broke.append(false)
@@ -130,6 +137,8 @@ public struct SweepResult: Sendable {
     /// Tasks whose cost varied through their `costP90`, and through the jitter.
     public let p90Tasks: Int
     public let jitterTasks: Int
+    /// (v2) Tasks whose latency varied through their `latencyP90`.
+    public let latencyTasks: Int
     /// `firstFrame[s][r]`: the time to first frame of strategy `s` in run `r`, µs.
     public let firstFrame: [[Micros]]
     /// `launchComplete[s][r]`: the launch completion of strategy `s` in run `r`, µs.
@@ -144,8 +153,9 @@ public struct SweepResult: Sendable {
 
     init(
         scenario: Scenario, configuration: SweepConfiguration, jitter: Double, p90Tasks: Int, jitterTasks: Int,
-        firstFrame: [[Micros]], launchComplete: [[Micros]], broke: [[Bool]]
+        latencyTasks: Int = 0, firstFrame: [[Micros]], launchComplete: [[Micros]], broke: [[Bool]]
     ) {
+        self.latencyTasks = latencyTasks
         self.scenario = scenario
         self.configuration = configuration
         self.jitter = jitter

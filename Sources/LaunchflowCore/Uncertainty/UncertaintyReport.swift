@@ -11,8 +11,9 @@ public enum UncertaintyReport {
         var out =
             "\(result.scenario.name) — sweep of \(runs) sampled launch\(runs == 1 ? "" : "es"), seed \(configuration.seed)\n"
         out += "uncertainty: \(uncertaintyLine(result))\n"
-        if let maxConcurrent = configuration.options.maxConcurrent, configuration.strategies.contains(.dag) {
-            out += "dag: at most \(maxConcurrent) worker tasks at once\n"
+        let limited = configuration.strategies.filter(\.definition.limitsConcurrency)
+        if let maxConcurrent = configuration.options.maxConcurrent, !limited.isEmpty {
+            out += "\(limited.map(\.rawValue).joined(separator: ", ")): at most \(maxConcurrent) worker tasks in flight\n"
         }
         let tables:
             [(String, KeyPath<SweepSummary, Distribution>, KeyPath<SweepSummary, Int>, KeyPath<SweepSummary, Int>)] = [
@@ -64,7 +65,11 @@ public enum UncertaintyReport {
     /// "3 tasks with costP90, 6 with jitter σ 0.2, 0 fixed; …" or a hint when nothing varies.
     public static func uncertaintyLine(_ result: SweepResult) -> String {
         let total = result.scenario.tasks.count
+        let latencies =
+            result.latencyTasks > 0
+            ? "; \(result.latencyTasks) latenc\(result.latencyTasks == 1 ? "y varies" : "ies vary") (latencyP90)" : ""
         guard result.uncertainTasks > 0 else {
+            if result.latencyTasks > 0 { return "every cost is fixed" + latencies }
             return "none — every task has a fixed cost, so every run equals the deterministic launch"
                 + " (add costP90 to tasks, a scenario jitter, or --jitter)"
         }
@@ -74,7 +79,7 @@ public enum UncertaintyReport {
         let fixed = total - result.uncertainTasks
         if fixed > 0 { parts.append("\(fixed) fixed") }
         return "\(result.uncertainTasks) of \(total) tasks vary (" + parts.joined(separator: ", ")
-            + "); lognormal costs, the same sampled costs for every strategy in a run"
+            + "); lognormal costs, the same sampled costs for every strategy in a run" + latencies
     }
 
     /// "812 (81.2%)".
@@ -88,16 +93,17 @@ public enum UncertaintyReport {
     public static func whatIf(_ analysis: WhatIfAnalysis, top: Int? = nil) -> String {
         let scenario = analysis.scenario
         let base = analysis.base
-        var out = "\(scenario.name) — what if one task's cost were \(percentText(analysis.reduction))% lower?"
+        let what = analysis.target.rawValue
+        var out = "\(scenario.name) — what if one task's \(what) were \(percentText(analysis.reduction))% lower?"
         out += " strategy \(analysis.strategy.rawValue)\n"
         out +=
             "base: first frame \(formatMillis(base.timeToFirstFrame)) ms, launch complete \(formatMillis(base.launchComplete)) ms"
-        if analysis.strategy == .dag, let maxConcurrent = analysis.options.maxConcurrent {
-            out += ", at most \(maxConcurrent) worker tasks at once"
+        if analysis.strategy.definition.limitsConcurrency, let maxConcurrent = analysis.options.maxConcurrent {
+            out += ", at most \(maxConcurrent) worker tasks in flight"
         }
         out += "\n\n"
         let rows = analysis.rows.prefix(top ?? analysis.rows.count)
-        var table = [["rank", "task", "cost", "reduced", "first-frame gain", "launch gain", "slack"]]
+        var table = [["rank", "task", what, "reduced", "first-frame gain", "launch gain", "slack"]]
         for (k, row) in rows.enumerated() {
             table.append([
                 String(k + 1), scenario.tasks[row.task].id, TextReport.fixed(row.cost),
@@ -110,8 +116,8 @@ public enum UncertaintyReport {
         if rows.count < analysis.rows.count { out += "  … \(analysis.rows.count - rows.count) more (--top)\n" }
         out += """
 
-            Times in ms. gain: base time − time with only that task's cost reduced (negative: the launch got slower).
-            Ranked by first-frame gain, then launch gain. slack: how much the task's cost can grow before the first
+            Times in ms. gain: base time − time with only that task's \(what) reduced (negative: the launch got slower).
+            Ranked by first-frame gain, then launch gain. slack: how much the task's \(what) can grow before the first
             frame moves, found by re-simulation (doubling, then bisection to the µs); '≥' when no growth up to
             \(formatMillis(analysis.slackCap)) ms (the base launch) moves it.
 
@@ -188,9 +194,10 @@ extension JSONWriter {
         raw("{\n  "); key("scenario"); string(scenario.name)
         raw(",\n  "); key("strategy"); string(analysis.strategy.rawValue)
         raw(",\n  "); key("reducePercent"); raw(UncertaintyReport.percentText(analysis.reduction))
-        if analysis.strategy == .dag, let maxConcurrent = analysis.options.maxConcurrent {
+        if analysis.strategy.definition.limitsConcurrency, let maxConcurrent = analysis.options.maxConcurrent {
             raw(",\n  "); key("maxConcurrent"); integer(maxConcurrent)
         }
+        if analysis.target != .cost { raw(",\n  "); key("target"); string(analysis.target.rawValue) }
         raw(",\n  "); key("base")
         raw("{ "); key("timeToFirstFrameMs"); millis(analysis.base.timeToFirstFrame)
         raw(", "); key("launchCompleteMs"); millis(analysis.base.launchComplete); raw(" }")
@@ -201,8 +208,9 @@ extension JSONWriter {
             raw(k == 0 ? "\n    { " : ",\n    { ")
             key("rank"); integer(k + 1)
             raw(", "); key("id"); string(scenario.tasks[row.task].id)
-            raw(", "); key("costMs"); millis(row.cost)
-            raw(", "); key("reducedCostMs"); millis(row.reducedCost)
+            let latency = analysis.target == .latency
+            raw(", "); key(latency ? "latencyMs" : "costMs"); millis(row.cost)
+            raw(", "); key(latency ? "reducedLatencyMs" : "reducedCostMs"); millis(row.reducedCost)
             raw(", "); key("timeToFirstFrameGainMs"); millis(row.firstFrameGain)
             raw(", "); key("launchCompleteGainMs"); millis(row.launchGain)
             raw(", "); key("slackMs"); millis(row.slack)
