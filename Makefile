@@ -6,16 +6,30 @@ OUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: all demo test deps build release install bench crosscheck format lint clean
+.PHONY: all demo test deps deps-browser build release install bench crosscheck format lint clean
 
 all: demo
 
-## deps: install Graphviz's C library and pkg-config when missing
+## deps: install Graphviz's C library and pkg-config when missing. apt's and
+## dpkg's output goes to $(DEPS_LOG); one line says what is installed.
+DEPS_LOG ?= $(or $(TMPDIR),/tmp)/launchflow-deps.log
+SUDO = $$( [ "$$(id -u)" -eq 0 ] || echo sudo )
+APT_INSTALL = $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq
+
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgvc; then \
-		echo "installing libgraphviz-dev and pkg-config (Graphviz's C library, linked in-process)"; \
-		SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libgraphviz-dev pkg-config; \
+		echo "installing libgraphviz-dev and pkg-config (Graphviz's C library, linked in-process; log: $(DEPS_LOG))"; \
+		{ $(APT_INSTALL) libgraphviz-dev pkg-config; } >>$(DEPS_LOG) 2>&1 \
+			|| { echo "error: apt-get failed; the end of $(DEPS_LOG):" >&2; tail -n 5 $(DEPS_LOG) >&2; exit 1; }; \
+	fi
+
+## deps-browser: Debian's chromium, which the report's browser tests drive
+## headless; when it cannot be installed those tests are skipped (and say so).
+deps-browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium (headless browser for the report's tests; log: $(DEPS_LOG))"; \
+		{ $(APT_INSTALL) chromium; } >>$(DEPS_LOG) 2>&1 \
+			|| echo "warning: chromium could not be installed (see $(DEPS_LOG)); the browser tests will be skipped"; \
 	fi
 
 build: deps
@@ -26,25 +40,31 @@ release: deps
 
 ## install: a release build of launchflow, copied to $(PREFIX)/bin
 install: release
-	install -d $(PREFIX)/bin
-	install -m 755 .build/release/launchflow $(PREFIX)/bin/launchflow
+	@if [ -w "$(PREFIX)" ] || { [ ! -e "$(PREFIX)" ] && [ -w "$$(dirname "$(PREFIX)")" ]; }; then SUDO=""; \
+		else SUDO="$(SUDO)"; fi; \
+	$$SUDO install -d "$(PREFIX)/bin" && $$SUDO install -m 755 .build/release/launchflow "$(PREFIX)/bin/launchflow" \
+		&& echo "installed $(PREFIX)/bin/launchflow"
 
 ## demo: compare the strategies on the bundled example and render its pictures into output/
 demo: build
 	.build/debug/launchflow compare $(SCENARIO) --out $(OUT)
 
-## test: the whole test suite
-test: deps
-	$(SWIFT) test
+## test: the whole test suite (Swift Testing only: there are no XCTest cases,
+## so XCTest's empty "Executed 0 tests" run is not started)
+test: deps deps-browser
+	$(SWIFT) test --disable-xctest
 
-## bench: the benchmarks (release build): engine and command by size, rendering, sweeps.
+## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import.
 ## BENCH_ARGS=--quick skips the 1M-task scenario.
 bench: deps
 	$(SWIFT) build -c release --product launchflow
 	$(SWIFT) build -c release --product launchflow-bench
 	.build/release/launchflow-bench $(BENCH_ARGS)
+	.build/release/launchflow-bench --v2 --sizes 10000,100000
 	.build/release/launchflow-bench --render
 	.build/release/launchflow-bench --sweep
+	.build/release/launchflow-bench --sweep --v2
+	.build/release/launchflow-bench --import
 
 ## crosscheck: compare the simulator with the independent Python reference of MODEL.md
 crosscheck: build

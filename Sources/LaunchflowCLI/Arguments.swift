@@ -11,6 +11,11 @@ struct OptionSpec: Sendable {
     /// The values allowed, if the set is fixed.
     var choices: [String]? = nil
     var repeatable = false
+    /// The value when the option is not given; shown in the help as `(default: …)`.
+    var defaultValue: String? = nil
+    /// The value when the option is given without one (`--fit` = `--fit scale`);
+    /// then only a following word among ``choices`` is taken as its value.
+    var implicitValue: String? = nil
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help)
@@ -22,6 +27,8 @@ struct ArgumentSpec: Sendable {
     var name: String
     var help: String
     var optional = false
+    /// The last argument only: it takes every remaining positional (one or more).
+    var repeatable = false
 }
 
 /// A subcommand: its help text, arguments and options.
@@ -38,9 +45,13 @@ struct CommandSpec: Sendable {
 
     var usage: String {
         var parts = ["launchflow", name]
-        for argument in arguments { parts.append(argument.optional ? "[<\(argument.name)>]" : "<\(argument.name)>") }
+        for argument in arguments {
+            let text = argument.optional ? "[<\(argument.name)>]" : "<\(argument.name)>"
+            parts.append(argument.repeatable ? text + " ..." : text)
+        }
         for option in options {
-            let text = option.value.map { "--\(option.name) \($0)" } ?? "--\(option.name)"
+            var text = option.value.map { "--\(option.name) \($0)" } ?? "--\(option.name)"
+            if let value = option.value, option.implicitValue != nil { text = "--\(option.name) [\(value)]" }
             parts.append(option.repeatable ? "[\(text) ...]" : "[\(text)]")
         }
         return parts.joined(separator: " ")
@@ -58,9 +69,15 @@ struct CommandSpec: Sendable {
         out += "\nOPTIONS:\n"
         for option in allOptions {
             var label = "--\(option.name)"
-            if let value = option.value { label += " \(value)" }
+            if let value = option.value { label += option.implicitValue == nil ? " \(value)" : " [\(value)]" }
             if option.name == "help" { label = "-h, --help" }
-            out += helpRow(label, option.help)
+            var help = option.help
+            if let value = option.defaultValue {
+                let period = help.hasSuffix(".")
+                if period { help.removeLast() }
+                help += " (default: \(value))" + (period ? "." : "")
+            }
+            out += helpRow(label, help)
         }
         return out
     }
@@ -87,6 +104,15 @@ struct ParsedArguments {
     private(set) var flags: Set<String> = []
 
     func value(_ name: String) -> String? { values[name]?.last }
+
+    /// The option's value, or its default.
+    func value(_ option: OptionSpec) -> String? { values[option.name]?.last ?? option.defaultValue }
+
+    /// The option's value (or default) as one of its typed choices; nil when
+    /// neither is given. The parser has already checked the value is a choice.
+    func choice<T: RawRepresentable>(_ option: OptionSpec, as type: T.Type = T.self) -> T? where T.RawValue == String {
+        value(option).flatMap(T.init(rawValue:))
+    }
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
 
@@ -130,6 +156,13 @@ struct ParsedArguments {
             let value: String
             if let inlineValue {
                 value = inlineValue
+            } else if let implicit = spec.implicitValue {
+                if i < args.count, spec.choices?.contains(args[i]) == true {
+                    value = args[i]
+                    i += 1
+                } else {
+                    value = implicit
+                }
             } else if i < args.count, !(args[i].hasPrefix("--") && args[i].count > 2) {
                 value = args[i]
                 i += 1
@@ -154,7 +187,7 @@ struct ParsedArguments {
             let missing = command.arguments[positionals.count]
             throw CLIError.usage(command, "missing argument <\(missing.name)>")
         }
-        if positionals.count > command.arguments.count {
+        if positionals.count > command.arguments.count, command.arguments.last?.repeatable != true {
             throw CLIError.usage(command, "unexpected argument '\(positionals[command.arguments.count])'")
         }
     }

@@ -9,6 +9,10 @@ public protocol OutputStreams {
 
 extension OutputStreams {
     mutating func write(_ text: String) { write(Array(text.utf8)) }
+
+    /// A text report for people: control characters that came from the
+    /// scenario are shown escaped (`\u{1B}`), so a file cannot drive the terminal.
+    mutating func writeText(_ text: String) { write(displayEscaped(text, keepingLineFeeds: true)) }
 }
 
 /// The process's stdout and stderr.
@@ -50,7 +54,7 @@ public struct CapturedStreams: OutputStreams {
 
 /// The `launchflow` command line.
 public enum LaunchflowCommand {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// A subcommand: its spec and what it does.
     struct Entry: Sendable {
@@ -63,11 +67,14 @@ public enum LaunchflowCommand {
         Entry(spec: CompareCommand.spec, run: CompareCommand.run),
         Entry(spec: ValidateCommand.spec, run: ValidateCommand.run),
         Entry(spec: RenderCommand.spec, run: RenderCommand.run),
+        Entry(spec: ReportCommand.spec, run: ReportCommand.run),
         Entry(spec: CheckCommand.spec, run: CheckCommand.run),
         Entry(spec: BaselineCommand.spec, run: BaselineCommand.run),
         Entry(spec: DiffCommand.spec, run: DiffCommand.run),
         Entry(spec: SweepCommand.spec, run: SweepCommand.run),
         Entry(spec: WhatIfCommand.spec, run: WhatIfCommand.run),
+        Entry(spec: ImportCommand.spec, run: ImportCommand.run),
+        Entry(spec: CalibrateCommand.spec, run: CalibrateCommand.run),
     ]
 
     /// Runs `launchflow` with `arguments` (without the program name); returns the exit status.
@@ -120,6 +127,9 @@ public enum LaunchflowCommand {
     private static func entry(named name: String) throws(CLIError) -> Entry {
         if let entry = commands.first(where: { $0.spec.name == name }) { return entry }
         if name.hasPrefix("-") {
+            if let option = closestMatch(to: name, in: ["--help", "--version"]) {
+                throw CLIError.usage(nil, "unknown option '\(name)'; did you mean '\(option)'?")
+            }
             throw CLIError.usage(nil, "unknown option '\(name)'; options come after the command")
         }
         throw CLIError.usage(nil, "unknown command '\(name)'\(didYouMean(name, in: commands.map(\.spec.name)))")
@@ -129,12 +139,17 @@ public enum LaunchflowCommand {
         var out = """
             OVERVIEW: launchflow \(version) — simulate and visualise how a mobile app launches.
 
-            Reads a scenario (launch tasks with costs, threads, priority tiers and
-            dependencies; the device; the pre-main phases) and simulates the main
-            thread's run loop and the worker threads under three strategies:
-            serial (everything in didFinishLaunching), priority (tiers) and dag
-            (dependency graph). Reports time to first frame, launch completion and
-            more; renders the DAG and Gantt charts as SVG.
+            Reads a scenario (launch tasks with costs, threads, priority tiers,
+            dependencies, latencies, delays, queues, idle work and anchors; the
+            device; the pre-main phases; user input) and simulates the main
+            thread's run loop and the worker threads under these strategies:
+
+            """
+        for definition in StrategyDefinition.all { out += helpRow(definition.strategy.rawValue, definition.summary) }
+        out += """
+
+            Reports time to first frame, launch completion and more; renders the
+            DAG and Gantt charts as SVG.
 
             USAGE: launchflow <command> [<arguments>] [<options>]
 
@@ -161,17 +176,22 @@ public enum LaunchflowCommand {
 
 extension OptionSpec {
     static let strategy = OptionSpec(
-        name: "strategy", value: "<strategy>", help: "serial, priority or dag (default: dag).",
-        choices: Strategy.allCases.map(\.rawValue))
+        name: "strategy", value: "<strategy>", help: "One of \(Strategy.names).",
+        choices: Strategy.allCases.map(\.rawValue), defaultValue: Strategy.dag.rawValue)
     static let strategies = OptionSpec(
-        name: "strategies", value: "<list>",
-        help: "Comma-separated strategies to run (default: serial,priority,dag).")
+        name: "strategies", value: "<list>", help: "Comma-separated strategies to run.",
+        defaultValue: Strategy.allCases.map(\.rawValue).joined(separator: ","))
     /// `--format text|json`, the output of most commands.
     static let textOrJSON = OptionSpec(
         name: "format", value: "<format>", help: "text (tables) or json (default: text).", choices: ["text", "json"])
     static let maxConcurrent = OptionSpec(
         name: "max-concurrent", value: "<n>",
-        help: "dag only: at most n worker tasks at once (an integer ≥ 1;\nabove cores − 1 acts as cores − 1).")
+        help:
+            "\(StrategyDefinition.all.filter(\.limitsConcurrency).map(\.strategy.rawValue).joined(separator: " and ")) only: at most n worker tasks in\nflight, started and not yet done (an integer ≥ 1).")
+    static let idleMode = OptionSpec(
+        name: "idle-mode", value: "<mode>",
+        help: "How the run loop runs idle tasks: batch (all at once) or\noneByOne (one per iteration); overrides the scenario's idleMode.",
+        choices: IdleMode.allCases.map(\.rawValue))
 }
 
 extension ArgumentSpec {
@@ -188,16 +208,21 @@ extension ParsedArguments {
     }
 
     func simulationOptions(_ command: CommandSpec) throws(CLIError) -> SimulationOptions {
-        guard let text = value("max-concurrent") else { return SimulationOptions() }
+        var options = SimulationOptions(idleMode: choice(.idleMode))
+        guard let text = value("max-concurrent") else { return options }
         guard let n = Int(text), n >= 1 else {
             throw CLIError.usage(command, "invalid value '\(text)' for '--max-concurrent': expected an integer ≥ 1")
         }
-        return SimulationOptions(maxConcurrent: n)
+        options.maxConcurrent = n
+        return options
     }
+
+    /// `--strategy`, or its default.
+    var strategy: Strategy { choice(.strategy) ?? .dag }
 
     /// `--strategies a,b` (no repeats), or every strategy.
     func strategies(_ command: CommandSpec) throws(CLIError) -> [Strategy] {
-        guard let text = value("strategies") else { return Strategy.allCases }
+        guard let text = values["strategies"]?.last else { return Strategy.allCases }
         var result: [Strategy] = []
         for name in text.split(separator: ",", omittingEmptySubsequences: false).map({
             $0.trimmingCharacters(in: .whitespaces)
@@ -205,7 +230,7 @@ extension ParsedArguments {
             guard let strategy = Strategy(rawValue: name) else {
                 let hint = didYouMean(name, in: Strategy.allCases.map(\.rawValue))
                 throw CLIError.usage(
-                    command, "unknown strategy '\(name)' in '--strategies': expected serial, priority or dag\(hint)")
+                    command, "unknown strategy '\(name)' in '--strategies': expected one of \(Strategy.names)\(hint)")
             }
             if result.contains(strategy) {
                 throw CLIError.usage(command, "strategy '\(name)' listed twice in '--strategies'")

@@ -40,8 +40,9 @@ public enum ChartStyle {
     /// The `didFinishLaunching` span.
     public static let launchSpanFill = "#fff4c2"
     public static let launchSpanStroke = "#8a6d00"
-    /// Commit markers and commit time.
-    public static let commit = "#7b3fbf"
+    /// Commit markers and commit time: near-black, a hue no tier uses.
+    public static let commit = "#263238"
+    public static let commitTimeFill = "#546e7a"
     /// The first-frame line and the first-frame commit marker.
     public static let firstFrame = "#1e8e3e"
     /// The launch-complete line.

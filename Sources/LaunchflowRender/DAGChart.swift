@@ -11,6 +11,17 @@ public enum TierDisplay: String, CaseIterable, Sendable {
     case none
 }
 
+/// Which dependencies the DAG draws.
+public enum EdgeDisplay: String, CaseIterable, Sendable {
+    /// `reduced` above ``DAGChart/reductionThreshold`` dependencies, else `all`.
+    case auto
+    /// Every dependency.
+    case all
+    /// The transitive reduction: a dependency that a longer path implies is
+    /// left out (critical-path edges are always drawn); the legend counts them.
+    case reduced
+}
+
 /// The task graph, laid out left to right by Graphviz's `dot`.
 ///
 /// - One node per task; its SVG element id is the task id, its label the id
@@ -28,23 +39,56 @@ public enum TierDisplay: String, CaseIterable, Sendable {
 /// dependency …`, id `lf-dep-<dependency index>-<task index>`; violation
 /// overlays have class `edge violation` and id `lf-violation-…`. Helper edges
 /// of the `bands` layout are invisible and not written to the SVG. So the
-/// number of `dependency` edges equals the number of dependencies.
+/// number of `dependency` edges equals the number of dependencies — unless the
+/// picture draws the transitive reduction (``EdgeDisplay``, by default above
+/// ``reductionThreshold`` dependencies): implied dependencies, and the
+/// violation overlays of implied dependencies, are then left out and counted
+/// in the legend.
 public struct DAGChart: Sendable {
     public var scenario: Scenario
     /// The runs whose times the tooltips show (any number, any strategies);
     /// violations are drawn for the `priority` ones.
     public var results: [SimulationResult]
     public var tiers: TierDisplay
+    public var edges: EdgeDisplay
 
-    public init(_ scenario: Scenario, results: [SimulationResult] = [], tiers: TierDisplay = .clusters) {
+    /// Above this many dependencies, ``EdgeDisplay/auto`` draws the transitive reduction.
+    public static let reductionThreshold = 150
+    /// Above this many tasks, `dot`'s crossing minimisation and network
+    /// simplex are bounded (``boundedLayout``): a few passes give almost the
+    /// same picture in a fraction of the time.
+    public static let boundedLayoutThreshold = 150
+
+    public init(
+        _ scenario: Scenario, results: [SimulationResult] = [], tiers: TierDisplay = .clusters,
+        edges: EdgeDisplay = .auto
+    ) {
         self.scenario = scenario
         self.results = results
         self.tiers = tiers
+        self.edges = edges
     }
 
     /// The graph under one strategy.
-    public init(_ result: SimulationResult, tiers: TierDisplay = .clusters) {
-        self.init(result.schedule.scenario, results: [result], tiers: tiers)
+    public init(_ result: SimulationResult, tiers: TierDisplay = .clusters, edges: EdgeDisplay = .auto) {
+        self.init(result.schedule.scenario, results: [result], tiers: tiers, edges: edges)
+    }
+
+    /// Graph attributes that bound `dot`'s work on large graphs: fewer
+    /// crossing-minimisation passes (`mclimit`), bounded network-simplex
+    /// iterations for ranking and placement (`nslimit1`, `nslimit`), no
+    /// second crossing pass over clusters (`remincross`).
+    public static let boundedLayout: [(String, String)] = [
+        ("mclimit", "0.3"), ("nslimit", "4"), ("nslimit1", "4"), ("remincross", "false"), ("searchsize", "20"),
+    ]
+
+    /// Whether the picture leaves out implied dependencies.
+    public var drawsReduction: Bool {
+        switch edges {
+        case .all: false
+        case .reduced: true
+        case .auto: scenario.tasks.reduce(0) { $0 + $1.dependsOn.count } > Self.reductionThreshold
+        }
     }
 
     /// The picture as a Graphviz description (plain Swift, no C).
@@ -58,6 +102,15 @@ public struct DAGChart: Sendable {
         let onPath = Set(path.tasks)
         var criticalEdges = Set<[Int]>()
         for (a, b) in zip(path.tasks, path.tasks.dropFirst()) { criticalEdges.insert([a, b]) }
+        let implied = drawsReduction ? TransitiveReduction.implied(tasks) : nil
+        var omitted = 0
+        if let implied {
+            for (i, task) in tasks.enumerated() {
+                for (k, d) in task.dependsOn.enumerated() where implied[i][k] && !criticalEdges.contains([d, i]) {
+                    omitted += 1
+                }
+            }
+        }
 
         var graph = GraphDescription(
             name: scenario.name, layout: .dot,
@@ -65,7 +118,7 @@ public struct DAGChart: Sendable {
                 "id": .init(GraphvizText.id(ids("graph"))), "rankdir": "LR", "bgcolor": "white", "pad": "0.25",
                 "nodesep": "0.22", "ranksep": "0.45", "fontname": .init(ChartStyle.font), "fontsize": "11",
                 "labelloc": "t", "labeljust": "l", "newrank": "true",
-                "label": .html(legend(tierInfo, path: path)),
+                "label": .html(legend(tierInfo, path: path, omitted: implied == nil ? nil : omitted)),
             ],
             nodeDefaults: [
                 "shape": "box", "style": "filled,rounded", "fontname": .init(ChartStyle.font), "fontsize": "11",
@@ -101,9 +154,14 @@ public struct DAGChart: Sendable {
             graph.nodes.append(GraphDescription.Node(name: GraphvizText.name(task.id), attributes))
         }
 
+        if tasks.count > Self.boundedLayoutThreshold {
+            for (name, value) in Self.boundedLayout { graph.graphAttributes[name] = .init(value) }
+        }
+
         for (i, task) in tasks.enumerated() {
-            for d in task.dependsOn {
+            for (k, d) in task.dependsOn.enumerated() {
                 let critical = criticalEdges.contains([d, i])
+                if let implied, implied[i][k] && !critical { continue }
                 var attributes: GraphDescription.Attributes = [
                     "id": .init(GraphvizText.id(ids("dep-\(d)-\(i)"))),
                     "class": critical ? "dependency critical" : "dependency",
@@ -121,7 +179,9 @@ public struct DAGChart: Sendable {
         }
 
         for result in results where result.schedule.strategy == .priority {
-            for v in result.schedule.violations() {
+            // With the reduction drawn, a violated implied dependency gets no overlay:
+            // some drawn dependency along its longer path is violated too.
+            for v in result.schedule.violations() where !isImplied(v.dependency, v.task, implied) {
                 let tip =
                     "dependency violated under priority: \(tasks[v.task].id) started at \(formatMillis(v.start)) ms,"
                     + " before \(tasks[v.dependency].id) ended at \(formatMillis(v.dependencyEnd)) ms"
@@ -150,6 +210,11 @@ public struct DAGChart: Sendable {
     public func svg() throws(RenderError) -> [UInt8] { try Graphviz.svg(graph) }
 
     private func name(_ task: Int) -> String { GraphvizText.name(scenario.tasks[task].id) }
+
+    private func isImplied(_ dependency: Int, _ task: Int, _ implied: [[Bool]]?) -> Bool {
+        guard let implied, let k = scenario.tasks[task].dependsOn.firstIndex(of: dependency) else { return false }
+        return implied[task][k]
+    }
 
     private func addClusters(_ graph: inout GraphDescription, ids: ElementIDs, tiers: Tiers) {
         for (tier, priority) in tiers.priorities.enumerated() {
@@ -251,12 +316,22 @@ public struct DAGChart: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// The title and legend, as an HTML-like label.
-    private func legend(_ tiers: Tiers, path: CriticalPath) -> String {
+    /// The title and legend, as an HTML-like label. `omitted`: the implied
+    /// dependencies left out, when the picture draws the reduction.
+    private func legend(_ tiers: Tiers, path: CriticalPath, omitted: Int?) -> String {
         let dependencies = scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }
+        // The same number as the tables' criticalPathMs (t0 + the chain), with the chain itself.
+        let t0 = scenario.preMainTotal
         var summary =
             "\(scenario.tasks.count) tasks · \(dependencies) dependencies · critical path"
-            + " \(formatMillis(path.length)) ms (\(path.tasks.count) tasks)"
+            + " \(formatMillis(t0 + path.length)) ms"
+            + (t0 > 0 ? " incl. pre-main \(formatMillis(t0)) ms" : "")
+            + " (a chain of \(path.tasks.count) task\(path.tasks.count == 1 ? "" : "s"): \(formatMillis(path.length)) ms)"
+        if let omitted {
+            summary +=
+                " · \(omitted) dependenc\(omitted == 1 ? "y" : "ies") implied by longer paths not drawn"
+                + " (--edges all draws them)"
+        }
         if !results.isEmpty {
             summary += " · times in tooltips: " + results.map(\.schedule.strategy.rawValue).joined(separator: ", ")
         }

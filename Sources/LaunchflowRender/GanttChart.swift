@@ -154,14 +154,19 @@ enum GanttFrame {
                 ids("tick-label-\(k)"), formatMillis(tick), x: axis.x(tick), y: top + 13, size: 9.5, align: .center,
                 color: ChartStyle.mutedText)
         }
+        let title =
+            "time since process start (ms)"
+            + (axis.start > 0 ? " — the first \(formatMillis(axis.start)) ms (pre-main) folded" : "")
         canvas.text(
-            ids("axis-title"), "time since process start (ms)", x: axis.x(axis.end), y: top + 27, size: 9.5,
+            ids("axis-title"), title, x: axis.x(axis.end), y: top + 27, size: 9.5,
             align: .right,
             color: ChartStyle.mutedText)
         return top + 34
     }
 
-    /// Swatches with labels, wrapped to the width; returns the y below.
+    /// Swatches with labels in two rows that never wrap: the tiers, then the
+    /// marks (critical path, pre-main, commits…); a row too long for the width
+    /// gets smaller text. Returns the y below.
     static func legend(_ canvas: inout Canvas, ids: ElementIDs, tiers: Tiers, showsBlocked: Bool, top: Double) -> Double
     {
         typealias Item = (label: String, attributes: GraphDescription.Attributes)
@@ -201,22 +206,31 @@ enum GanttFrame {
         items.append(("launch complete", ["fillcolor": .init(ChartStyle.launchComplete)]))
 
         canvas.text(ids("legend-title"), "Legend", x: GanttPanel.laneLabelX, y: top + 6, size: 10, bold: true)
-        var x = GanttPanel.laneLabelX + 56
+        let tierItems = tiers.priorities.count > shownTiers ? shownTiers + 1 : shownTiers
+        let rows = [Array(items.indices.prefix(tierItems)), Array(items.indices.dropFirst(tierItems))]
+        let left = GanttPanel.laneLabelX + 56
         var y = top
-        for (k, item) in items.enumerated() {
-            let lineLike = item.label == "first frame" || item.label == "launch complete"
-            let width = ChartStyle.estimatedWidth(item.label, size: 9.5) * 1.1 + 26
-            if x + width > canvas.width - 8 {
-                x = GanttPanel.laneLabelX + 56
-                y += 16
+        for row in rows where !row.isEmpty {
+            func width(_ k: Int, _ size: Double) -> Double {
+                ChartStyle.estimatedWidth(items[k].label, size: size) * 1.1 + 26 * size / 9.5
             }
-            let swatchWidth = lineLike ? 2.0 : 14
-            canvas.box(
-                ids("legend-\(k)"), x0: x + (14 - swatchWidth) / 2, x1: x + (14 + swatchWidth) / 2, top: y,
-                height: lineLike ? 12 : 10, item.attributes)
-            canvas.text(ids("legend-label-\(k)"), item.label, x: x + 18, y: y + 5, size: 9.5)
-            x += width
+            var size = 9.5
+            let room = canvas.width - 8 - left
+            let natural = row.reduce(0) { $0 + width($1, size) }
+            if natural > room { size = max(6, size * room / natural) }
+            var x = left
+            for k in row {
+                let item = items[k]
+                let lineLike = item.label == "first frame" || item.label == "launch complete"
+                let swatchWidth = lineLike ? 2.0 : 14
+                canvas.box(
+                    ids("legend-\(k)"), x0: x + (14 - swatchWidth) / 2, x1: x + (14 + swatchWidth) / 2, top: y,
+                    height: lineLike ? 12 : 10, item.attributes)
+                canvas.text(ids("legend-label-\(k)"), item.label, x: x + 18, y: y + 5, size: size)
+                x += width(k, size)
+            }
+            y += 16
         }
-        return y + 16
+        return y
     }
 }

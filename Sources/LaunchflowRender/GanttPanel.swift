@@ -9,9 +9,13 @@ import LaunchflowCore
 /// - the `main` lane (``mainLaneHeight``): a run-loop strip on top
 ///   (`didFinishLaunching` span, commit markers), then the bar band
 ///   (pre-main phases, main-thread tasks, commits, blocked time);
-/// - one lane per worker (``workerLaneHeight``), ``laneGap`` apart.
+/// - one lane per worker that ran a task (``workerLaneHeight``), ``laneGap``
+///   apart; workers that stayed idle are folded into one thin row
+///   (``idleRowHeight``, id `…lane-idle`) that names them.
 ///
-/// Every bar spans exactly `axis.x(start)` … `axis.x(end)`.
+/// Every bar spans exactly `axis.x(start)` … `axis.x(end)`; when the axis
+/// starts after 0 (pre-main folded), what ends before it is left out and
+/// what straddles it is cut at the axis start.
 struct GanttPanel {
     static let markerRows = 28.0
     static let mainLaneHeight = 48.0
@@ -20,6 +24,7 @@ struct GanttPanel {
     static let laneGap = 4.0
     static let barInset = 4.0
     static let laneLabelX = 12.0
+    static let idleRowHeight = 14.0
 
     let result: SimulationResult
     let axis: TimeAxis
@@ -30,21 +35,43 @@ struct GanttPanel {
     /// The element id of task i's bar.
     let barID: (Int) -> String
 
-    /// The panel's height for a scenario with `cores` cores, in points.
-    static func height(cores: Int) -> Double {
-        markerRows + mainLaneHeight + Double(cores - 1) * (workerLaneHeight + laneGap)
+    /// The threads that get a lane: `main` and every worker that ran a task, ascending.
+    var shownThreads: [Int32] {
+        var used = Set<Int32>([0])
+        for run in result.schedule.tasks { used.insert(run.thread) }
+        return used.sorted()
     }
 
-    /// The y range (points, downward) of each thread's lane: index 0 is `main`.
-    static func lanes(cores: Int, top: Double) -> [(top: Double, bottom: Double)] {
-        var lanes: [(top: Double, bottom: Double)] = []
-        var y = top + markerRows
-        for thread in 0..<cores {
-            let height = thread == 0 ? mainLaneHeight : workerLaneHeight
-            lanes.append((y, y + height))
-            y += height + laneGap
+    /// The workers that ran nothing, ascending.
+    var idleThreads: [Int32] {
+        let shown = Set(shownThreads)
+        return (1..<Int32(result.schedule.scenario.device.cores)).filter { !shown.contains($0) }
+    }
+
+    /// The y range (points, downward) of each shown thread's lane, by thread;
+    /// and the idle row below them, if any.
+    func lanes(top: Double) -> (byThread: [Int32: (top: Double, bottom: Double)], idle: (top: Double, bottom: Double)?)
+    {
+        var lanes: [Int32: (top: Double, bottom: Double)] = [:]
+        var y = top + Self.markerRows
+        for thread in shownThreads {
+            let height = thread == 0 ? Self.mainLaneHeight : Self.workerLaneHeight
+            lanes[thread] = (y, y + height)
+            y += height + Self.laneGap
         }
-        return lanes
+        let idle = idleThreads.isEmpty ? nil : (top: y, bottom: y + Self.idleRowHeight)
+        return (lanes, idle)
+    }
+
+    /// "worker-3", "worker-2 and worker-5", "worker-2 … worker-5" (contiguous), or a list.
+    static func names(_ threads: [Int32]) -> String {
+        let names = threads.map(Schedule.threadName)
+        if names.count == 1 { return names[0] }
+        if let first = threads.first, let last = threads.last, Int(last - first) + 1 == threads.count, threads.count > 2
+        {
+            return "\(names[0]) … \(names[names.count - 1])"
+        }
+        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
     }
 
     private func id(_ suffix: String) -> String { ids(scope + suffix) }
@@ -53,23 +80,37 @@ struct GanttPanel {
     func draw(on canvas: inout Canvas, top: Double) -> Double {
         let schedule = result.schedule
         let scenario = schedule.scenario
-        let cores = scenario.device.cores
-        let lanes = Self.lanes(cores: cores, top: top)
-        let lanesTop = lanes[0].top
-        let lanesBottom = lanes[lanes.count - 1].bottom
+        let layout = lanes(top: top)
+        let lanes = layout.byThread
+        let shown = shownThreads
+        let lanesTop = lanes[0]!.top
+        let lanesBottom = layout.idle?.bottom ?? lanes[shown[shown.count - 1]]!.bottom
 
-        for (thread, lane) in lanes.enumerated() {
-            let name = Schedule.threadName(Int32(thread))
+        for (k, thread) in shown.enumerated() {
+            let lane = lanes[thread]!
+            let name = Schedule.threadName(thread)
             canvas.box(
                 id("lane-" + name), x0: axis.originX - 4, x1: axis.x(axis.end) + 4, top: lane.top,
                 height: lane.bottom - lane.top,
                 [
-                    "fillcolor": .init(ChartStyle.laneFills[thread % 2]), "color": .init(ChartStyle.laneStroke),
+                    "fillcolor": .init(ChartStyle.laneFills[k % 2]), "color": .init(ChartStyle.laneStroke),
                     "penwidth": "0.6", "class": "lane",
                 ])
             canvas.text(
                 id("lane-label-" + name), name, x: Self.laneLabelX, y: (lane.top + lane.bottom) / 2, size: 11,
                 bold: thread == 0)
+        }
+        if let idle = layout.idle {
+            let idleThreads = self.idleThreads
+            let text =
+                "\(Self.names(idleThreads)): idle (no task ran on \(idleThreads.count == 1 ? "it" : "them"))"
+            canvas.box(
+                id("lane-idle"), x0: axis.originX - 4, x1: axis.x(axis.end) + 4, top: idle.top,
+                height: idle.bottom - idle.top,
+                ["fillcolor": "white", "color": .init(ChartStyle.laneStroke), "penwidth": "0.6", "class": "lane idle"])
+            canvas.text(
+                id("lane-idle-label"), text, x: axis.originX + 4, y: (idle.top + idle.bottom) / 2, size: 8.5,
+                color: ChartStyle.mutedText)
         }
         for (k, tick) in axis.ticks.enumerated() where tick > 0 {
             canvas.verticalLine(
@@ -77,9 +118,10 @@ struct GanttPanel {
                 color: ChartStyle.grid)
         }
 
-        let mainBand = (top: lanes[0].top + Self.runLoopStrip, bottom: lanes[0].bottom - Self.barInset)
-        for (k, span) in schedule.preMain.enumerated() {
+        let mainBand = (top: lanes[0]!.top + Self.runLoopStrip, bottom: lanes[0]!.bottom - Self.barInset)
+        for (k, span) in schedule.preMain.enumerated() where span.end > axis.start {
             let phase = scenario.preMain[k]
+            let span = TimeSpan(start: max(span.start, axis.start), end: span.end)
             bar(
                 &canvas, id("premain-\(k)"), span, band: mainBand, label: phase.name,
                 fill: ChartStyle.preMain[k % 2], stroke: "#8c8c8c", classes: "premain",
@@ -89,7 +131,7 @@ struct GanttPanel {
         let launch = schedule.didFinishLaunching
         canvas.box(
             id("did-finish-launching"), x0: axis.x(launch.start), x1: axis.x(launch.end),
-            top: lanes[0].top + 3, height: Self.runLoopStrip - 5,
+            top: lanes[0]!.top + 3, height: Self.runLoopStrip - 5,
             [
                 "fillcolor": .init(ChartStyle.launchSpanFill), "color": .init(ChartStyle.launchSpanStroke),
                 "penwidth": "0.8", "class": "did-finish-launching",
@@ -110,7 +152,7 @@ struct GanttPanel {
         let critical = Set(result.criticalPath.tasks)
         for (i, run) in schedule.tasks.enumerated() {
             let task = scenario.tasks[i]
-            let lane = lanes[Int(run.thread)]
+            let lane = lanes[run.thread]!
             let band = (
                 top: run.thread == 0 ? mainBand.top : lane.top + Self.barInset, bottom: lane.bottom - Self.barInset
             )
@@ -136,12 +178,13 @@ struct GanttPanel {
             if commit.end > commit.start {
                 bar(
                     &canvas, id("commit-time-\(k)"), TimeSpan(start: commit.start, end: commit.end), band: mainBand,
-                    label: "", fill: "#e6d9f5", stroke: ChartStyle.commit, classes: "commit-time", tooltip: tip)
+                    label: "", fill: ChartStyle.commitTimeFill, stroke: ChartStyle.commit, classes: "commit-time",
+                    tooltip: tip)
             }
             let x = axis.x(commit.end)
             let color = k == firstFrameCommit ? ChartStyle.firstFrame : ChartStyle.commit
             canvas.box(
-                id("commit-\(k)"), x0: x - 4, x1: x + 4, top: lanes[0].top + 2, height: 8,
+                id("commit-\(k)"), x0: x - 4, x1: x + 4, top: lanes[0]!.top + 2, height: 8,
                 [
                     "shape": "invtriangle", "fillcolor": .init(color), "class": "commit",
                     "tooltip": .init(GraphvizText.tooltip(tip)),
@@ -162,7 +205,8 @@ struct GanttPanel {
 
     /// A bar from `span.start` to `span.end` inside `band` (points, downward).
     private func bar(
-        _ canvas: inout Canvas, _ elementID: String, _ span: TimeSpan, band: (top: Double, bottom: Double), label: String,
+        _ canvas: inout Canvas, _ elementID: String, _ span: TimeSpan, band: (top: Double, bottom: Double),
+        label: String,
         fill: String, stroke: String, classes: String, style: String = "filled", penwidth: Double = 0.8,
         tooltip: String?
     ) {
@@ -172,7 +216,10 @@ struct GanttPanel {
         ]
         if penwidth != 0.8 { attributes["penwidth"] = .init(Number.points(penwidth)) }
         if style != "filled" { attributes["style"] = .init(style) }
-        if fits(label, size: 9, in: x1 - x0) { attributes["label"] = .init(GraphvizText.label(label)) }
+        if let (text, size) = Self.fitted(label, in: x1 - x0) {
+            attributes["label"] = .init(GraphvizText.label(text))
+            if size != 9 { attributes["fontsize"] = .init(Number.points(size)) }
+        }
         if let tooltip { attributes["tooltip"] = .init(GraphvizText.tooltip(tooltip)) }
         canvas.box(elementID, x0: x0, x1: x1, top: band.top, height: band.bottom - band.top, attributes)
     }
@@ -202,6 +249,20 @@ struct GanttPanel {
 
     private func fits(_ label: String, size: Double, in width: Double) -> Bool {
         !label.isEmpty && ChartStyle.estimatedWidth(label, size: size) + 6 <= width
+    }
+
+    /// The label a bar `width` points wide can carry: the whole text at 9 pt,
+    /// else at 7 pt, else its start and "…" at 7 pt (at least 3 characters),
+    /// else none.
+    static func fitted(_ label: String, in width: Double) -> (text: String, size: Double)? {
+        guard !label.isEmpty else { return nil }
+        for size in [9.0, 7.0] where ChartStyle.estimatedWidth(label, size: size) + 6 <= width {
+            return (label, size)
+        }
+        let characters = Array(label)
+        let room = Int((width - 6) / (7 * 0.58)) - 1  // characters that fit beside "…"
+        guard room >= 3 else { return nil }
+        return (String(characters.prefix(room)) + "…", 7)
     }
 
     private func range(_ span: TimeSpan) -> String {

@@ -22,21 +22,27 @@ public enum Pictures {
     /// Everything is rendered in memory first: on error nothing is returned.
     ///
     /// - Parameter results: runs of one scenario, at least one.
-    public static func files(stem: String, results: [SimulationResult], tiers: TierDisplay = .clusters)
+    ///   - foldingPreMain: the Gantt charts' axes start at the run loop (`--from t0`).
+    public static func files(
+        stem: String, results: [SimulationResult], tiers: TierDisplay = .clusters, edges: EdgeDisplay = .auto,
+        foldingPreMain: Bool = false
+    )
         throws(RenderError) -> [RenderedFile]
     {
         precondition(!results.isEmpty, "nothing to draw")
         let scenario = results[0].schedule.scenario
-        var files = [
-            RenderedFile(name: dagFileName(stem), bytes: try DAGChart(scenario, results: results, tiers: tiers).svg())
-        ]
+        let dag = DAGChart(scenario, results: results, tiers: tiers, edges: edges)
+        var files = [RenderedFile(name: dagFileName(stem), bytes: try dag.svg())]
         for result in results {
             files.append(
                 RenderedFile(
-                    name: ganttFileName(stem, result.schedule.strategy), bytes: try GanttChart(result).svg()))
+                    name: ganttFileName(stem, result.schedule.strategy),
+                    bytes: try GanttChart(result, axis: .shared(by: [result], foldingPreMain: foldingPreMain)).svg()))
         }
         if results.count > 1 {
-            files.append(RenderedFile(name: comparisonFileName(stem), bytes: try ComparisonChart(results).svg()))
+            let axis = TimeAxis.shared(by: results, foldingPreMain: foldingPreMain)
+            files.append(
+                RenderedFile(name: comparisonFileName(stem), bytes: try ComparisonChart(results, axis: axis).svg()))
         }
         return files
     }

@@ -6,7 +6,7 @@ import LaunchflowRender
 /// (best of a few runs; the input is simulated once, untimed).
 func runRenderBenchmark() {
     print("launchflow render benchmark — release build, Graphviz \(Graphviz.version), through libgvc in-process\n")
-    print("picture                                  best time   SVG size")
+    print("picture                                  best time   size")
     func measure(_ label: String, runs: Int, _ body: () throws -> Int) {
         var bestTime = Double.infinity
         var size = 0
@@ -26,6 +26,25 @@ func runRenderBenchmark() {
     }
     let dag = RenderBenchmark.dagInput(tasks: 500)
     measure("task DAG, 500 tasks (dot, tier clusters)", runs: 3) { try RenderBenchmark.renderDAG(dag) }
+    let hubs = RenderBenchmark.hubDAGInput(tasks: 500, dependencies: 1000)
+    measure("DAG, 500 tasks, 1,000 deps, hubs", runs: 3) { try RenderBenchmark.renderDAG(hubs) }
+    measure("  the same, --tiers none", runs: 3) { try DAGChart(hubs, tiers: .none).svg().count }
+    // Where the time goes: the same picture without the reduction, without the bounds, without both.
+    func unbounded(_ chart: DAGChart) -> GraphDescription {
+        var graph = chart.graph
+        for (name, _) in DAGChart.boundedLayout { graph.graphAttributes[name] = nil }
+        return graph
+    }
+    measure("  every edge drawn (--edges all)", runs: 3) { try DAGChart(hubs, edges: .all).svg().count }
+    measure("  dot's defaults (no bounds)", runs: 3) { try Graphviz.svg(unbounded(DAGChart(hubs))).count }
+    measure("  every edge and dot's defaults", runs: 3) {
+        try Graphviz.svg(unbounded(DAGChart(hubs, edges: .all))).count
+    }
     let gantt = RenderBenchmark.ganttInput(bars: 10_000)
     measure("Gantt chart, 10,000 bars (nop, pinned)", runs: 3) { try RenderBenchmark.renderGantt(gantt) }
+    // The whole report: 4 strategies simulated, what-if, lint, every picture, the HTML.
+    let report = RenderBenchmark.reportInput(tasks: 300)
+    measure("report page, 300 tasks, 4 strategies", runs: 3) { try RenderBenchmark.renderReport(report) }
+    let uncertain = RenderBenchmark.reportInput(tasks: 300, jitter: 0.1)
+    measure("  the same with a 1,000-run sweep", runs: 3) { try RenderBenchmark.renderReport(uncertain) }
 }

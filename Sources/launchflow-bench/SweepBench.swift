@@ -13,9 +13,10 @@ func runSweepBenchmark(_ arguments: [String]) {
     }
     let runs = option("--runs", 10_000)
     let taskCount = option("--tasks", 300)
+    let v2 = arguments.contains("--v2")
     let scenario: Scenario
     do {
-        scenario = try SweepBenchmark.scenario(taskCount: taskCount)
+        scenario = try SweepBenchmark.scenario(taskCount: taskCount, v2: v2)
     } catch {
         print(error)
         exit(2)
@@ -27,7 +28,8 @@ func runSweepBenchmark(_ arguments: [String]) {
         "launchflow sweep benchmark — release build, \(cores) cores, load average \(String(format: "%.2f", load[0])) at start"
     )
     print(
-        "\(runs) sampled launches of a \(taskCount)-task random scenario (4-core device), serial + priority + dag each\n"
+        "\(runs) sampled launches of a \(taskCount)-task random scenario (4-core device\(v2 ? ", every v2 key in use" : "")), "
+            + Strategy.allCases.map(\.rawValue).joined(separator: " + ") + " each\n"
     )
     print("threads   wall time   CPU time   runs/s   simulations/s   CPU µs/simulation   speed-up")
     var single = 0.0

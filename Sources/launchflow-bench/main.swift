@@ -1,8 +1,9 @@
 // launchflow-bench: the benchmark. Prints figures; asserts nothing.
 //
-//   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000]
+//   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000] [--v2]
 //   swift run -c release launchflow-bench --sweep [--runs 10000] [--tasks 300]
 //   swift run -c release launchflow-bench --render
+//   swift run -c release launchflow-bench --import [--events 2000000]
 //
 // For each size it generates a random valid scenario (seeded, about three
 // dependencies per task), writes it to a temporary file, and measures per
@@ -30,10 +31,12 @@ func best(of runs: Int, _ body: () throws -> Void) rethrows -> Double {
 
 func ms(_ s: Double) -> String { String(format: "%9.1f ms", s * 1000) }
 
-/// Runs the launchflow binary beside this one with stdout to /dev/null; returns
-/// wall seconds and the child's peak RSS in MiB (posix_spawn + wait4, so the
-/// time is not rounded the way Foundation's `Process.waitUntilExit` polls).
-func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
+/// Runs the launchflow binary beside this one with stdout (and, `quiet`, stderr)
+/// to /dev/null; returns wall seconds, the child's peak RSS in MiB and its CPU
+/// seconds (posix_spawn + wait4, so the time is not rounded the way
+/// Foundation's `Process.waitUntilExit` polls).
+func runCommand(_ args: [String], quiet: Bool = false) throws -> (seconds: Double, peakMiB: Double, cpuSeconds: Double)
+{
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "launchflow"
     ).path
@@ -41,6 +44,7 @@ func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     let argv = ([binary] + args).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
@@ -52,7 +56,8 @@ func runCommand(_ args: [String]) throws -> (seconds: Double, peakMiB: Double) {
     var usage = rusage()
     _ = wait4(pid, &status, 0, &usage)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    return (elapsed, Double(usage.ru_maxrss) / 1024)
+    let cpu = { (t: timeval) in Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return (elapsed, Double(usage.ru_maxrss) / 1024, cpu(usage.ru_utime) + cpu(usage.ru_stime))
 }
 
 var sizes = [1_000, 10_000, 100_000, 1_000_000]
@@ -63,6 +68,10 @@ if arguments.contains("--render") {  // the rendering benchmark (RenderBench.swi
 }
 if arguments.contains("--sweep") {  // the sweep benchmark (SweepBench.swift)
     runSweepBenchmark(arguments)
+    exit(0)
+}
+if arguments.contains("--import") {  // the import benchmark (ImportBench.swift)
+    runImportBenchmark(arguments)
     exit(0)
 }
 if let i = arguments.firstIndex(of: "--engine-loop"), i + 2 < arguments.count,
@@ -89,9 +98,12 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("laun
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 
+let v2 = arguments.contains("--v2")
+if v2 { print("with every v2 key in use (RandomScenario.usingEveryV2Key)\n") }
 for size in sizes {
     var generator = RandomScenario(taskCount: size)
     generator.cores = 4...4
+    if v2 { generator = generator.usingEveryV2Key() }
     let file = folder.appendingPathComponent("random-\(size).json")
     try Data(try generator.make(seed: 42).jsonBytes()).write(to: file)
     let fileMiB = Double((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) / 1_048_576

@@ -41,15 +41,24 @@ extension RenderTests {
         func lanesDoNotOverlapAndHoldTheirBars(_ strategy: Strategy) throws {
             let result = SimulationResult(Scenarios.example, strategy: strategy)
             let svg = try SVG(GanttChart(result).svg())
-            let lanes = try (0..<Int32(Scenarios.example.device.cores)).map { thread in
-                try SVG.box(try svg.element(withID: "lf-lane-" + Schedule.threadName(thread)))
+            // Main and every worker that ran a task have a lane; idle workers are folded into one row.
+            let used = Set(result.schedule.tasks.map(\.thread)).union([0])
+            var lanes: [Int32: (minX: Double, maxX: Double, minY: Double, maxY: Double)] = [:]
+            for thread in 0..<Int32(Scenarios.example.device.cores) {
+                let found = svg.elements(withID: "lf-lane-" + Schedule.threadName(thread))
+                #expect(found.count == (used.contains(thread) ? 1 : 0), "\(thread)")
+                if let lane = found.first { lanes[thread] = try SVG.box(lane) }
             }
-            for (upper, lower) in zip(lanes, lanes.dropFirst()) {
+            var boxes = lanes.keys.sorted().map { lanes[$0]! }
+            let idle = svg.elements(withID: "lf-lane-idle")
+            #expect(idle.count == (used.count < Scenarios.example.device.cores ? 1 : 0))
+            if let row = idle.first { boxes.append(try SVG.box(row)) }
+            for (upper, lower) in zip(boxes, boxes.dropFirst()) {
                 #expect(upper.maxY <= lower.minY, "lanes overlap: \(upper) and \(lower)")
             }
             for (i, run) in result.schedule.tasks.enumerated() {
                 let bar = try SVG.box(try svg.element(withID: Scenarios.example.tasks[i].id))
-                let lane = lanes[Int(run.thread)]
+                let lane = lanes[run.thread]!
                 #expect(
                     bar.minY >= lane.minY && bar.maxY <= lane.maxY, "\(Scenarios.example.tasks[i].id) outside its lane")
             }
@@ -117,10 +126,12 @@ extension RenderTests {
                 let strategy = result.schedule.strategy
                 let mainLane = try SVG.box(try svg.element(withID: "lf-\(strategy.rawValue)-lane-main"))
                 #expect(mainLane.minY > previousBottom, "panels overlap")
-                previousBottom = try SVG.box(
-                    try svg.element(
-                        withID: "lf-\(strategy.rawValue)-lane-worker-\(Scenarios.example.device.workerCount)")
-                ).maxY
+                previousBottom =
+                    try svg.elements(withID: "lf-\(strategy.rawValue)-lane-idle").first.map { try SVG.box($0).maxY }
+                    ?? SVG.box(
+                        try svg.element(
+                            withID: "lf-\(strategy.rawValue)-lane-worker-\(Scenarios.example.device.workerCount)")
+                    ).maxY
                 for (i, run) in result.schedule.tasks.enumerated() {
                     let bar = try SVG.box(try svg.element(withID: chart.barID(strategy: strategy, task: i)))
                     #expect(abs(bar.minX - (scale.origin + Double(run.start) / 1000 * scale.perMs)) <= 1)

@@ -129,14 +129,18 @@ enum Scenarios {
     ]
 
     /// A scenario whose tasks have the ``awkwardIDs``, chained in pairs, on 3 cores.
-    static let awkward: Scenario = {
+    static let awkward: Scenario = awkward(description: "")
+
+    /// ``awkward`` with a `description` of its own.
+    static func awkward(description: String) -> Scenario {
         let tasks = awkwardIDs.enumerated().map { i, id in
             LaunchTask(
                 id: id, cost: 1000 + 700 * i, mainThreadOnly: i % 5 == 2, priority: i % 3,
                 dependsOn: i % 2 == 1 ? [i - 1] : [], firstFrame: i == 2)
         }
-        return try! Scenario(name: "Awkward <&> \"ids\" \\N", device: Device(cores: 3), tasks: tasks)
-    }()
+        return try! Scenario(
+            name: "Awkward <&> \"ids\" \\N", description: description, device: Device(cores: 3), tasks: tasks)
+    }
 }
 
 /// The resident set size of this process in KiB, from /proc/self/status.

@@ -20,10 +20,13 @@ struct CLITests {
         #expect((object["tasks"] as? [Any])?.count == 9)
     }
 
-    @Test func simulateJSONIsByteIdenticalOnEveryRun() throws {
+    @Test func simulateJSONIsByteIdenticalOnEveryRunAndInProcess() throws {
+        // End to end: the executable, twice, and the CLI in process.
         let args = ["simulate", "scenarios/large-app.json", "--strategy", "priority", "--format", "json"]
-        let first = try Launchflow.run(args)
-        #expect(try Launchflow.run(args).stdout == first.stdout)
+        let first = try Launchflow.runBinary(args)
+        #expect(first.status == 0)
+        #expect(try Launchflow.runBinary(args).stdout == first.stdout)
+        #expect(Launchflow.runInProcess(args).stdout == first.stdout)
     }
 
     @Test func simulateTextReportsMetricsWithUnitsAndEveryTask() throws {
@@ -36,12 +39,12 @@ struct CLITests {
         #expect(out.stdout.contains("wait"))
     }
 
-    @Test func compareJSONListsSerialPriorityDagInOrder() throws {
+    @Test func compareJSONListsTheStrategiesInOrder() throws {
         let out = try Launchflow.run(["compare", example, "--format", "json"])
         #expect(out.status == 0)
         let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])
-        #expect(results.map { $0["strategy"] as? String } == ["serial", "priority", "dag"])
+        #expect(results.map { $0["strategy"] as? String } == ["serial", "priority", "dag", "anchored"])
     }
 
     @Test func compareMarksTheBestAndShowsDeltas() throws {
@@ -69,7 +72,7 @@ struct CLITests {
         ),
         (
             ["simulate", "scenarios/article.json", "--strategy", "dga"],
-            "error: invalid value 'dga' for '--strategy': expected one of serial, priority, dag; did you mean 'dag'?"
+            "error: invalid value 'dga' for '--strategy': expected one of serial, priority, dag, anchored; did you mean 'dag'?"
         ),
         (["simulate"], "error: missing argument <scenario>"),
         (["simulate", "a.json", "b.json"], "error: unexpected argument 'b.json'"),
@@ -89,7 +92,8 @@ struct CLITests {
     @Test(arguments: badInvocations.indices)
     func badInputExitsTwoWithAClearError(_ k: Int) throws {
         let (args, expected) = Self.badInvocations[k]
-        let out = try Launchflow.run(args)
+        // End to end: the executable, so that a trap would show as a crash.
+        let out = try Launchflow.runBinary(args)
         #expect(out.status == 2, "\(args)")
         #expect(out.stderr.hasPrefix(expected), "\(args): \(out.stderr)")
         #expect(out.stdout.isEmpty)

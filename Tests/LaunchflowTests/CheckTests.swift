@@ -43,19 +43,20 @@ struct CheckTests {
                   launchCompleteMs      dag         15.000  ≤ 15.000  15.000     ±0  same
                   mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000     ±0  same
                   mainThreadBlockedMs   dag          0.000   ≤ 0.000   0.000     ±0  same
-                  cpuUtilization        dag            0.5     ≥ 0.5     0.5     ±0  same
+                  cpuUtilization        dag            0.5         —     0.5     ±0  same
                   frames                dag              2         —       2     ±0  same
                   maxInputDelayMs       dag          0.000   ≤ 0.000   0.000     ±0  same
+                  inputLatencyMaxMs     dag          0.000   ≤ 0.000   0.000     ±0  same
                   criticalPathMs        dag         15.000         —  15.000     ±0  same
                   lowerBoundMs          dag         15.000         —  15.000     ±0  same
                   dependencyViolations  dag              0       ≤ 0       0     ±0  same
 
-                PASS: all 10 checks hold.
+                PASS: all 11 checks hold.
 
                 """)
         // All three strategies by default.
         let all = try Launchflow.run(["check", app, "--baseline", baseline])
-        #expect(all.status == 0 && all.stdout.contains("PASS: all 30 checks hold."))
+        #expect(all.status == 0 && all.stdout.contains("PASS: all 44 checks hold."))
     }
 
     @Test func aRegressionExitsOneAndSaysWhatMovedAndWhy() throws {
@@ -80,17 +81,18 @@ struct CheckTests {
                   launchCompleteMs      dag         15.000  ≤ 15.000  25.000     +10 (+66.7%)  REGRESSED
                   mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000               ±0  same
                   mainThreadBlockedMs   dag          0.000   ≤ 0.000   0.000               ±0  same
-                  cpuUtilization        dag            0.5     ≥ 0.5     0.5               ±0  same
+                  cpuUtilization        dag            0.5         —     0.5               ±0  same
                   frames                dag              2         —       2               ±0  same
                   maxInputDelayMs       dag          0.000   ≤ 0.000   0.000               ±0  same
-                  criticalPathMs        dag         15.000         —  25.000     +10 (+66.7%)  changed (not checked)
-                  lowerBoundMs          dag         15.000         —  25.000     +10 (+66.7%)  changed (not checked)
+                  inputLatencyMaxMs     dag          0.000   ≤ 0.000   0.000               ±0  same
+                  criticalPathMs        dag         15.000         —  25.000     +10 (+66.7%)  changed (not gated)
+                  lowerBoundMs          dag         15.000         —  25.000     +10 (+66.7%)  changed (not gated)
                   dependencyViolations  dag              0       ≤ 0       0               ±0  same
 
                 Changed since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)
                   'net': cost 10 → 20 ms (+10)
 
-                FAIL: 2 of 11 checks failed: timeToFirstFrameMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
+                FAIL: 2 of 12 checks failed: timeToFirstFrameMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
 
                 """)
     }
@@ -102,7 +104,7 @@ struct CheckTests {
         #expect(out.status == 0)
         let row = out.stdout.split(separator: "\n").first { $0.contains("launchCompleteMs") }
         #expect(row?.hasSuffix("7.000  −8 (−53.3%)  improved") == true, "\(out.stdout)")
-        #expect(out.stdout.contains("PASS: all 10 checks hold (1 improved)."))
+        #expect(out.stdout.contains("PASS: all 11 checks hold (1 improved)."))
     }
 
     @Test func theToleranceAllowsSomeGrowth() throws {
@@ -205,7 +207,7 @@ struct CheckTests {
         #expect(out.status == 2)
         #expect(
             out.stderr
-                == "error: \(baseline): the baseline has no result for 'serial', 'priority' (it has dag); record it again with 'launchflow baseline \(app)' or pass --strategies dag\n"
+                == "error: \(baseline): the baseline has no result for 'serial', 'priority', 'anchored' (it has dag); record it again with 'launchflow baseline \(app)' or pass --strategies dag\n"
         )
     }
 
@@ -279,7 +281,7 @@ struct CheckTests {
         #expect(object["passed"] as? Bool == false)
         #expect((object["tolerance"] as? [String: Any])?["ms"] as? Double == 3)
         let checks = try #require(object["checks"] as? [[String: Any]])
-        #expect(checks.count == 30)
+        #expect(checks.count == 44)
         let ttff = try #require(
             checks.first { $0["metric"] as? String == "timeToFirstFrameMs" && $0["strategy"] as? String == "dag" })
         #expect(
@@ -323,9 +325,20 @@ struct CheckTests {
         }
         #expect(verdict(.timeToFirstFrameMs, 10.001, 10) == .regressed)
         #expect(verdict(.timeToFirstFrameMs, 9, 10) == .improved)
-        #expect(verdict(.cpuUtilization, 0.4, 0.5) == .regressed)
-        #expect(verdict(.cpuUtilization, 0.6, 0.5) == .improved)
-        #expect(verdict(.cpuUtilization, 0.49, 0.5, .percent(5)) == .withinTolerance)
+        // cpuUtilization is context unless gated; gated, higher is better.
+        #expect(verdict(.cpuUtilization, 0.4, 0.5) == .changed)
+        func gated(_ metric: Metric, _ value: Double, _ baseline: Double, _ tolerance: Tolerance = .zero)
+            -> CheckVerdict
+        {
+            Check.baselineRow(
+                metric, strategy: .dag, value: value, baseline: baseline, tolerance: tolerance, gated: true
+            ).verdict
+        }
+        #expect(gated(.cpuUtilization, 0.4, 0.5) == .regressed)
+        #expect(gated(.cpuUtilization, 0.6, 0.5) == .improved)
+        #expect(gated(.cpuUtilization, 0.49, 0.5, .percent(5)) == .withinTolerance)
+        #expect(gated(.frames, 9, 3) == .regressed)
+        #expect(gated(.frames, 2, 3) == .improved)
         #expect(verdict(.frames, 9, 3) == .changed)
         #expect(verdict(.criticalPathMs, 30, 15) == .changed)
         #expect(verdict(.dependencyViolations, 3, 2, .percent(10)) == .regressed)
@@ -373,5 +386,63 @@ struct CheckTests {
                 #"{"results": [{"strategy": "greedy", "metrics": {}}, {"strategy": "dag", "metrics": {"fooMs": "x", "frames": 2}}]}"#
                     .utf8), file: "b")
         #expect(newer.results.map(\.strategy) == [.dag] && newer.results[0].metrics == [.frames: 2])
+    }
+}
+
+/// `check`'s defaults gate what has a direction (issue 11): a uniform speed-up passes.
+@Suite struct CheckDefaultsTests {
+    static let app = """
+        {"name": "app", "device": {"cores": 4}, "preMain": [{"name": "dyld", "cost": 40}], "tasks": [
+          {"id": "config", "cost": 12}, {"id": "net", "cost": 20, "dependsOn": ["config"]},
+          {"id": "db", "cost": 16}, {"id": "cache", "cost": 10, "dependsOn": ["db"], "priority": 1},
+          {"id": "root", "cost": 24, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["net"]},
+          {"id": "feed", "cost": 30, "mainThreadOnly": true, "priority": 1, "dependsOn": ["cache", "root"]}]}
+        """
+
+    /// `app` with every task's cost halved.
+    static let halved = app.replacingOccurrences(of: "\"cost\": 12}", with: "\"cost\": 6}")
+        .replacingOccurrences(of: "\"cost\": 20,", with: "\"cost\": 10,")
+        .replacingOccurrences(of: "\"cost\": 16}", with: "\"cost\": 8}")
+        .replacingOccurrences(of: "\"cost\": 10,", with: "\"cost\": 5,")
+        .replacingOccurrences(of: "\"cost\": 24,", with: "\"cost\": 12,")
+        .replacingOccurrences(of: "\"cost\": 30,", with: "\"cost\": 15,")
+
+    func files() throws -> (folder: URL, baseline: String, halved: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-gate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let app = folder.appendingPathComponent("app.json"), fast = folder.appendingPathComponent("fast.json")
+        try Data(Self.app.utf8).write(to: app)
+        try Data(Self.halved.utf8).write(to: fast)
+        let baseline = try Launchflow.run(["baseline", app.path])
+        let baselinePath = folder.appendingPathComponent("baseline.json")
+        try Data(baseline.stdout.utf8).write(to: baselinePath)
+        return (folder, baselinePath.path, fast.path)
+    }
+
+    @Test func aUniformSpeedUpPasses() throws {
+        let (folder, baseline, fast) = try files()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(!Self.halved.contains("\"cost\": 20") && !Self.halved.contains("\"cost\": 30"))
+        let out = try Launchflow.run(["check", fast, "--baseline", baseline])
+        #expect(out.status == 0, "\(out.stdout)")
+        #expect(out.stdout.contains("PASS: all"))
+        // The utilisation dropped: reported, not gated.
+        #expect(out.stdout.contains("changed (not gated)"))
+        #expect(!out.stdout.contains("REGRESSED"))
+    }
+
+    @Test func gateMakesAnyMetricCount() throws {
+        let (folder, baseline, fast) = try files()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = try Launchflow.run(["check", fast, "--baseline", baseline, "--gate", "cpuUtilization"])
+        #expect(out.status == 1)
+        #expect(out.stdout.contains("FAIL: ") && out.stdout.contains("cpuUtilization REGRESSED"))
+        let typo = try Launchflow.run(["check", fast, "--baseline", baseline, "--gate", "cpuUtilisation"])
+        #expect(typo.status == 2)
+        #expect(
+            typo.stderr.hasPrefix("error: unknown metric 'cpuUtilisation' for '--gate'; did you mean 'cpuUtilization'?")
+        )
+        let noBaseline = try Launchflow.run(["check", fast, "--budget", "frames=10", "--gate", "frames"])
+        #expect(noBaseline.status == 2)
     }
 }

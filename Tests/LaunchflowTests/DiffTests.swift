@@ -187,6 +187,7 @@ struct DiffTests {
                   cpuUtilization           0.6667 → 0.6 (−0.0667)
                   frames                                        2
                   maxInputDelayMs                               0
+                  inputLatencyMaxMs                             0
                   criticalPathMs                    15 → 25 (+10)
                   lowerBoundMs                      15 → 25 (+10)
                   dependencyViolations                          0

@@ -8,7 +8,20 @@ import Testing
 /// them fails here. To re-record them on purpose, after checking the change
 /// is intended: `RECORD=1 make test` (or `RECORD=1 swift test --filter GoldenMetricsTests`).
 struct GoldenMetricsTests {
-    static let scenarios = ["article", "tiers-only", "dependencies-only", "large-app"]
+    /// Every bundled scenario (`scenarios/*.json`).
+    static let scenarios: [String] = {
+        let folder = repositoryRoot.appendingPathComponent("scenarios").path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.map { String($0.dropLast(5)) }
+            .sorted()
+    }()
+
+    @Test func everyBundledScenarioHasAGoldenFile() throws {
+        #expect(Self.scenarios.count >= 8)
+        for name in Self.scenarios {
+            #expect(FileManager.default.fileExists(atPath: Self.sourceFixtures.appendingPathComponent("\(name).json").path), "\(name)")
+        }
+    }
 
     static var sourceFixtures: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/golden")

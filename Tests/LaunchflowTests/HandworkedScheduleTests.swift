@@ -26,7 +26,8 @@ struct HandworkedScheduleTests {
         let strategyName = try #require(fixture["strategy"] as? String)
         let strategy = try #require(Strategy(rawValue: strategyName))
         let maxConcurrent = fixture["maxConcurrent"] as? Int
-        let actual = try resultObject(scenario, strategy, maxConcurrent: maxConcurrent)
+        let idleMode = (fixture["idleMode"] as? String).flatMap(IdleMode.init(rawValue:))
+        let actual = try resultObject(scenario, strategy, maxConcurrent: maxConcurrent, idleMode: idleMode)
         let differences = jsonDifferences(try #require(fixture["expected"]), actual)
         #expect(differences.isEmpty, "\(name) (\(fixture["title"] ?? "")):\n\(differences.joined(separator: "\n"))")
     }

@@ -13,7 +13,11 @@ struct LintTests {
         Lint.warnings(try scenario(json, file: "s.json"), file: "s.json").map(\.rule)
     }
 
-    static func doc(_ tasks: String) -> String { #"{"name": "x", "tasks": [\#(tasks)]}"# }
+    /// A scenario of `tasks` and, last, a zero-cost task in a tier of its own: with a
+    /// single tier the tier rules would be skipped (`LintRelevanceTests`).
+    static func doc(_ tasks: String) -> String {
+        #"{"name": "x", "tasks": [\#(tasks), {"id": "zz-other-tier", "cost": 0, "priority": 99}]}"#
+    }
 
     @Test func aDependencyOnALaterTierIsAGuaranteedViolation() throws {
         let json = Self.doc(
@@ -99,7 +103,8 @@ struct LintTests {
         let json = Self.doc(
             """
             {"id": "analytics", "cost": 5},
-            {"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true}
+            {"id": "window", "cost": 0, "mainThreadOnly": true},
+            {"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["window"]}
             """)
         #expect(
             try warnings(json) == [
@@ -111,7 +116,8 @@ struct LintTests {
         let fixed = Self.doc(
             """
             {"id": "analytics", "cost": 5, "priority": 1},
-            {"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true}
+            {"id": "window", "cost": 0, "mainThreadOnly": true},
+            {"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["window"]}
             """)
         #expect(try warnings(fixed).isEmpty)
     }
@@ -158,7 +164,7 @@ struct LintTests {
             "s.json", Self.doc(#"{"id": "a", "cost": 5, "priority": 1}, {"id": "b", "cost": 3, "dependsOn": ["a"]}"#))
         let out = try Launchflow.run(["validate", file])
         #expect(out.status == 0)
-        #expect(out.stdout.hasPrefix("ok: \(file): x — 2 tasks") && out.stdout.hasSuffix("; 1 warning\n"))
+        #expect(out.stdout.hasPrefix("ok: \(file): x — 3 tasks") && out.stdout.hasSuffix("; 1 warning\n"))
         #expect(
             out.stderr.hasPrefix(
                 "warning: \(file): tasks[1].dependsOn[0] (task 'b'): depends on 'a' in a later priority tier"))
@@ -179,5 +185,39 @@ struct LintTests {
         let clean = try folder.write("clean.json", Self.doc(#"{"id": "a", "cost": 5}"#))
         let ok = try Launchflow.run(["validate", clean, "--strict"])
         #expect(ok.status == 0 && ok.stderr.isEmpty && ok.stdout.hasPrefix("ok: "))
+    }
+}
+
+/// Lint only what matters for the scenario at hand (issue 11).
+@Suite struct LintRelevanceTests {
+    @Test func aSingleTierScenarioGetsNoTierWarnings() throws {
+        let json = """
+            {"name": "one tier", "tasks": [
+              {"id": "a", "cost": 5}, {"id": "b", "cost": 5, "dependsOn": ["a"]},
+              {"id": "ui", "cost": 5, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["b"]}]}
+            """
+        #expect(Lint.warnings(try scenario(json), file: "s.json").isEmpty)
+    }
+
+    @Test func aScenarioWithoutDependenciesGetsNoSerialWarnings() throws {
+        let json = """
+            {"name": "no dependencies", "tasks": [
+              {"id": "crash-reporter", "cost": 5}, {"id": "later", "cost": 5, "priority": 1},
+              {"id": "ui", "cost": 5, "mainThreadOnly": true, "firstFrame": true, "priority": 1}]}
+            """
+        #expect(Lint.warnings(try scenario(json), file: "s.json").isEmpty)
+    }
+
+    @Test(arguments: ["scenarios/dependencies-only.json", "scenarios/tiers-only.json"])
+    func bundledScenariosWithoutPurposeFlawsAreStrictlyClean(_ path: String) throws {
+        let out = try Launchflow.run(["validate", "--strict", path])
+        #expect(out.status == 0, "\(out.stderr)")
+    }
+
+    @Test(arguments: ["scenarios/article.json", "scenarios/large-app.json", "docs/examples/article-uncertain.json"])
+    func bundledScenariosThatAreNotCleanSayWhy(_ path: String) throws {
+        let scenario = try ScenarioLoader.load(path: repositoryRoot.appendingPathComponent(path).path)
+        #expect(!Lint.warnings(scenario, file: path).isEmpty)
+        #expect(scenario.description.contains("not lint-clean on purpose"))
     }
 }

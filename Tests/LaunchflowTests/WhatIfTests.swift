@@ -147,4 +147,21 @@ struct WhatIfTests {
         #expect(out.stderr.hasPrefix(expected), "\(args): \(out.stderr)")
         #expect(out.stdout.isEmpty)
     }
+
+    /// Skipping the slack search of tasks that end after the first-frame commit changes nothing.
+    @Test(arguments: ["article", "large-app", "dependencies-only", "tiers-only"])
+    func skippingTasksAfterTheFirstFrameIsExact(_ name: String) throws {
+        let scenario = try ScenarioLoader.load(
+            path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+        let engine = LaunchEngine(scenario)
+        for strategy in Strategy.allCases {
+            let fast = WhatIf.analyse(
+                engine, strategy: strategy, reduction: 0.5, options: .init(), jobs: 2, progress: nil,
+                skippingTasksAfterTheFirstFrame: true)
+            let full = WhatIf.analyse(
+                engine, strategy: strategy, reduction: 0.5, options: .init(), jobs: 2, progress: nil,
+                skippingTasksAfterTheFirstFrame: false)
+            #expect(fast.rows == full.rows, "\(name) \(strategy)")
+        }
+    }
 }

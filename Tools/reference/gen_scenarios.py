@@ -1,21 +1,34 @@
 #!/usr/bin/env python3
-"""Random VALID launchflow scenarios (MODEL.md section 1), deterministic per seed.
+"""Random VALID launchflow scenarios (MODEL.md section 1, v2), deterministic per seed.
 
 Usage:
-    python3 gen_scenarios.py --seed N --count K --out DIR [--no-extras]
+    python3 gen_scenarios.py --seed N --count K --out DIR [--no-extras] [--v1]
 
 Writes DIR/s<seed>-<k>.json for k = 0..K-1.  Scenario k depends only on
-(seed, k), so a failing scenario can be regenerated alone.
+(seed, k) (and --v1 / --no-extras), so a failing scenario can be regenerated
+alone.
 
-Coverage: 1 task .. ~3000 tasks (mostly 1-30), zero-cost tasks (often),
-zero / positive commitCost, renderTime, preMain (absent, empty, null, zero
-costs), one or many tiers, large priorities, no / sparse / dense dependencies,
-deep chains, wide fans and fan-ins, fractional costs (0.0005, 1.2345, 16.667,
-full-precision doubles, .5-µs ties), firstFrame on none / one / several main
-tasks, cores 2..16 mostly and sometimes up to 1024, refreshRate from
-{60, 120, 90, 59.94, 30, 1000, 7}, optional keys given as null, integers
-written as 4.0, and (unless --no-extras) the keys read by other commands
-($schema, description, budgets, jitter, costP90).
+--v1 gives exactly the v1 generator's scenarios (only v1 keys):
+1 task .. ~3000 tasks (mostly 1-30), zero-cost tasks (often), zero / positive
+commitCost, renderTime, preMain (absent, empty, null, zero costs), one or many
+tiers, large priorities, no / sparse / dense dependencies, deep chains, wide
+fans and fan-ins, fractional costs (0.0005, 1.2345, 16.667, full-precision
+doubles, .5-µs ties), firstFrame on none / one / several main tasks, cores
+2..16 mostly and sometimes up to 1024, refreshRate from {60, 120, 90, 59.94,
+30, 1000, 7}, optional keys given as null, integers written as 4.0, and
+(unless --no-extras) the keys read by other commands ($schema, description,
+budgets, jitter, costP90).
+
+Without --v1 (the default), about a third of the scenarios are such a v1
+scenario decorated with the v2 keys (latency, delay, queue, idle, anchor,
+group, inputs, idleMode, latencyP90), and two thirds are small "tricky"
+scenarios made for same-instant coincidences: small integer ms values,
+1 ms frames, zero costs / latencies / delays, a few queue names shared by
+main, worker and idle tasks, idle tasks, anchors, inputs during and after the
+launch, plus planted patterns: a queue whose holder sits in the main or idle
+queue while priority's didFinishLaunching waits (the take-out), a queued
+inline T0 task, anchors depending on main-thread and idle tasks, a main task
+sharing a queue with an anchor, inputs at 0 and at t0.
 """
 
 import argparse
@@ -181,7 +194,8 @@ def maybe_int_as_float(rng, v, p=0.1):
     return float(v) if rng.random() < p else v
 
 
-def gen_scenario(seed, k, extras=True):
+def gen_scenario_v1(seed, k, extras=True):
+    """The v1 generator, unchanged (same random draws)."""
     rng = random.Random(f"launchflow-{seed}-{k}")
     n = pick_size(rng)
     cost = make_cost_fn(rng)
@@ -306,9 +320,215 @@ def gen_scenario(seed, k, extras=True):
     return scenario
 
 
-TOP_KEYS = {"name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter"}
+# --------------------------------------------------------------------------
+# v2
+# --------------------------------------------------------------------------
+
+QUEUE_POOL = ["alerts", "db", "net", "q", "Q", "é", "keychain"]
+GROUP_POOL = ["core", "analytics", "ui", "ads", "Core"]
+INPUT_NAMES = ["tap", "scroll", "tap", "swipe", "é-tap"]
+
+
+def small_ms(rng, hi=4, zero_p=0.25, frac_p=0.1):
+    """Small integer ms values (coincidences), sometimes zero or a .5 ms."""
+    if rng.random() < zero_p:
+        return rng.choice([0, 0, 0.0, 0.0004])       # all 0 µs
+    if rng.random() < frac_p:
+        return rng.choice([0.5, 1.5, 0.0005, 2.5, 0.001])
+    return rng.randint(1, hi)
+
+
+def decorate_v2(rng, sc, extras):
+    """Adds v2 keys to a v1 scenario, in place."""
+    tasks = sc["tasks"]
+    n = len(tasks)
+    big = n > 200
+    lat_p = rng.choice([0, 0, 0.1, 0.3, 0.7])
+    delay_p = rng.choice([0, 0, 0.1, 0.3])
+    queue_p = rng.choice([0, 0.1, 0.3, 0.6])
+    idle_p = rng.choice([0, 0.2, 0.5, 1.0])
+    anchor_p = rng.choice([0, 0, 0.02, 0.1, 0.3])
+    group_p = rng.choice([0, 0.3, 1.0])
+    queues = rng.sample(QUEUE_POOL, rng.randint(1, 4))
+    style = rng.choice(["int", "nice", "double"])
+
+    def val(hi=20):
+        if rng.random() < 0.15:
+            return 0
+        if style == "int":
+            return rng.randint(1, hi)
+        if style == "nice":
+            return rng.choice(NICE_COSTS)
+        return round(rng.uniform(0, hi), rng.choice([1, 3, 6]))
+
+    total = 0.0
+    for t in tasks:
+        total += float(t["cost"])
+        if rng.random() < lat_p:
+            t["latency"] = val()
+            if extras and rng.random() < 0.1:
+                t["latencyP90"] = min(float(t["latency"]) * rng.choice([1, 2]), MAX_MS)
+        elif rng.random() < 0.03:
+            t["latency"] = rng.choice([0, None])
+        if rng.random() < delay_p:
+            t["delay"] = val(10)
+        if rng.random() < queue_p:
+            t["queue"] = rng.choice(queues)
+        if t.get("mainThreadOnly") and rng.random() < idle_p:
+            t["idle"] = True
+        elif rng.random() < 0.03:
+            t["idle"] = rng.choice([False, None])
+        if rng.random() < anchor_p * (0.1 if big else 1):
+            t["anchor"] = True
+        if rng.random() < group_p:
+            t["group"] = rng.choice(GROUP_POOL)
+    if rng.random() < 0.6:
+        horizon = total / 2 + 50
+        ins = []
+        for j in range(rng.randint(0, 6)):
+            at = rng.choice([0, rng.randint(0, 40), round(rng.uniform(0, horizon), 3),
+                             rng.randint(0, int(horizon))])
+            inp = {"at": min(at, MAX_MS), "cost": rng.choice([0, 1, 2, 0.5, 5, 16.667])}
+            if rng.random() < 0.5:
+                inp["name"] = rng.choice(INPUT_NAMES)
+            ins.append(inp)
+        sc["inputs"] = ins
+    if rng.random() < 0.5:
+        sc["idleMode"] = rng.choice(["batch", "oneByOne", "oneByOne", None])
+
+
+def gen_tricky(rng, seed, k, extras):
+    """A small scenario made for ties (see the module docstring)."""
+    n = rng.randint(1, 10)
+    ids = [f"t{i}" for i in range(n)]
+    deps = make_deps(rng, n)
+    main_p = rng.choice([0.2, 0.5, 0.8])
+    idle_p = rng.choice([0, 0.3, 0.6])
+    ff_p = rng.choice([0, 0.2, 0.5])
+    lat_p = rng.choice([0, 0.3, 0.6])
+    delay_p = rng.choice([0, 0.2, 0.5])
+    queue_p = rng.choice([0, 0.3, 0.6, 0.9])
+    anchor_p = rng.choice([0, 0.15, 0.4])
+    zero_p = rng.choice([0.1, 0.3, 0.6])
+    pstyle = rng.choice(["zero", "two", "three"])
+    queues = rng.sample(QUEUE_POOL, rng.randint(1, 2))
+
+    tasks = []
+    for i in range(n):
+        t = {"id": ids[i], "cost": small_ms(rng, 4, zero_p)}
+        main = rng.random() < main_p
+        if main:
+            t["mainThreadOnly"] = True
+            if rng.random() < idle_p:
+                t["idle"] = True
+            if rng.random() < ff_p:
+                t["firstFrame"] = True
+        if pstyle != "zero":
+            t["priority"] = rng.randint(0, 1 if pstyle == "two" else 2)
+        if deps[i]:
+            t["dependsOn"] = [ids[d] for d in deps[i]]
+        if rng.random() < lat_p:
+            t["latency"] = small_ms(rng, 5, 0.2)
+        if rng.random() < delay_p:
+            t["delay"] = small_ms(rng, 3, 0.2)
+        if rng.random() < queue_p:
+            t["queue"] = rng.choice(queues)
+        if rng.random() < anchor_p:
+            t["anchor"] = True
+        if rng.random() < 0.1:
+            t["group"] = rng.choice(GROUP_POOL)
+        tasks.append(t)
+
+    # planted patterns
+    def add(t):
+        t["id"] = f"p{len(tasks)}-{t['id']}"
+        tasks.append(t)
+        return t["id"]
+
+    if rng.random() < 0.2:     # priority take-out from the idle queue
+        q = rng.choice(QUEUE_POOL)
+        add({"id": "idle-holder", "cost": small_ms(rng, 3, 0.3), "mainThreadOnly": True,
+             "idle": True, "queue": q, "priority": 0})
+        add({"id": "waited", "cost": small_ms(rng, 3, 0.3), "queue": q, "priority": 0})
+    if rng.random() < 0.2:     # priority take-out from the main queue
+        q = rng.choice(QUEUE_POOL)
+        add({"id": "first", "cost": rng.randint(0, 2), "latency": rng.randint(1, 3),
+             "queue": q, "priority": 0})
+        add({"id": "delayed-main", "cost": small_ms(rng, 3, 0.3), "mainThreadOnly": True,
+             "delay": rng.randint(1, 2), "queue": q, "priority": 0})
+        add({"id": "waited", "cost": small_ms(rng, 3, 0.3), "queue": q, "priority": 0})
+    if rng.random() < 0.15:    # a queued inline T0 task
+        q = rng.choice(QUEUE_POOL)
+        add({"id": "holder", "cost": rng.randint(0, 3), "queue": q, "priority": 0,
+             "latency": rng.choice([0, 1, 2])})
+        add({"id": "inline", "cost": small_ms(rng, 2, 0.3), "mainThreadOnly": True,
+             "queue": q, "priority": 0})
+    if rng.random() < 0.2:     # an anchor depending on main-thread / idle tasks
+        m = add({"id": "m", "cost": small_ms(rng, 3, 0.3), "mainThreadOnly": True,
+                 "idle": rng.random() < 0.5})
+        w = add({"id": "w", "cost": small_ms(rng, 3, 0.3)})
+        add({"id": "anchor", "cost": small_ms(rng, 3, 0.3), "anchor": True,
+             "mainThreadOnly": rng.random() < 0.3, "dependsOn": rng.sample([m, w], rng.randint(1, 2)),
+             "latency": rng.choice([0, 0, 2])})
+    if rng.random() < 0.15:    # a main task sharing a queue with an anchor's closure
+        q = rng.choice(QUEUE_POOL)
+        add({"id": "anchor-q", "cost": small_ms(rng, 3, 0.3), "anchor": True, "queue": q})
+        add({"id": "main-q", "cost": small_ms(rng, 3, 0.3), "mainThreadOnly": True, "queue": q,
+             "idle": rng.random() < 0.5, "priority": rng.choice([0, 1])})
+
+    if len(tasks) > n and rng.random() < 0.5:     # shuffle so patterns are not last
+        order = list(range(len(tasks)))
+        rng.shuffle(order)
+        tasks = [tasks[j] for j in order]
+
+    scenario = {"name": f"gen {seed}/{k}"}
+    device = {"cores": rng.choice([2, 2, 3, 3, 4, 5]),
+              "refreshRate": rng.choice([1000, 1000, 500, 250, 60]),
+              "commitCost": rng.choice([0, 0, 1, 2, 0.5]),
+              "renderTime": rng.choice([0, 0, 1, 3])}
+    scenario["device"] = device
+    if rng.random() < 0.5:
+        scenario["preMain"] = [{"name": "dyld", "cost": rng.randint(0, 3)}]
+    scenario["tasks"] = tasks
+    t0 = sum(p["cost"] for p in scenario.get("preMain", []))
+    if rng.random() < 0.75:
+        ins = []
+        for j in range(rng.randint(1, 4)):
+            at = rng.choice([0, t0, t0 + rng.randint(0, 3), rng.randint(0, t0 + 15)])
+            inp = {"at": at, "cost": small_ms(rng, 3, 0.3)}
+            if rng.random() < 0.3:
+                inp["name"] = rng.choice(INPUT_NAMES)
+            elif rng.random() < 0.1:
+                inp["name"] = None
+            ins.append(inp)
+        scenario["inputs"] = ins
+    if rng.random() < 0.7:
+        scenario["idleMode"] = rng.choice(["batch", "oneByOne"])
+    if extras and rng.random() < 0.1:
+        for t in tasks:
+            if "latency" in t and rng.random() < 0.5:
+                t["latencyP90"] = float(t["latency"]) + rng.choice([0, 1])
+    return scenario
+
+
+def gen_scenario(seed, k, extras=True, v1=False):
+    """Scenario k of a seed.  v1=True: exactly the v1 generator's scenario."""
+    if v1:
+        return gen_scenario_v1(seed, k, extras)
+    rng = random.Random(f"launchflow-v2-{seed}-{k}")
+    if rng.random() < 0.35:
+        sc = gen_scenario_v1(seed, k, extras)
+        decorate_v2(rng, sc, extras)
+        return sc
+    return gen_tricky(rng, seed, k, extras)
+
+
+TOP_KEYS = {"name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter",
+            "idleMode", "inputs"}
 DEVICE_KEYS = {"cores", "refreshRate", "commitCost", "renderTime"}
-TASK_KEYS = {"id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90"}
+TASK_KEYS = {"id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90",
+             "latency", "delay", "queue", "idle", "anchor", "group", "latencyP90"}
+INPUT_KEYS = {"name", "at", "cost"}
 
 
 def validate(sc):
@@ -344,6 +564,16 @@ def validate(sc):
     for ph in sc.get("preMain") or []:
         if set(ph) != {"name", "cost"} or not isinstance(ph["name"], str) or not ms_ok(ph["cost"]):
             bad.append(f"preMain {ph}")
+    if sc.get("idleMode") is not None and sc["idleMode"] not in ("batch", "oneByOne"):
+        bad.append("idleMode")
+    for j, inp in enumerate(sc.get("inputs") or []):
+        if not isinstance(inp, dict) or any(k not in INPUT_KEYS for k in inp):
+            bad.append(f"input {j} keys")
+            continue
+        if not (ms_ok(inp.get("at")) and ms_ok(inp.get("cost"))):
+            bad.append(f"input {j} at/cost")
+        if inp.get("name") is not None and not (isinstance(inp["name"], str) and inp["name"]):
+            bad.append(f"input {j} name")
     tasks = sc.get("tasks")
     if not tasks:
         return bad + ["no tasks"]
@@ -364,11 +594,22 @@ def validate(sc):
         p = t.get("priority")
         if p is not None and not (is_int(p) and 0 <= p <= 1_000_000):
             bad.append(f"task {i} priority")
-        for b in ("mainThreadOnly", "firstFrame"):
+        for b in ("mainThreadOnly", "firstFrame", "idle", "anchor"):
             if t.get(b) is not None and not isinstance(t[b], bool):
                 bad.append(f"task {i} {b}")
         if t.get("firstFrame") and not t.get("mainThreadOnly"):
             bad.append(f"task {i} firstFrame without mainThreadOnly")
+        if t.get("idle") and not t.get("mainThreadOnly"):
+            bad.append(f"task {i} idle without mainThreadOnly")
+        for m in ("latency", "delay"):
+            if t.get(m) is not None and not ms_ok(t[m]):
+                bad.append(f"task {i} {m}")
+        if t.get("latencyP90") is not None and not (
+                ms_ok(t["latencyP90"]) and t["latencyP90"] >= (t.get("latency") or 0)):
+            bad.append(f"task {i} latencyP90")
+        for s in ("queue", "group"):
+            if t.get(s) is not None and not (isinstance(t[s], str) and t[s]):
+                bad.append(f"task {i} {s}")
     deps = []
     for i, t in enumerate(tasks):
         ds = [unicodedata.normalize("NFD", d) for d in (t.get("dependsOn") or [])]
@@ -406,11 +647,11 @@ def validate(sc):
     return bad
 
 
-def write_scenarios(seed, count, out, extras=True):
+def write_scenarios(seed, count, out, extras=True, v1=False):
     os.makedirs(out, exist_ok=True)
     paths = []
     for k in range(count):
-        sc = gen_scenario(seed, k, extras)
+        sc = gen_scenario(seed, k, extras, v1)
         problems = validate(sc)
         if problems:
             raise AssertionError(f"generator bug, scenario {seed}/{k}: {problems[:5]}")
@@ -429,8 +670,10 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--no-extras", action="store_true",
                     help="omit $schema, budgets, jitter and costP90 (keys the simulation ignores)")
+    ap.add_argument("--v1", action="store_true",
+                    help="only v1 keys: exactly the scenarios of the v1 generator")
     args = ap.parse_args(argv)
-    paths = write_scenarios(args.seed, args.count, args.out, not args.no_extras)
+    paths = write_scenarios(args.seed, args.count, args.out, not args.no_extras, args.v1)
     print(f"wrote {len(paths)} scenarios to {args.out}")
     return 0
 

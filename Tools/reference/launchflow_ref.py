@@ -1,27 +1,53 @@
 #!/usr/bin/env python3
-"""Independent reference implementation of the launchflow model (MODEL.md v1).
+"""Independent reference implementation of the launchflow model (MODEL.md v2).
 
 Usage:
-    python3 launchflow_ref.py SCENARIO.json --strategy serial|priority|dag [--max-concurrent N]
+    python3 launchflow_ref.py SCENARIO.json --strategy serial|priority|dag|anchored
+                              [--max-concurrent N] [--idle-mode batch|oneByOne]
 
-Prints the JSON object of MODEL.md section 6 on stdout.
+Prints the JSON object of MODEL.md section 6 on stdout.  An invalid scenario
+is rejected as section 1 says: every problem on stderr, one per line, each
+starting with "error: ", exit status 2, nothing on stdout.
 
 Written from MODEL.md alone, as a plain discrete-event simulation in integer
-microseconds.  Clarity over speed.  Input is assumed to be valid (minimal
-checks only); defaults and null-as-absent are honoured.
+microseconds.  Clarity over speed.  Defaults and null-as-absent are honoured.
+If the event loop ever stops making progress while work remains, a
+SimulationStuck error is raised (that would be a hole in MODEL.md: "every run
+ends").
 
 Standard library only.
 """
 
 import argparse
 import bisect
+import difflib
 import heapq
 import json
+import math
 import sys
 import unicodedata
 from collections import deque
 
-STRATEGIES = ("serial", "priority", "dag")
+STRATEGIES = ("serial", "priority", "dag", "anchored")
+IDLE_MODES = ("batch", "oneByOne")
+MAX_MS = 3_600_000
+MAX_PRIORITY = 1_000_000
+METRIC_NAMES = ("timeToFirstFrameMs", "launchCompleteMs", "mainThreadBusyMs",
+                "mainThreadBlockedMs", "cpuUtilization", "frames", "maxInputDelayMs",
+                "inputLatencyMaxMs", "criticalPathMs", "lowerBoundMs",
+                "dependencyViolations")
+
+
+class SimulationStuck(RuntimeError):
+    """The event loop made no progress while work remained (a MODEL.md finding)."""
+
+
+class ScenarioError(ValueError):
+    """An invalid scenario; .problems lists every problem (section 1)."""
+
+    def __init__(self, problems):
+        super().__init__("\n".join(problems))
+        self.problems = list(problems)
 
 
 # --------------------------------------------------------------------------
@@ -67,7 +93,361 @@ def ceil_div(a, b):
 
 
 # --------------------------------------------------------------------------
-# Scenario loading (assumes a valid scenario)
+# Validation (MODEL.md section 1): every problem, each naming its task or key
+# --------------------------------------------------------------------------
+
+TOP_KEYS = ("name", "description", "device", "preMain", "tasks", "idleMode", "inputs",
+            "$schema", "budgets", "jitter")
+DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime")
+PHASE_KEYS = ("name", "cost")
+INPUT_KEYS = ("name", "at", "cost")
+TASK_KEYS = ("id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame",
+             "latency", "delay", "queue", "idle", "anchor", "group", "costP90", "latencyP90")
+
+
+def _id_key(s):
+    # Swift's String == is Unicode canonical equivalence; NFD-normalising
+    # gives the same equality for lookups.
+    return unicodedata.normalize("NFD", s)
+
+
+def _did_you_mean(word, choices):
+    m = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {m[0]!r}?)" if m else ""
+
+
+def _is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _finite(v):
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:          # an integer literal beyond the double range
+        return False
+
+
+def _type_name(v):
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    return "an object"
+
+
+def validate(data):
+    """Returns the list of problems of a parsed scenario (empty when valid)."""
+    P = []
+
+    def unknown(obj, allowed, where):
+        for k in obj:
+            if k not in allowed:
+                P.append(f"{where}: unknown key {k!r}{_did_you_mean(k, allowed)}")
+
+    def present(obj, key):
+        return isinstance(obj, dict) and obj.get(key) is not None
+
+    def need(obj, key, where):
+        if not present(obj, key):
+            P.append(f"{where}: missing key {key!r}")
+            return False
+        return True
+
+    def number(v, where, lo=None, lo_open=False, hi=None, integer=False, what="number"):
+        if not _is_num(v):
+            P.append(f"{where}: expected a {what}, got {_type_name(v)}")
+            return False
+        if not _finite(v):
+            P.append(f"{where}: {v!r} is beyond the double range")
+            return False
+        if integer and float(v) != math.floor(float(v)):
+            P.append(f"{where}: {v!r} is not an integer")
+            return False
+        fv = float(v)
+        if lo is not None and (fv <= lo if lo_open else fv < lo):
+            P.append(f"{where}: {v!r} is out of range (must be {'>' if lo_open else '≥'} {lo}"
+                     + (f" and ≤ {hi})" if hi is not None else ")"))
+            return False
+        if hi is not None and fv > hi:
+            P.append(f"{where}: {v!r} is out of range (must be ≤ {hi})")
+            return False
+        return True
+
+    def ms(v, where):
+        if not _is_num(v):
+            P.append(f"{where}: expected a number of milliseconds, got {_type_name(v)}")
+            return False
+        if not _finite(v):
+            P.append(f"{where}: {v!r} is beyond the double range")
+            return False
+        if float(v) < 0:
+            P.append(f"{where}: negative milliseconds {v!r}")
+            return False
+        if float(v) > MAX_MS:
+            P.append(f"{where}: {v!r} ms is more than {MAX_MS} (an hour)")
+            return False
+        return True
+
+    def boolean(obj, key, where):
+        if present(obj, key) and not isinstance(obj[key], bool):
+            P.append(f"{where}.{key}: expected a boolean, got {_type_name(obj[key])}")
+
+    def string(obj, key, where, nonempty=False):
+        if not present(obj, key):
+            return
+        v = obj[key]
+        if not isinstance(v, str):
+            P.append(f"{where}.{key}: expected a string, got {_type_name(v)}")
+        elif nonempty and v == "":
+            P.append(f"{where}.{key}: must not be empty")
+
+    if not isinstance(data, dict):
+        return [f"the scenario must be a JSON object, got {_type_name(data)}"]
+    unknown(data, TOP_KEYS, "scenario")
+    if need(data, "name", "scenario"):
+        string(data, "name", "scenario")
+    string(data, "description", "scenario")
+    string(data, "$schema", "scenario")
+
+    dev = data.get("device")
+    if dev is not None:
+        if not isinstance(dev, dict):
+            P.append(f"device: expected an object, got {_type_name(dev)}")
+        else:
+            unknown(dev, DEVICE_KEYS, "device")
+            if present(dev, "cores"):
+                number(dev["cores"], "device.cores", lo=2, hi=1024, integer=True, what="integer")
+            if present(dev, "refreshRate"):
+                number(dev["refreshRate"], "device.refreshRate", lo=0, lo_open=True, hi=1000)
+            for k in ("commitCost", "renderTime"):
+                if present(dev, k):
+                    ms(dev[k], f"device.{k}")
+
+    pm = data.get("preMain")
+    if pm is not None:
+        if not isinstance(pm, list):
+            P.append(f"preMain: expected an array, got {_type_name(pm)}")
+        else:
+            for j, ph in enumerate(pm):
+                w = f"preMain[{j}]"
+                if not isinstance(ph, dict):
+                    P.append(f"{w}: expected an object, got {_type_name(ph)}")
+                    continue
+                unknown(ph, PHASE_KEYS, w)
+                if need(ph, "name", w):
+                    string(ph, "name", w)
+                if need(ph, "cost", w):
+                    ms(ph["cost"], f"{w}.cost")
+
+    im = data.get("idleMode")
+    if im is not None:
+        if not isinstance(im, str):
+            P.append(f"idleMode: expected a string, got {_type_name(im)}")
+        elif im not in IDLE_MODES:
+            P.append(f"idleMode: {im!r} is neither \"batch\" nor \"oneByOne\""
+                     f"{_did_you_mean(im, IDLE_MODES)}")
+
+    inputs = data.get("inputs")
+    if inputs is not None:
+        if not isinstance(inputs, list):
+            P.append(f"inputs: expected an array, got {_type_name(inputs)}")
+        else:
+            for j, inp in enumerate(inputs):
+                w = f"inputs[{j}]"
+                if not isinstance(inp, dict):
+                    P.append(f"{w}: expected an object, got {_type_name(inp)}")
+                    continue
+                unknown(inp, INPUT_KEYS, w)
+                string(inp, "name", w, nonempty=True)
+                for k in ("at", "cost"):
+                    if need(inp, k, w):
+                        ms(inp[k], f"{w}.{k}")
+
+    bud = data.get("budgets")
+    if bud is not None:
+        if not isinstance(bud, dict):
+            P.append(f"budgets: expected an object, got {_type_name(bud)}")
+        else:
+            unknown(bud, METRIC_NAMES, "budgets")
+            for k, v in bud.items():
+                if v is not None:
+                    number(v, f"budgets.{k}", lo=0)
+    if present(data, "jitter"):
+        number(data["jitter"], "jitter", lo=0)
+
+    tasks = data.get("tasks")
+    if tasks is None:
+        P.append("scenario: missing key 'tasks'")
+        return P
+    if not isinstance(tasks, list):
+        P.append(f"tasks: expected an array, got {_type_name(tasks)}")
+        return P
+    if not tasks:
+        P.append("tasks: no tasks")
+        return P
+
+    ids = {}                       # NFD id -> index of its first task
+    labels = []
+    for i, t in enumerate(tasks):
+        w = f"tasks[{i}]"
+        labels.append(w)
+        if not isinstance(t, dict):
+            P.append(f"{w}: expected an object, got {_type_name(t)}")
+            continue
+        if need(t, "id", w):
+            v = t["id"]
+            if not isinstance(v, str):
+                P.append(f"{w}.id: expected a string, got {_type_name(v)}")
+            elif v == "":
+                P.append(f"{w}.id: empty id")
+            else:
+                w = f"task {v!r}"
+                labels[i] = w
+                k = _id_key(v)
+                if k in ids:
+                    P.append(f"{w}: duplicate id (also tasks[{ids[k]}])")
+                else:
+                    ids[k] = i
+        unknown(t, TASK_KEYS, w)
+        cost_ok = need(t, "cost", w) and ms(t["cost"], f"{w}.cost")
+        for b in ("mainThreadOnly", "firstFrame", "idle", "anchor"):
+            boolean(t, b, w)
+        if present(t, "priority"):
+            number(t["priority"], f"{w}.priority", lo=0, hi=MAX_PRIORITY, integer=True,
+                   what="integer")
+        lat_ok = True
+        for k in ("latency", "delay"):
+            if present(t, k):
+                ok = ms(t[k], f"{w}.{k}")
+                if k == "latency":
+                    lat_ok = ok
+        string(t, "queue", w, nonempty=True)
+        string(t, "group", w, nonempty=True)
+        if present(t, "costP90") and ms(t["costP90"], f"{w}.costP90") and cost_ok:
+            if float(t["costP90"]) < float(t["cost"]):
+                P.append(f"{w}.costP90: {t['costP90']!r} is less than cost {t['cost']!r}")
+        if present(t, "latencyP90") and ms(t["latencyP90"], f"{w}.latencyP90") and lat_ok:
+            lat = t.get("latency") if present(t, "latency") else 0
+            if float(t["latencyP90"]) < float(lat):
+                P.append(f"{w}.latencyP90: {t['latencyP90']!r} is less than latency {lat!r}")
+        mto = t.get("mainThreadOnly") is True
+        if t.get("firstFrame") is True and not mto:
+            P.append(f"{w}: a firstFrame task must be mainThreadOnly")
+        if t.get("idle") is True and not mto:
+            P.append(f"{w}: an idle task must be mainThreadOnly")
+
+    # dependencies
+    deps = [[] for _ in tasks]
+    id_list = [t.get("id") for t in tasks if isinstance(t, dict) and isinstance(t.get("id"), str)]
+    for i, t in enumerate(tasks):
+        if not isinstance(t, dict) or not present(t, "dependsOn"):
+            continue
+        w = labels[i]
+        ds = t["dependsOn"]
+        if not isinstance(ds, list):
+            P.append(f"{w}.dependsOn: expected an array, got {_type_name(ds)}")
+            continue
+        seen = set()
+        for d in ds:
+            if not isinstance(d, str):
+                P.append(f"{w}.dependsOn: expected a task id, got {_type_name(d)}")
+                continue
+            k = _id_key(d)
+            if k in seen:
+                P.append(f"{w}.dependsOn: {d!r} is listed twice")
+                continue
+            seen.add(k)
+            if isinstance(t.get("id"), str) and k == _id_key(t["id"]):
+                P.append(f"{w}.dependsOn: depends on itself")
+                continue
+            if k not in ids:
+                P.append(f"{w}.dependsOn: unknown task id {d!r}{_did_you_mean(d, id_list)}")
+                continue
+            deps[i].append(ids[k])
+    for cyc in _cycles(deps):
+        names = [tasks[j]["id"] for j in cyc] + [tasks[cyc[0]]["id"]]
+        P.append("dependency cycle: " + " → ".join(names))
+    return P
+
+
+def _cycles(deps):
+    """One cycle (as a list of indices, in dependsOn direction) per strongly
+    connected component with more than one task (Tarjan, iterative)."""
+    n = len(deps)
+    index = [None] * n
+    low = [0] * n
+    on = [False] * n
+    stack, comps, counter = [], [], 0
+    for s in range(n):
+        if index[s] is not None:
+            continue
+        work = [(s, 0)]
+        index[s] = low[s] = counter
+        counter += 1
+        stack.append(s)
+        on[s] = True
+        while work:
+            v, pi = work[-1]
+            if pi < len(deps[v]):
+                work[-1] = (v, pi + 1)
+                x = deps[v][pi]
+                if index[x] is None:
+                    index[x] = low[x] = counter
+                    counter += 1
+                    stack.append(x)
+                    on[x] = True
+                    work.append((x, 0))
+                elif on[x]:
+                    low[v] = min(low[v], index[x])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        x = stack.pop()
+                        on[x] = False
+                        comp.append(x)
+                        if x == v:
+                            break
+                    if len(comp) > 1:
+                        comps.append(comp)
+    out = []
+    for comp in sorted(comps, key=min):
+        members = set(comp)
+        start = min(comp)
+        path, pos, v = [start], {start: 0}, start
+        while True:                           # walk inside the component until a repeat
+            v = next(x for x in deps[v] if x in members)
+            if v in pos:
+                out.append(path[pos[v]:])
+                break
+            pos[v] = len(path)
+            path.append(v)
+    return out
+
+
+def parse_json(text):
+    """json.loads that rejects NaN/Infinity; raises ScenarioError with line and column."""
+    def bad_constant(name):
+        raise ValueError(f"{name} is not valid JSON")
+    try:
+        return json.loads(text, parse_constant=bad_constant)
+    except json.JSONDecodeError as e:
+        raise ScenarioError([f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}"])
+    except ValueError as e:
+        raise ScenarioError([f"invalid JSON: {e}"])
+
+
+# --------------------------------------------------------------------------
+# Scenario loading
 # --------------------------------------------------------------------------
 
 def _opt(obj, key, default):
@@ -78,14 +458,14 @@ def _opt(obj, key, default):
     return default if v is None else v
 
 
-def _id_key(s):
-    # Swift's String == is Unicode canonical equivalence; NFD-normalising
-    # gives the same equality for lookups.
-    return unicodedata.normalize("NFD", s)
-
-
 class Scenario:
-    def __init__(self, data):
+    """A validated scenario, every time in integer µs."""
+
+    def __init__(self, data, check=True):
+        if check:
+            problems = validate(data)
+            if problems:
+                raise ScenarioError(problems)
         self.name = data["name"]
         dev = _opt(data, "device", {})
         self.cores = int(_opt(dev, "cores", 4))
@@ -97,6 +477,11 @@ class Scenario:
 
         self.pre_main = [(p["name"], ms_to_us(p["cost"]))
                          for p in _opt(data, "preMain", [])]
+        self.idle_mode = _opt(data, "idleMode", "batch")
+        self.inputs = []                       # (name, at µs, cost µs), scenario order
+        for k, inp in enumerate(_opt(data, "inputs", [])):
+            self.inputs.append((_opt(inp, "name", f"input-{k + 1}"),
+                                ms_to_us(inp["at"]), ms_to_us(inp["cost"])))
 
         tasks = data["tasks"]
         self.n = len(tasks)
@@ -105,300 +490,580 @@ class Scenario:
         self.main_only = [bool(_opt(t, "mainThreadOnly", False)) for t in tasks]
         self.priority = [int(_opt(t, "priority", 0)) for t in tasks]
         self.first_frame = [bool(_opt(t, "firstFrame", False)) for t in tasks]
+        self.latency = [ms_to_us(_opt(t, "latency", 0)) for t in tasks]
+        self.delay = [ms_to_us(_opt(t, "delay", 0)) for t in tasks]
+        self.idle = [bool(_opt(t, "idle", False)) for t in tasks]
+        self.anchor = [bool(_opt(t, "anchor", False)) for t in tasks]
+        self.group = [_opt(t, "group", None) for t in tasks]
+        # queues: names compared as Swift compares strings -> small integers
+        qnum = {}
+        self.queue = []
+        self.queue_names = []
+        for t in tasks:
+            q = _opt(t, "queue", None)
+            if q is None:
+                self.queue.append(None)
+                continue
+            k = _id_key(q)
+            if k not in qnum:
+                qnum[k] = len(self.queue_names)
+                self.queue_names.append(q)
+            self.queue.append(qnum[k])
         index_of = {_id_key(s): i for i, s in enumerate(self.ids)}
         if len(index_of) != self.n:
             raise ValueError("duplicate task id")
-        self.deps = []
-        for t in tasks:
-            ds = [index_of[_id_key(d)] for d in _opt(t, "dependsOn", [])]
-            self.deps.append(ds)
+        self.deps = [[index_of[_id_key(d)] for d in _opt(t, "dependsOn", [])] for t in tasks]
         self.dependents = [[] for _ in range(self.n)]
         for i, ds in enumerate(self.deps):
             for d in ds:
                 self.dependents[d].append(i)
 
-    def rank(self, i):
-        return (self.priority[i], i)
+    def has_idle_tasks(self):
+        return any(self.idle)
 
 
 def load_scenario(path):
+    """Reads, parses and validates a scenario file (ScenarioError if invalid)."""
     with open(path, "rb") as f:
-        return Scenario(json.load(f))
+        raw = f.read()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError([f"invalid JSON: not UTF-8 ({e})"])
+    return Scenario(parse_json(text))
 
 
 # --------------------------------------------------------------------------
 # Simulation (MODEL.md sections 3 and 4)
 # --------------------------------------------------------------------------
 
-DFL = "didFinishLaunching"
-DFL_RANK = (-1, -1)   # always first among items enqueued at the same instant
+DFL = -1            # didFinishLaunching as a main-queue item
+DFL_RANK = (-1,)    # sorts before every task rank: always first at its instant
 
 
 class Simulation:
-    def __init__(self, sc, strategy, max_concurrent=None):
+    def __init__(self, sc, strategy, max_concurrent=None, idle_mode=None):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}")
+        if idle_mode is not None and idle_mode not in IDLE_MODES:
+            raise ValueError(f"unknown idle mode {idle_mode!r}")
+        if max_concurrent is not None and max_concurrent < 1:
+            raise ValueError("--max-concurrent must be >= 1")
         self.sc = sc
         self.strategy = strategy
+        self.idle_mode = idle_mode or sc.idle_mode
         n = sc.n
+        self.dagish = strategy in ("dag", "anchored")
         self.nworkers = sc.cores - 1
-        self.maxc = self.nworkers
-        if strategy == "dag" and max_concurrent is not None:
-            if max_concurrent < 1:
-                raise ValueError("--max-concurrent must be >= 1")
-            self.maxc = min(max_concurrent, self.nworkers)
+        # --max-concurrent applies to dag and anchored only; it counts worker
+        # tasks in flight (started and not yet done), so it is not clamped to
+        # the number of workers (a task in its latency holds a slot, not a worker).
+        self.limit = max_concurrent if self.dagish else None
+
+        # the anchor closure (section 4, dag); c = 0 inside, 1 outside
+        self.in_closure = [False] * n
+        if self.dagish:
+            anchors = [i for i in range(n)
+                       if sc.anchor[i] or (strategy == "anchored" and sc.first_frame[i])]
+            for i in anchors:
+                self.in_closure[i] = True
+            stack = list(anchors)
+            while stack:
+                i = stack.pop()
+                for d in sc.deps[i]:
+                    if not self.in_closure[d]:
+                        self.in_closure[d] = True
+                        stack.append(d)
+            queues = {sc.queue[i] for i in range(n) if self.in_closure[i] and sc.queue[i] is not None}
+            for i in range(n):       # one round, as the page says; their dependencies are not added
+                if sc.main_only[i] and sc.queue[i] is not None and sc.queue[i] in queues:
+                    self.in_closure[i] = True
+        self.closure_nonempty = any(self.in_closure)
+        if self.dagish:
+            self.rank = [(0 if self.in_closure[i] else 1, sc.priority[i], i) for i in range(n)]
+        else:
+            self.rank = [(sc.priority[i], i) for i in range(n)]
+        # an idle task of the closure is treated as not idle; serial runs idle tasks itself
+        self.eff_idle = [sc.idle[i] and strategy != "serial" and not self.in_closure[i]
+                         for i in range(n)]
 
         # per-task results
-        self.ready = [None] * n
+        self.ready = [None] * n       # readyMs: the hand-over instant (section 6)
         self.start = [None] * n
         self.end = [None] * n
+        self.done = [None] * n
         self.thread = [None] * n
-        self.iter_of = [None] * n     # iteration in which a main task ran
-        self.main_seq = [None] * n    # execution order of main-thread tasks
-        self._main_seq_next = 0
+        self.iter_of = [None] * n     # iteration in which a main-thread task ran
+        self.main_seq = [None] * n    # order in which main-thread tasks started
+        self._seq = 0
+        self.admitted = [False] * n
+        self.inline_wait = [False] * n   # priority: inline T0 task with a queue, not handed over
 
         # main thread
         self.t = 0
-        self.main_busy_until = None   # end of the current positive-duration activity
-        self.main_activity = None     # ('task', i) or ('commit',)
-        self.steps = None             # deque of remaining steps of the running iteration; None = no iteration
+        self.busy_until = None        # end of the current positive-duration activity
+        self.activity = None          # ('task', i) | ('input', k) | ('commit',)
+        self.steps = None             # deque: remaining steps of the running iteration
         self.iter_index = -1
         self.iter_start = None
+        self.iter_ran_work = False    # ran didFinishLaunching or a task
         self.commit_start = None
-        self.mq = []                  # main queue: sorted list of (enqueue time, rank, item)
+        self.mq = []                  # main queue: sorted (enqueue time, rank, task)
+        self.mq_closure = 0           # closure tasks in the main queue
+        self.idle_q = []              # idle queue: sorted (enqueue time, rank, task)
         self.blocked_since = None
         self.blocked_total = 0
 
+        # inputs
+        m = len(sc.inputs)
+        self.pending = []             # sorted (at, position)
+        self.in_start = [None] * m
+        self.in_end = [None] * m
+
         # workers
         self.ready_set = []           # heap of (rank, task)
-        self.free_workers = list(range(1, self.nworkers + 1))  # heap of worker numbers
+        self.free_workers = list(range(1, self.nworkers + 1))
         heapq.heapify(self.free_workers)
-        self.running = 0              # worker tasks currently running (positive duration)
-        self.worker_events = []       # heap of (end time, worker, task)
+        self.in_flight = 0            # worker tasks started and not yet done
+
+        # queues (not used by serial, which has its own rule)
+        nq = len(sc.queue_names)
+        self.holder = [None] * nq     # the task keeping the queue busy
+        self.held = [[] for _ in range(nq)]   # heaps of (rank, task)
+        self.dirty = set()            # queues to look at when admitting
+
+        # timed events: (time, sequence, kind, a, b)
+        self.events = []
+        self._eseq = 0
 
         # records
         self.commits = []             # (start, end, presented)
-        self.iterations = []          # (start, commit end)
+        self.iterations = []          # (start, commit end, ran work)
+        self.idle_steps = []          # (instant, tasks taken): for the self-tests
 
         # strategy state
-        if strategy == "dag":
-            self.remaining_deps = [len(d) for d in sc.deps]
-        if strategy == "priority":
+        if strategy == "serial":
+            self.s_left = [len(d) for d in sc.deps]
+            self.s_avail = [(self.rank[i], i) for i in range(n) if self.s_left[i] == 0]
+            heapq.heapify(self.s_avail)
+            self.s_qbusy = [False] * nq
+            self.s_parked = [[] for _ in range(nq)]
+            self.s_started = 0
+        elif strategy == "priority":
             tiers = sorted(set(sc.priority))
-            self.tier_of_prio = {p: k for k, p in enumerate(tiers)}
+            tier_num = {p: k for k, p in enumerate(tiers)}
+            self.tier_of = [tier_num[sc.priority[i]] for i in range(n)]
             self.tiers = [[] for _ in tiers]
             for i in range(n):
-                self.tiers[self.tier_of_prio[sc.priority[i]]].append(i)   # index order
-            self.tier_of = [self.tier_of_prio[sc.priority[i]] for i in range(n)]
+                self.tiers[self.tier_of[i]].append(i)     # index order
             self.tier_left = [len(tk) for tk in self.tiers]
-            self.t0_workers_left = sum(1 for i in self.tiers[0] if not sc.main_only[i])
+            self.inline = [self.tier_of[i] == 0 and sc.main_only[i] and not sc.idle[i]
+                           and sc.delay[i] == 0 for i in range(n)]
+            # (3) waits for the T0 tasks neither mainThreadOnly nor delayed
+            self.waited = [self.tier_of[i] == 0 and not sc.main_only[i] and sc.delay[i] == 0
+                           for i in range(n)]
+            self.waited_left = sum(self.waited)
+            self.dfl_returned = False
+        else:
+            self.remaining_deps = [len(d) for d in sc.deps]
+            self.anchors_left = sum(1 for i in range(n) if sc.anchor[i])
+            self.ff_left = (sum(1 for i in range(n) if sc.first_frame[i] and not sc.anchor[i])
+                            if strategy == "anchored" else 0)
 
-    # ---- queues ----------------------------------------------------------
+    # ---- events ------------------------------------------------------------
 
-    def enqueue_main(self, item, rank):
-        # FIFO by enqueue time; same instant ordered by rank.
-        bisect.insort(self.mq, (self.t, rank, item))
+    def push_event(self, time, kind, a=None, b=None):
+        heapq.heappush(self.events, (time, self._eseq, kind, a, b))
+        self._eseq += 1
+
+    # ---- a task's way to a thread (section 3) ------------------------------
 
     def make_ready(self, i):
-        """Hand task i to its queue at the current instant."""
-        sc = self.sc
-        assert self.ready[i] is None
-        self.ready[i] = self.t
-        if sc.main_only[i]:
-            self.enqueue_main(i, sc.rank(i))
+        """The strategy makes task i ready now; released after its delay."""
+        if self.sc.delay[i] > 0:
+            self.push_event(self.t + self.sc.delay[i], "release", i)
         else:
-            heapq.heappush(self.ready_set, (sc.rank(i), i))
+            self.release(i)
 
-    # ---- effects ---------------------------------------------------------
+    def release(self, i):
+        q = self.sc.queue[i]
+        if q is None:
+            self.admit(i)
+        else:
+            heapq.heappush(self.held[q], (self.rank[i], i))
+            self.dirty.add(q)
 
-    def on_task_end(self, i):
-        """Effects of task i ending at self.t."""
+    def admit(self, i):
+        self.admitted[i] = True
+        q = self.sc.queue[i]
+        if q is not None:
+            assert self.holder[q] is None
+            self.holder[q] = i
+        if self.inline_wait[i]:
+            self.ready[i] = self.t        # readyMs of a queued inline task: its admission
+            return                        # not handed over: didFinishLaunching runs it
+        self.hand_over(i)
+
+    def hand_over(self, i):
         sc = self.sc
-        if self.strategy == "dag":
+        self.ready[i] = self.t
+        if self.eff_idle[i]:
+            bisect.insort(self.idle_q, (self.t, self.rank[i], i))
+        elif sc.main_only[i]:
+            bisect.insort(self.mq, (self.t, self.rank[i], i))
+            if self.in_closure[i]:
+                self.mq_closure += 1
+        else:
+            heapq.heappush(self.ready_set, (self.rank[i], i))
+
+    def admit_queues(self):
+        """Every free queue admits its best-ranked held task (until none may)."""
+        while self.dirty:
+            qs = sorted(self.dirty)
+            self.dirty.clear()
+            for q in qs:
+                if self.holder[q] is None and self.held[q]:
+                    _, i = heapq.heappop(self.held[q])
+                    self.admit(i)
+
+    # ---- effects -------------------------------------------------------------
+
+    def on_end(self, i):
+        """Task i ends now (its cost is over)."""
+        sc = self.sc
+        self.end[i] = self.t
+        if self.strategy == "anchored" and sc.first_frame[i] and not sc.anchor[i]:
+            self.ff_left -= 1
+        if sc.latency[i] == 0:
+            self.on_done(i)
+        else:
+            self.push_event(self.t + sc.latency[i], "done", i)
+
+    def on_done(self, i):
+        """Effects of task i being done now."""
+        sc = self.sc
+        self.done[i] = self.t
+        if self.thread[i] != "main":
+            self.in_flight -= 1
+        q = sc.queue[i]
+        if self.strategy == "serial":
+            if q is not None:
+                self.s_qbusy[q] = False
+                for x in self.s_parked[q]:
+                    heapq.heappush(self.s_avail, (self.rank[x], x))
+                self.s_parked[q] = []
+            for x in sc.dependents[i]:
+                self.s_left[x] -= 1
+                if self.s_left[x] == 0:
+                    heapq.heappush(self.s_avail, (self.rank[x], x))
+            return
+        if q is not None:
+            assert self.holder[q] == i
+            self.holder[q] = None
+            self.dirty.add(q)
+        if self.dagish:
+            if sc.anchor[i]:
+                self.anchors_left -= 1
             for x in sc.dependents[i]:
                 self.remaining_deps[x] -= 1
                 if self.remaining_deps[x] == 0:
                     self.make_ready(x)
-        elif self.strategy == "priority":
+        else:                               # priority
             k = self.tier_of[i]
             self.tier_left[k] -= 1
             if k == 0:
-                if not sc.main_only[i]:
-                    self.t0_workers_left -= 1
-                # T1 opens when didFinishLaunching returns (a main-thread step).
+                if self.waited[i]:
+                    self.waited_left -= 1
+                if self.tier_left[0] == 0 and self.dfl_returned:
+                    self.open_tier(1)
             elif self.tier_left[k] == 0:
                 self.open_tier(k + 1)
-        # serial: nothing (didFinishLaunching runs everything itself)
 
     def open_tier(self, k):
-        if k >= len(self.tiers):
-            return
-        for i in self.tiers[k]:          # index order
-            self.make_ready(i)           # non-main -> ready set; main -> main queue
+        if k < len(self.tiers):
+            for i in self.tiers[k]:          # index order
+                self.make_ready(i)
 
     def finish_commit(self):
-        start = self.commit_start
         e = self.t
-        presented = ceil_div(e + self.sc.render_time, self.sc.frame) * self.sc.frame
-        self.commits.append((start, e, presented))
-        self.iterations.append((self.iter_start, e))
+        sc = self.sc
+        presented = ceil_div(e + sc.render_time, sc.frame) * sc.frame
+        self.commits.append((self.commit_start, e, presented))
+        self.iterations.append((self.iter_start, e, self.iter_ran_work))
         self.commit_start = None
+        self.steps = None                    # the iteration is over
 
-    # ---- the main thread -------------------------------------------------
+    # ---- the main thread -----------------------------------------------------
 
     def begin_main_task(self, i):
         sc = self.sc
         self.start[i] = self.t
         self.thread[i] = "main"
         self.iter_of[i] = self.iter_index
-        self.main_seq[i] = self._main_seq_next
-        self._main_seq_next += 1
-        if sc.cost[i] == 0:
-            self.end[i] = self.t
-            self.on_task_end(i)
-        else:
-            self.main_busy_until = self.t + sc.cost[i]
-            self.main_activity = ("task", i)
-
-    def expand_item(self, item):
-        """The steps one snapshot item consists of."""
-        if item != DFL:
-            return [("task", item)]
+        self.main_seq[i] = self._seq
+        self._seq += 1
+        self.iter_ran_work = True
         if self.strategy == "serial":
-            return [("dfl_serial",)]
-        if self.strategy == "dag":
-            return [("dfl_dag",)]
-        return [("dfl_priority",)]
+            self.s_started += 1
+            if sc.queue[i] is not None:
+                self.s_qbusy[sc.queue[i]] = True
+        if sc.cost[i] == 0:
+            self.on_end(i)
+        else:
+            self.busy_until = self.t + sc.cost[i]
+            self.activity = ("task", i)
 
-    def serial_order(self):
-        """Topological order; among tasks whose dependencies are done, best rank first."""
+    def begin_input(self, k):
+        self.in_start[k] = self.t
+        c = self.sc.inputs[k][2]
+        if c == 0:
+            self.in_end[k] = self.t
+        else:
+            self.busy_until = self.t + c
+            self.activity = ("input", k)
+
+    def block(self):
+        if self.blocked_since is None:
+            self.blocked_since = self.t
+        return False
+
+    def unblock(self):
+        if self.blocked_since is not None:
+            self.blocked_total += self.t - self.blocked_since
+            self.blocked_since = None
+
+    def remove_from_mq(self, pos):
+        _, _, i = self.mq.pop(pos)
+        if self.in_closure[i]:
+            self.mq_closure -= 1
+        return i
+
+    def may_start_iteration(self):
+        return bool(self.mq) or bool(self.idle_q) or (bool(self.pending) and self.iter_index >= 0)
+
+    def start_iteration(self):
+        self.iter_index += 1
+        self.iter_start = self.t
+        items = [i for (_, _, i) in self.mq]
+        self.mq = []
+        self.mq_closure = 0
+        inputs = []
+        if self.iter_index >= 1:              # iteration 0 takes no input
+            inputs = [k for (_, k) in self.pending]
+            self.pending = []
+        steps = [("input", k) for k in inputs]
+        steps += [("dfl",) if i == DFL else ("task", i) for i in items]
+        steps += [("idle_step",), ("commit",)]
+        self.steps = deque(steps)
+        self.iter_ran_work = bool(items)
+
+    def expand_dfl(self):
         sc = self.sc
-        left = [len(d) for d in sc.deps]
-        heap = [(sc.rank(i), i) for i in range(sc.n) if left[i] == 0]
-        heapq.heapify(heap)
-        order = []
-        while heap:
-            _, i = heapq.heappop(heap)
-            order.append(i)
-            for x in sc.dependents[i]:
-                left[x] -= 1
-                if left[x] == 0:
-                    heapq.heappush(heap, (sc.rank(x), x))
-        assert len(order) == sc.n, "dependency cycle"
-        return order
+        st = self.strategy
+        if st == "serial":
+            for i in range(sc.n):
+                self.ready[i] = self.t        # the instant didFinishLaunching started
+            sub = [("serial",)]
+        elif st == "priority":
+            sub = [("prio_t0",)]
+            for i in self.tiers[0]:
+                if self.inline[i]:
+                    if sc.queue[i] is None:
+                        sub.append(("task", i))
+                    else:
+                        sub += [("inline_release", i), ("inline_wait", i)]
+            sub += [("prio_wait",), ("prio_return",)]
+        else:
+            sub = [("dag_start",)]
+            if self.closure_nonempty:
+                sub.append(("dag_loop",))
+        self.steps.extendleft(reversed(sub))
+
+    def serial_pick(self):
+        """Best-ranked task not started, dependencies done, queue without a task in flight."""
+        sc = self.sc
+        while self.s_avail:
+            _, i = self.s_avail[0]
+            heapq.heappop(self.s_avail)
+            q = sc.queue[i]
+            if q is not None and self.s_qbusy[q]:
+                self.s_parked[q].append(i)
+                continue
+            return i
+        return None
+
+    def take_out_or_block(self):
+        """priority: while didFinishLaunching waits, run the first main-queue (then
+        idle-queue) task that keeps a queue busy; else stay blocked."""
+        sc = self.sc
+        for pos, (_, _, j) in enumerate(self.mq):
+            if sc.queue[j] is not None:
+                assert self.holder[sc.queue[j]] == j
+                self.unblock()
+                self.remove_from_mq(pos)
+                self.begin_main_task(j)
+                return True
+        for pos, (_, _, j) in enumerate(self.idle_q):
+            if sc.queue[j] is not None:
+                assert self.holder[sc.queue[j]] == j
+                self.unblock()
+                self.idle_q.pop(pos)
+                self.begin_main_task(j)
+                return True
+        return self.block()
+
+    def main_step(self):
+        """One main-thread step.  Returns False if the thread is blocked (no progress)."""
+        sc = self.sc
+        steps = self.steps
+        step = steps[0]
+        kind = step[0]
+        if kind == "input":
+            steps.popleft()
+            self.begin_input(step[1])
+        elif kind == "task":
+            steps.popleft()
+            self.begin_main_task(step[1])
+        elif kind == "dfl":
+            steps.popleft()
+            self.expand_dfl()
+        elif kind == "serial":
+            if self.s_started == sc.n:        # every task has ended: return
+                steps.popleft()
+                return True
+            i = self.serial_pick()
+            if i is None:
+                return self.block()           # until the next task is done
+            self.unblock()
+            self.begin_main_task(i)
+        elif kind == "prio_t0":
+            steps.popleft()
+            for i in self.tiers[0]:           # index order
+                if self.inline[i]:
+                    if sc.queue[i] is None:
+                        self.ready[i] = self.t
+                else:
+                    self.make_ready(i)
+        elif kind == "inline_release":
+            steps.popleft()
+            i = step[1]
+            self.inline_wait[i] = True
+            self.release(i)
+        elif kind == "inline_wait":
+            i = step[1]
+            if not self.admitted[i]:
+                return self.take_out_or_block()
+            self.unblock()
+            steps.popleft()
+            self.inline_wait[i] = False
+            self.begin_main_task(i)
+        elif kind == "prio_wait":
+            if self.waited_left > 0:
+                return self.take_out_or_block()
+            self.unblock()
+            steps.popleft()
+        elif kind == "prio_return":
+            steps.popleft()
+            self.dfl_returned = True
+            if self.tier_left[0] == 0:
+                self.open_tier(1)
+        elif kind == "dag_start":
+            steps.popleft()
+            for i in range(sc.n):             # index order, one step
+                if self.remaining_deps[i] == 0:
+                    self.make_ready(i)
+        elif kind == "dag_loop":
+            if self.anchors_left == 0 and self.ff_left == 0:
+                self.unblock()
+                steps.popleft()               # didFinishLaunching returns
+            elif self.mq_closure > 0:
+                pos = next(p for p, (_, _, j) in enumerate(self.mq) if self.in_closure[j])
+                self.unblock()
+                j = self.remove_from_mq(pos)
+                self.begin_main_task(j)
+            else:
+                return self.block()
+        elif kind == "idle_step":
+            steps.popleft()
+            if not self.mq and not self.pending and self.idle_q:
+                if self.idle_mode == "batch":
+                    take = [i for (_, _, i) in self.idle_q]
+                    self.idle_q = []
+                else:
+                    take = [self.idle_q.pop(0)[2]]
+                self.idle_steps.append((self.t, take))
+                steps.extendleft(reversed([("task", i) for i in take]))
+        elif kind == "commit":
+            steps.popleft()
+            self.commit_start = self.t
+            if sc.commit_cost == 0:
+                self.finish_commit()
+            else:
+                self.busy_until = self.t + sc.commit_cost
+                self.activity = ("commit",)
+        else:
+            raise AssertionError(step)
+        return True
 
     def main_advance(self):
-        """Step 2a: take main-thread steps until something of positive duration
-        starts, the thread is blocked, or it sleeps with an empty queue.
-        Returns True if anything changed."""
-        sc = self.sc
+        """Step 2a: main-thread steps until something of positive duration starts,
+        the thread is blocked, or it sleeps.  Returns True if anything changed."""
         changed = False
         while True:
-            if self.main_busy_until is not None:
+            if self.busy_until is not None:
                 return changed
-            if self.blocked_since is not None:
-                if self.t0_workers_left > 0:
-                    return changed
-                self.blocked_total += self.t - self.blocked_since
-                self.blocked_since = None
-                changed = True
             if self.steps is None:
-                if not self.mq:
+                if not self.may_start_iteration():
                     return changed            # sleeps
-                # a new iteration: snapshot the whole queue, empty it
-                snapshot = [item for (_, _, item) in self.mq]
-                self.mq = []
-                self.iter_index += 1
-                self.iter_start = self.t
-                steps = []
-                for item in snapshot:
-                    steps.extend(self.expand_item(item))
-                steps.append(("commit",))
-                self.steps = deque(steps)
+                self._iters_now += 1
+                if self._iters_now > self._iter_guard:
+                    raise SimulationStuck(
+                        f"t={us_to_ms_text(self.t)} ms: run-loop iterations start again and "
+                        f"again without time passing ({self.strategy})")
+                self.start_iteration()
                 changed = True
                 continue
-            if not self.steps:
-                self.steps = None             # iteration over (its commit has ended)
-                changed = True
-                continue
-            step = self.steps.popleft()
+            if not self.main_step():
+                return changed                # blocked
             changed = True
-            kind = step[0]
-            if kind == "task":
-                self.begin_main_task(step[1])
-            elif kind == "commit":
-                self.commit_start = self.t
-                if sc.commit_cost == 0:
-                    self.finish_commit()
-                else:
-                    self.main_busy_until = self.t + sc.commit_cost
-                    self.main_activity = ("commit",)
-            elif kind == "dfl_serial":
-                order = self.serial_order()
-                for i in order:
-                    self.ready[i] = self.t    # instant didFinishLaunching started
-                self.steps.extendleft(reversed([("task", i) for i in order]))
-            elif kind == "dfl_dag":
-                # adds every task as an operation; those without dependencies are ready now
-                for i in range(sc.n):
-                    if self.remaining_deps[i] == 0:
-                        self.make_ready(i)
-            elif kind == "dfl_priority":
-                t0 = self.tiers[0]
-                # (1) every non-main task of T0 to the ready set
-                for i in t0:
-                    if not sc.main_only[i]:
-                        self.make_ready(i)
-                # (2) main tasks of T0, back to back, index order; (3) block; (4) return
-                mains = [i for i in t0 if sc.main_only[i]]
-                for i in mains:
-                    self.ready[i] = self.t    # instant didFinishLaunching started
-                self.steps.extendleft(reversed(
-                    [("task", i) for i in mains] + [("block",), ("return",)]))
-            elif kind == "block":
-                if self.t0_workers_left > 0:
-                    self.blocked_since = self.t
-                    return True
-            elif kind == "return":
-                self.open_tier(1)
-            else:
-                raise AssertionError(step)
+            self.admit_queues()               # the step is applied in full: queues admit
 
     def main_activity_ends(self):
-        """Step 1 for the main thread's positive-duration activity."""
-        act = self.main_activity
-        self.main_busy_until = None
-        self.main_activity = None
+        act = self.activity
+        self.busy_until = None
+        self.activity = None
         if act[0] == "task":
-            i = act[1]
-            self.end[i] = self.t
-            self.on_task_end(i)
+            self.on_end(act[1])
+        elif act[0] == "input":
+            self.in_end[act[1]] = self.t
         else:
             self.finish_commit()
 
-    # ---- workers ---------------------------------------------------------
+    # ---- workers -------------------------------------------------------------
 
     def workers_take(self):
-        """Step 2b: free workers, lowest index first, take the best ready task
-        while one may (ready set non-empty and fewer than maxConcurrent running)."""
+        """Step 2b: free workers, lowest index first, take the best ready task while
+        one may (one ready, and fewer than --max-concurrent in flight)."""
         sc = self.sc
         changed = False
-        while self.ready_set and self.running < self.maxc:
+        while self.ready_set and self.free_workers:
+            if self.limit is not None and self.in_flight >= self.limit:
+                break
             w = self.free_workers[0]          # lowest-index free worker
             _, i = heapq.heappop(self.ready_set)
             changed = True
             self.start[i] = self.t
             self.thread[i] = f"worker-{w}"
+            self.in_flight += 1
             if sc.cost[i] == 0:
-                self.end[i] = self.t          # completes at once; same worker goes on
-                self.on_task_end(i)
+                self.on_end(i)                # ends at once; the same worker goes on
+                self.admit_queues()
             else:
                 heapq.heappop(self.free_workers)
-                self.running += 1
-                heapq.heappush(self.worker_events, (self.t + sc.cost[i], w, i))
+                self.push_event(self.t + sc.cost[i], "wend", w, i)
         return changed
 
-    # ---- the event loop --------------------------------------------------
+    # ---- the event loop --------------------------------------------------------
 
     def run(self):
         sc = self.sc
@@ -409,87 +1074,119 @@ class Simulation:
             t += c
         self.t0 = t
         self.t = t
+        for k, (_, at, _) in enumerate(sc.inputs):
+            if at <= t:
+                self.pending.append((at, k))
+            else:
+                self.push_event(at, "input", k)
+        self.pending.sort()
         self.mq = [(t, DFL_RANK, DFL)]
+        self._iter_guard = sc.n + len(sc.inputs) + 2
+        round_guard = 10 * (sc.n + len(sc.inputs)) + 100
 
         while True:
-            # 2. repeat until neither a. nor b. changes anything
+            # 2. repeat a. and b. until neither changes anything
+            self._iters_now = 0
+            rounds = 0
             while True:
                 a = self.main_advance()
                 b = self.workers_take()
                 if not a and not b:
                     break
-            # 3. advance t to the next end time
+                rounds += 1
+                if rounds > round_guard:
+                    raise SimulationStuck(f"t={us_to_ms_text(self.t)} ms: no end to the "
+                                          f"steps of one instant ({self.strategy})")
+            # 3. advance t to the next event time
             cands = []
-            if self.main_busy_until is not None:
-                cands.append(self.main_busy_until)
-            if self.worker_events:
-                cands.append(self.worker_events[0][0])
+            if self.busy_until is not None:
+                cands.append(self.busy_until)
+            if self.events:
+                cands.append(self.events[0][0])
             if not cands:
                 break
             nt = min(cands)
-            assert nt > self.t
+            assert nt > self.t, (nt, self.t)
             self.t = nt
-            # 1. effects of every positive-duration item ending at t
-            if self.main_busy_until == nt:
+            # 1. the effects of every event at t, then queues admit
+            if self.busy_until == nt:
                 self.main_activity_ends()
-            while self.worker_events and self.worker_events[0][0] == nt:
-                _, w, i = heapq.heappop(self.worker_events)
-                heapq.heappush(self.free_workers, w)
-                self.running -= 1
-                self.end[i] = nt
-                self.on_task_end(i)
-
-        # everything must have happened
-        assert self.steps is None and not self.mq, "main thread did not finish"
-        assert self.blocked_since is None
-        assert not self.ready_set
-        assert all(e is not None for e in self.end), "a task never ran"
+            while self.events and self.events[0][0] == nt:
+                _, _, kind, a, b = heapq.heappop(self.events)
+                if kind == "wend":
+                    heapq.heappush(self.free_workers, a)
+                    self.on_end(b)
+                elif kind == "done":
+                    self.on_done(a)
+                elif kind == "release":
+                    self.release(a)
+                elif kind == "input":
+                    bisect.insort(self.pending, (sc.inputs[a][1], a))
+                else:
+                    raise AssertionError(kind)
+            self.admit_queues()
+        self.check_finished()
         return self
 
-    # ---- metrics and output (MODEL.md sections 5 and 6) -----------------
+    def check_finished(self):
+        sc = self.sc
+        problems = []
+        left = [sc.ids[i] for i in range(sc.n) if self.done[i] is None]
+        if left:
+            problems.append(f"{len(left)} task(s) never done: {', '.join(map(repr, left[:8]))}")
+        if self.steps is not None:
+            problems.append(f"main thread stuck at step {self.steps[0] if self.steps else None}"
+                            + (" (blocked)" if self.blocked_since is not None else ""))
+        if self.mq or self.idle_q or self.ready_set:
+            problems.append("items left in the main queue, idle queue or ready set")
+        if self.pending or any(e is None for e in self.in_end):
+            problems.append("inputs never handled")
+        if any(self.held):
+            problems.append("tasks left held in a queue")
+        if problems:
+            raise SimulationStuck(f"no event left at t={us_to_ms_text(self.t)} ms "
+                                  f"({self.strategy}): " + "; ".join(problems))
+        assert self.blocked_since is None
+
+    # ---- metrics and output (MODEL.md sections 5 and 6) -----------------------
 
     def metrics(self):
         sc = self.sc
         n = sc.n
         t0 = self.t0
         commit_time = sum(e - s for (s, e, _) in self.commits)
-        last_task_end = max(self.end)
-        last_commit_end = max(e for (_, e, _) in self.commits)
-        launch = max(last_task_end, last_commit_end)
+        input_cost = sum(c for (_, _, c) in sc.inputs)
+        last_done = max(self.done)
+        work_commit_end = max(e for (_, e, ran) in self.iterations if ran)
+        launch = max(last_done, work_commit_end)
+        end = max(launch, max(e for (_, e, _) in self.commits))
         main_task_time = sum(sc.cost[i] for i in range(n) if self.thread[i] == "main")
-        busy = t0 + main_task_time + commit_time
+        busy = t0 + main_task_time + input_cost + commit_time
         total_cost = sum(sc.cost)
-        work = t0 + total_cost + commit_time
-        cpu = 0 if launch == 0 else work / (sc.cores * launch)
+        work = t0 + total_cost + input_cost + commit_time
+        cpu = 0 if end == 0 else work / (sc.cores * end)
 
         ff_tasks = [i for i in range(n) if sc.first_frame[i]]
         if ff_tasks:
-            last = max(ff_tasks, key=lambda i: self.main_seq[i])
+            last = max(ff_tasks, key=lambda i: self.main_seq[i])   # last to run
             ff_iter = self.iter_of[last]
         else:
             ff_iter = 0
         ttff = self.commits[ff_iter][2]
-        mid = 0
-        for k, (s, e) in enumerate(self.iterations):
-            if k > ff_iter:
-                mid = max(mid, e - s)
+        mid = max((e - s for k, (s, e, _) in enumerate(self.iterations) if k > ff_iter), default=0)
+        ilat = max((self.in_start[k] - sc.inputs[k][1] for k in range(len(sc.inputs))), default=0)
 
-        # longest cost-weighted path through dependsOn
-        order = self.topo_order()
+        # longest path through dependsOn, a task weighing cost + latency
         lp = [0] * n
-        for i in order:
-            lp[i] = sc.cost[i] + max((lp[d] for d in sc.deps[i]), default=0)
+        for i in topo_order(sc):
+            lp[i] = sc.cost[i] + sc.latency[i] + max((lp[d] for d in sc.deps[i]), default=0)
         longest = max(lp) if n else 0
         main_total = sum(sc.cost[i] for i in range(n) if sc.main_only[i])
         lower = t0 + max(longest, main_total, ceil_div(total_cost, sc.cores))
 
-        violations = []
-        for i in range(n):
-            for d in sc.deps[i]:
-                if self.start[i] < self.end[d]:
-                    violations.append((i, d))
+        violations = [(i, d) for i in range(n) for d in sc.deps[i] if self.start[i] < self.done[d]]
         if self.strategy != "priority":
-            assert not violations, "serial/dag must respect dependencies"
+            assert not violations, "serial, dag and anchored never break a dependency"
 
         return {
             "timeToFirstFrameMs": ttff,
@@ -499,25 +1196,26 @@ class Simulation:
             "cpuUtilization": cpu,
             "frames": len(self.commits),
             "maxInputDelayMs": mid,
+            "inputLatencyMaxMs": ilat,
             "criticalPathMs": t0 + longest,
             "lowerBoundMs": lower,
             "violations": violations,
         }
 
-    def topo_order(self):
-        sc = self.sc
-        left = [len(d) for d in sc.deps]
-        q = deque(i for i in range(sc.n) if left[i] == 0)
-        order = []
-        while q:
-            i = q.popleft()
-            order.append(i)
-            for x in sc.dependents[i]:
-                left[x] -= 1
-                if left[x] == 0:
-                    q.append(x)
-        assert len(order) == sc.n, "dependency cycle"
-        return order
+
+def topo_order(sc):
+    left = [len(d) for d in sc.deps]
+    q = deque(i for i in range(sc.n) if left[i] == 0)
+    order = []
+    while q:
+        i = q.popleft()
+        order.append(i)
+        for x in sc.dependents[i]:
+            left[x] -= 1
+            if left[x] == 0:
+                q.append(x)
+    assert len(order) == sc.n, "dependency cycle"
+    return order
 
 
 class Ms:
@@ -540,6 +1238,7 @@ def result_object(sim):
         "cpuUtilization": m["cpuUtilization"],
         "frames": m["frames"],
         "maxInputDelayMs": Ms(m["maxInputDelayMs"]),
+        "inputLatencyMaxMs": Ms(m["inputLatencyMaxMs"]),
         "criticalPathMs": Ms(m["criticalPathMs"]),
         "lowerBoundMs": Ms(m["lowerBoundMs"]),
         "dependencyViolations": len(m["violations"]),
@@ -551,12 +1250,16 @@ def result_object(sim):
         "preMain": [{"name": nm, "startMs": Ms(s), "endMs": Ms(e)}
                     for (nm, s, e) in sim.pre_main_out],
         "tasks": [{"id": sc.ids[i], "thread": sim.thread[i], "readyMs": Ms(sim.ready[i]),
-                   "startMs": Ms(sim.start[i]), "endMs": Ms(sim.end[i])}
+                   "startMs": Ms(sim.start[i]), "endMs": Ms(sim.end[i]),
+                   "doneMs": Ms(sim.done[i])}
                   for i in range(sc.n)],
+        "inputs": [{"name": nm, "atMs": Ms(at), "startMs": Ms(sim.in_start[k]),
+                    "endMs": Ms(sim.in_end[k])}
+                   for k, (nm, at, _) in enumerate(sc.inputs)],
         "commits": [{"startMs": Ms(s), "endMs": Ms(e), "presentedMs": Ms(p)}
                     for (s, e, p) in sim.commits],
         "violations": [{"task": sc.ids[i], "dependency": sc.ids[d],
-                        "startMs": Ms(sim.start[i]), "dependencyEndMs": Ms(sim.end[d])}
+                        "startMs": Ms(sim.start[i]), "dependencyEndMs": Ms(sim.done[d])}
                        for (i, d) in m["violations"]],
     }
 
@@ -591,21 +1294,34 @@ def dumps(obj, indent=2, level=0):
     return json.dumps(obj, ensure_ascii=False)
 
 
-def simulate(scenario, strategy, max_concurrent=None):
-    """Run one strategy; returns the section 6 object (ms values as Ms)."""
+def simulate(scenario, strategy, max_concurrent=None, idle_mode=None):
+    """Run one strategy; returns the section 6 object (ms values as Ms).
+    scenario: a Scenario or a parsed JSON object (validated here)."""
     sc = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
-    sim = Simulation(sc, strategy, max_concurrent).run()
+    sim = Simulation(sc, strategy, max_concurrent, idle_mode).run()
     return result_object(sim)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="launchflow reference simulator (MODEL.md v1)")
+    ap = argparse.ArgumentParser(description="launchflow reference simulator (MODEL.md v2)")
     ap.add_argument("scenario")
     ap.add_argument("--strategy", required=True, choices=STRATEGIES)
     ap.add_argument("--max-concurrent", type=int, default=None)
+    ap.add_argument("--idle-mode", choices=IDLE_MODES, default=None,
+                    help="overrides the scenario's idleMode")
     args = ap.parse_args(argv)
-    sc = load_scenario(args.scenario)
-    out = simulate(sc, args.strategy, args.max_concurrent)
+    if args.max_concurrent is not None and args.max_concurrent < 1:
+        ap.error("--max-concurrent must be an integer >= 1")
+    try:
+        sc = load_scenario(args.scenario)
+    except ScenarioError as e:
+        for p in e.problems:
+            sys.stderr.write(f"error: {p}\n")
+        return 2
+    except OSError as e:
+        sys.stderr.write(f"error: {e}\n")
+        return 2
+    out = simulate(sc, args.strategy, args.max_concurrent, args.idle_mode)
     sys.stdout.write(dumps(out) + "\n")
     return 0
 

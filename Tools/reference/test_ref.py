@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Self-tests of launchflow_ref.py: MODEL.md section 6 example and hand-checked cases.
+"""Self-tests of launchflow_ref.py (MODEL.md v2): the section 6 examples, hand-checked
+v1 and v2 cases, validation, and schedule invariants over generated scenarios.
 
 Usage: python3 test_ref.py        (exit 0 when all pass)
 
@@ -84,7 +85,7 @@ def test_example_dag():
     check("dag metrics", o["metrics"], {
         "timeToFirstFrameMs": 133336, "launchCompleteMs": 130000,
         "mainThreadBusyMs": 122000, "mainThreadBlockedMs": 0,
-        "cpuUtilization": 0.25, "frames": 2, "maxInputDelayMs": 0,
+        "cpuUtilization": 0.25, "frames": 2, "maxInputDelayMs": 0, "inputLatencyMaxMs": 0,
         "criticalPathMs": 130000, "lowerBoundMs": 130000, "dependencyViolations": 0})
     check("dag preMain", o["preMain"], [{"name": "dyld", "startMs": 0, "endMs": 80000},
                                         {"name": "+load", "startMs": 80000, "endMs": 92000}])
@@ -125,7 +126,7 @@ def test_priority_tiers_blocking():
     m = o["metrics"]
     check("A metrics", {k: m[k] for k in m if k != "cpuUtilization"}, {
         "timeToFirstFrameMs": 11000, "launchCompleteMs": 13000, "mainThreadBusyMs": 10000,
-        "mainThreadBlockedMs": 3000, "frames": 3, "maxInputDelayMs": 2000,
+        "mainThreadBlockedMs": 3000, "frames": 3, "maxInputDelayMs": 2000, "inputLatencyMaxMs": 0,
         "criticalPathMs": 5000, "lowerBoundMs": 7500, "dependencyViolations": 0})
     check("A cpu", abs(m["cpuUtilization"] - 18 / 26) < 1e-12, True)
 
@@ -213,7 +214,7 @@ def test_all_zero():
 
 
 def invariants(sc_json, strategy, mc=None):
-    """Schedule properties MODEL.md implies; returns a list of violated ones."""
+    """v1 schedule properties MODEL.md implies (v1 scenarios); returns the violated ones."""
     sc = ref.Scenario(sc_json)
     o = run(sc_json, strategy, mc)
     bad = []
@@ -304,10 +305,10 @@ def invariants(sc_json, strategy, mc=None):
     return bad
 
 
-def test_invariants_random():
+def test_invariants_random_v1():
     import gen_scenarios as gen
     for k in range(120):
-        sc = gen.gen_scenario(4242, k)
+        sc = gen.gen_scenario(4242, k, v1=True)
         if len(sc["tasks"]) > 300:
             continue
         for s, mc in (("serial", None), ("priority", None), ("dag", None), ("dag", 1), ("dag", 2)):
@@ -368,6 +369,543 @@ def test_notes_cases():
           "tasks": [{"id": f"t{i}", "cost": 0.0005} for i in range(5)]}
     m = run(n8, "dag")["metrics"]
     check("n8", (m["lowerBoundMs"], m["criticalPathMs"]), (1 + 3, 1 + 1))
+
+
+# ==========================================================================
+# v2 hand cases.  Every expected number was worked out by hand from
+# MODEL.md v2 (the reasoning is in the comments), not taken from the output.
+# Times in µs; device 1000 Hz (F = 1 ms) unless stated, so presentedMs = end.
+# ==========================================================================
+
+def t5(out):
+    """id -> (thread, readyMs, startMs, endMs, doneMs)."""
+    return {t["id"]: (t["thread"], t["readyMs"], t["startMs"], t["endMs"], t["doneMs"])
+            for t in out["tasks"]}
+
+
+def ins(out):
+    return [(i["name"], i["atMs"], i["startMs"], i["endMs"]) for i in out["inputs"]]
+
+
+def mets(out, *keys):
+    return tuple(out["metrics"][k] for k in keys)
+
+
+D2 = {"cores": 2, "refreshRate": 1000}
+MS = 1000
+
+
+def test_v2_latency_done():
+    # a runs 0-2 on worker-1 and is done at 2+3 = 5; b depends on a: ready at 5.
+    sc = {"name": "L", "device": D2, "tasks": [
+        {"id": "a", "cost": 2, "latency": 3},
+        {"id": "b", "cost": 1, "dependsOn": ["a"]}]}
+    o = run(sc, "dag")
+    check("L dag", t5(o), {"a": ("worker-1", 0, 0, 2 * MS, 5 * MS),
+                           "b": ("worker-1", 5 * MS, 5 * MS, 6 * MS, 6 * MS)})
+    check("L dag commits", commits(o), [(0, 0, 0)])
+    # launch = max(last done 6, iteration 0's commit 0); path 0 + (2+3) + 1; cpu 3/(2*6)
+    check("L dag metrics", mets(o, "launchCompleteMs", "criticalPathMs", "lowerBoundMs",
+                                "cpuUtilization", "mainThreadBlockedMs"),
+          (6 * MS, 6 * MS, 6 * MS, 0.25, 0))
+    # serial: a 0-2 (done 5); b waits for a's done: blocked 2-5, b 5-6, commit 6
+    o = run(sc, "serial")
+    check("L serial", t5(o), {"a": ("main", 0, 0, 2 * MS, 5 * MS),
+                              "b": ("main", 0, 5 * MS, 6 * MS, 6 * MS)})
+    check("L serial commits", commits(o), [(6 * MS, 6 * MS, 6 * MS)])
+    check("L serial metrics", mets(o, "mainThreadBlockedMs", "mainThreadBusyMs", "launchCompleteMs"),
+          (3 * MS, 3 * MS, 6 * MS))
+    # priority: one tier; worker-1 runs a 0-2 then b 2-3 (dependsOn ignored);
+    # (3) waits until a is done at 5; the violation compares start(b)=2 < done(a)=5
+    o = run(sc, "priority")
+    check("L prio", t5(o), {"a": ("worker-1", 0, 0, 2 * MS, 5 * MS),
+                            "b": ("worker-1", 0, 2 * MS, 3 * MS, 3 * MS)})
+    check("L prio commits", commits(o), [(5 * MS, 5 * MS, 5 * MS)])
+    check("L prio viol", o["violations"], [{"task": "b", "dependency": "a", "startMs": 2 * MS,
+                                            "dependencyEndMs": 5 * MS}])
+    check("L prio metrics", mets(o, "mainThreadBlockedMs", "launchCompleteMs"), (5 * MS, 5 * MS))
+
+
+def test_v2_delay_release():
+    # dag: both ready at 0; a released at 2 (worker 2-3), m released at 3 into the
+    # main queue (iteration 1: 3-4).  readyMs is the hand-over instant.
+    sc = {"name": "Dl", "device": D2, "tasks": [
+        {"id": "a", "cost": 1, "delay": 2},
+        {"id": "m", "cost": 1, "mainThreadOnly": True, "delay": 3}]}
+    want = {"a": ("worker-1", 2 * MS, 2 * MS, 3 * MS, 3 * MS),
+            "m": ("main", 3 * MS, 3 * MS, 4 * MS, 4 * MS)}
+    o = run(sc, "dag")
+    check("Dl dag", t5(o), want)
+    check("Dl dag commits", commits(o), [(0, 0, 0), (4 * MS, 4 * MS, 4 * MS)])
+    # priority: m is not inline (delay > 0), a is delayed: (3) waits for nobody
+    o = run(sc, "priority")
+    check("Dl prio", t5(o), want)
+    check("Dl prio commits", commits(o), [(0, 0, 0), (4 * MS, 4 * MS, 4 * MS)])
+    # serial ignores delay: a 0-1, m 1-2 on main
+    o = run(sc, "serial")
+    check("Dl serial", t5(o), {"a": ("main", 0, 0, 1 * MS, 1 * MS),
+                               "m": ("main", 0, 1 * MS, 2 * MS, 2 * MS)})
+
+
+def test_v2_queue_workers_and_main():
+    # 2 workers.  w1, w2, m share queue q; x has none.  dFL's step releases all;
+    # then q admits w1 (best rank).  w1 0-2 done 3 -> q admits w2 (3-4) -> then m
+    # (main queue at 4, iteration 1: 4-5).  x runs at once on worker-2.
+    sc = {"name": "Q", "device": {"cores": 3, "refreshRate": 1000}, "tasks": [
+        {"id": "w1", "cost": 2, "queue": "q", "latency": 1},
+        {"id": "w2", "cost": 1, "queue": "q"},
+        {"id": "m", "cost": 1, "queue": "q", "mainThreadOnly": True},
+        {"id": "x", "cost": 1}]}
+    o = run(sc, "dag")
+    check("Q dag", t5(o), {"w1": ("worker-1", 0, 0, 2 * MS, 3 * MS),
+                           "w2": ("worker-1", 3 * MS, 3 * MS, 4 * MS, 4 * MS),
+                           "m": ("main", 4 * MS, 4 * MS, 5 * MS, 5 * MS),
+                           "x": ("worker-2", 0, 0, 1 * MS, 1 * MS)})
+    check("Q dag commits", commits(o), [(0, 0, 0), (5 * MS, 5 * MS, 5 * MS)])
+
+
+def test_v2_queue_admission_after_full_step():
+    # 1 worker.  h holds q until 2.  At 2 (step 1): h is done -> y (prio 5) and
+    # z (prio 1) become ready and join q's held set, q is free, and r (prio 3,
+    # delay 2) is released into q too.  Only then q admits: z, then r, then y.
+    sc = {"name": "QA", "device": D2, "tasks": [
+        {"id": "h", "cost": 2, "queue": "q", "priority": 9},
+        {"id": "y", "cost": 1, "queue": "q", "priority": 5, "dependsOn": ["h"]},
+        {"id": "z", "cost": 1, "queue": "q", "priority": 1, "dependsOn": ["h"]},
+        {"id": "r", "cost": 1, "queue": "q", "priority": 3, "delay": 2}]}
+    check("QA dag", t5(run(sc, "dag")), {
+        "h": ("worker-1", 0, 0, 2 * MS, 2 * MS), "y": ("worker-1", 4 * MS, 4 * MS, 5 * MS, 5 * MS),
+        "z": ("worker-1", 2 * MS, 2 * MS, 3 * MS, 3 * MS), "r": ("worker-1", 3 * MS, 3 * MS, 4 * MS, 4 * MS)})
+    # didFinishLaunching's step releases a and b together: q admits b (prio 1) first
+    sc = {"name": "QB", "device": D2, "tasks": [
+        {"id": "a", "cost": 1, "queue": "q", "priority": 5},
+        {"id": "b", "cost": 1, "queue": "q", "priority": 1}]}
+    check("QB dag", t5(run(sc, "dag")), {"a": ("worker-1", 1 * MS, 1 * MS, 2 * MS, 2 * MS),
+                                         "b": ("worker-1", 0, 0, 1 * MS, 1 * MS)})
+
+
+IDLE_SC = {"name": "I", "device": {"cores": 2, "refreshRate": 1000, "commitCost": 1},
+           "inputs": [{"name": "tap", "at": 1, "cost": 1}],
+           "tasks": [{"id": "i1", "cost": 2, "mainThreadOnly": True, "idle": True},
+                     {"id": "i2", "cost": 2, "mainThreadOnly": True, "idle": True}]}
+
+
+def test_v2_idle_batch_vs_one_by_one():
+    # batch: iteration 0's idle step at 0 (the tap arrives only at 1) runs i1 0-2
+    # and i2 2-4, uninterrupted; commit 4-5.  Iteration 1 takes the tap: 5-6, commit 6-7.
+    o = run(IDLE_SC, "dag")
+    check("I batch", t5(o), {"i1": ("main", 0, 0, 2 * MS, 2 * MS),
+                             "i2": ("main", 0, 2 * MS, 4 * MS, 4 * MS)})
+    check("I batch inputs", ins(o), [("tap", 1 * MS, 5 * MS, 6 * MS)])
+    check("I batch commits", commits(o), [(4 * MS, 5 * MS, 5 * MS), (6 * MS, 7 * MS, 7 * MS)])
+    # launch: iteration 1 only handled an input, so it does not count: 5.
+    # maxInputDelay: iteration 1 (after the first-frame iteration 0): 5-7.  cpu 7/(2*7).
+    check("I batch metrics", mets(o, "inputLatencyMaxMs", "launchCompleteMs", "maxInputDelayMs",
+                                  "mainThreadBusyMs", "cpuUtilization", "frames"),
+          (4 * MS, 5 * MS, 2 * MS, 7 * MS, 0.5, 2))
+    # oneByOne: i1 0-2, commit 2-3; iteration 1 at 3: tap 3-4, then the idle step
+    # runs i2 4-6, commit 6-7.
+    for o in (run(dict(IDLE_SC, idleMode="oneByOne"), "dag"),
+              us(ref.simulate(IDLE_SC, "dag", idle_mode="oneByOne"))):
+        check("I 1by1", t5(o), {"i1": ("main", 0, 0, 2 * MS, 2 * MS),
+                                "i2": ("main", 0, 4 * MS, 6 * MS, 6 * MS)})
+        check("I 1by1 inputs", ins(o), [("tap", 1 * MS, 3 * MS, 4 * MS)])
+        check("I 1by1 commits", commits(o), [(2 * MS, 3 * MS, 3 * MS), (6 * MS, 7 * MS, 7 * MS)])
+        check("I 1by1 metrics", mets(o, "inputLatencyMaxMs", "launchCompleteMs", "maxInputDelayMs"),
+              (2 * MS, 7 * MS, 4 * MS))
+    # the CLI override wins over the scenario's idleMode
+    o = us(ref.simulate(dict(IDLE_SC, idleMode="oneByOne"), "dag", idle_mode="batch"))
+    check("I override", commits(o), [(4 * MS, 5 * MS, 5 * MS), (6 * MS, 7 * MS, 7 * MS)])
+
+
+def test_v2_input_cancels_iteration0_idle():
+    # t0 = 2; the tap arrived at 1 (during preMain), or exactly at t0: pending, so
+    # iteration 0 (which takes no input) has no idle step; commit at 2.
+    # Iteration 1 at 2: tap 2-3, idle step: i 3-4, commit 4.
+    for at in (1, 2):
+        sc = {"name": "IC", "device": D2, "preMain": [{"name": "dyld", "cost": 2}],
+              "inputs": [{"at": at, "cost": 1}],
+              "tasks": [{"id": "i", "cost": 1, "mainThreadOnly": True, "idle": True}]}
+        o = run(sc, "dag")
+        check(f"IC{at}", t5(o), {"i": ("main", 2 * MS, 3 * MS, 4 * MS, 4 * MS)})
+        check(f"IC{at} inputs", ins(o), [("input-1", at * MS, 2 * MS, 3 * MS)])
+        check(f"IC{at} commits", commits(o), [(2 * MS, 2 * MS, 2 * MS), (4 * MS, 4 * MS, 4 * MS)])
+        check(f"IC{at} metrics", mets(o, "inputLatencyMaxMs", "maxInputDelayMs", "timeToFirstFrameMs"),
+              ((2 - at) * MS, 2 * MS, 2 * MS))
+    # an input arriving exactly as the last item ends cancels that iteration's idle
+    # step: m runs 0-2 in iteration 1, the tap arrives at 2, commit at 2;
+    # iteration 2: tap 2-3, idle i 3-4, commit 4.
+    sc = {"name": "IB", "device": D2, "inputs": [{"at": 2, "cost": 1}],
+          "tasks": [{"id": "m", "cost": 2, "mainThreadOnly": True},
+                    {"id": "i", "cost": 1, "mainThreadOnly": True, "idle": True}]}
+    o = run(sc, "dag")
+    check("IB", t5(o), {"m": ("main", 0, 0, 2 * MS, 2 * MS), "i": ("main", 0, 3 * MS, 4 * MS, 4 * MS)})
+    check("IB inputs", ins(o), [("input-1", 2 * MS, 2 * MS, 3 * MS)])
+    check("IB commits", commits(o), [(0, 0, 0), (2 * MS, 2 * MS, 2 * MS), (4 * MS, 4 * MS, 4 * MS)])
+
+
+def test_v2_serial_blocked_on_queue():
+    # a 0-1 (done 4) keeps q busy; b (same queue) may not start, c may: 1-3;
+    # then blocked 3-4 until a is done; b 4-5; returns, commit 5.
+    sc = {"name": "SQ", "device": D2, "tasks": [
+        {"id": "a", "cost": 1, "queue": "q", "latency": 3},
+        {"id": "b", "cost": 1, "queue": "q"},
+        {"id": "c", "cost": 2, "priority": 5}]}
+    o = run(sc, "serial")
+    check("SQ", t5(o), {"a": ("main", 0, 0, 1 * MS, 4 * MS), "b": ("main", 0, 4 * MS, 5 * MS, 5 * MS),
+                        "c": ("main", 0, 1 * MS, 3 * MS, 3 * MS)})
+    check("SQ commits", commits(o), [(5 * MS, 5 * MS, 5 * MS)])
+    check("SQ metrics", mets(o, "mainThreadBlockedMs", "mainThreadBusyMs"), (1 * MS, 4 * MS))
+
+
+def test_v2_priority_inline_queued():
+    # (1) h is released and admitted by q (worker-1 0-2).  (2) didFinishLaunching
+    # reaches x (inline, queue q): released, q busy -> blocked 0-2; at 2 q admits x
+    # (readyMs 2) and dFL runs it 2-3; then y (inline, readyMs t0) 3-4.  Commit 4.
+    sc = {"name": "PI", "device": D2, "tasks": [
+        {"id": "h", "cost": 2, "queue": "q"},
+        {"id": "x", "cost": 1, "queue": "q", "mainThreadOnly": True},
+        {"id": "y", "cost": 1, "mainThreadOnly": True}]}
+    o = run(sc, "priority")
+    check("PI", t5(o), {"h": ("worker-1", 0, 0, 2 * MS, 2 * MS), "x": ("main", 2 * MS, 2 * MS, 3 * MS, 3 * MS),
+                        "y": ("main", 0, 3 * MS, 4 * MS, 4 * MS)})
+    check("PI commits", commits(o), [(4 * MS, 4 * MS, 4 * MS)])
+    check("PI blocked", o["metrics"]["mainThreadBlockedMs"], 2 * MS)
+
+
+def test_v2_priority_take_out():
+    # I (idle, q) and W (worker, q) are released by step (1); q admits I (better
+    # rank) -> idle queue.  (3) waits for W, which waits for q, which I holds: the
+    # take-out runs I 0-1 in iteration 0; q admits W (readyMs 1): 1-3; blocked 1-3.
+    sc = {"name": "TO", "device": D2, "tasks": [
+        {"id": "I", "cost": 1, "mainThreadOnly": True, "idle": True, "queue": "q"},
+        {"id": "W", "cost": 2, "queue": "q"}]}
+    o = run(sc, "priority")
+    check("TO", t5(o), {"I": ("main", 0, 0, 1 * MS, 1 * MS), "W": ("worker-1", 1 * MS, 1 * MS, 3 * MS, 3 * MS)})
+    check("TO commits", commits(o), [(3 * MS, 3 * MS, 3 * MS)])
+    check("TO blocked", o["metrics"]["mainThreadBlockedMs"], 2 * MS)
+    # from the main queue: A holds q 0-1 (done 3); M (delay 1) is released at 1 and
+    # held; at 3 q admits M (better rank than W) -> main queue; dFL, blocked since
+    # 0, takes M out: 3-4; q admits W (readyMs 4): 4-5; blocked 4-5; return at 5.
+    sc = {"name": "TM", "device": D2, "tasks": [
+        {"id": "A", "cost": 1, "latency": 2, "queue": "q"},
+        {"id": "M", "cost": 1, "mainThreadOnly": True, "delay": 1, "queue": "q"},
+        {"id": "W", "cost": 1, "queue": "q"}]}
+    o = run(sc, "priority")
+    check("TM", t5(o), {"A": ("worker-1", 0, 0, 1 * MS, 3 * MS), "M": ("main", 3 * MS, 3 * MS, 4 * MS, 4 * MS),
+                        "W": ("worker-1", 4 * MS, 4 * MS, 5 * MS, 5 * MS)})
+    check("TM commits", commits(o), [(5 * MS, 5 * MS, 5 * MS)])
+    check("TM blocked", o["metrics"]["mainThreadBlockedMs"], 4 * MS)
+
+
+def test_v2_priority_tier_waits_for_latency():
+    # m (inline T0) 0-1, done 5; dFL returns at 1 (commit at 1); T1 opens at 5.
+    sc = {"name": "PT", "device": D2, "tasks": [
+        {"id": "m", "cost": 1, "mainThreadOnly": True, "latency": 4},
+        {"id": "n", "cost": 1, "mainThreadOnly": True, "priority": 1}]}
+    o = run(sc, "priority")
+    check("PT", t5(o), {"m": ("main", 0, 0, 1 * MS, 5 * MS), "n": ("main", 5 * MS, 5 * MS, 6 * MS, 6 * MS)})
+    check("PT commits", commits(o), [(1 * MS, 1 * MS, 1 * MS), (6 * MS, 6 * MS, 6 * MS)])
+
+
+def test_v2_anchor_closure_dag():
+    # closure = {a (anchor), d (its dependency), s (main, shares q with a)}: c = 0.
+    # dFL's step: w, m, d, s ready; s held then admitted by q -> main queue; dFL
+    # runs s 0-1 (m, outside the closure, stays for iteration 1).  worker-1 takes
+    # d (rank (0,0,2)) before w ((1,0,0)): 0-2.  a ready at 2 (q is free): 2-3.
+    # Blocked 1-3; dFL returns at 3, commit 3; iteration 1: m 3-4; w 3-4.
+    sc = {"name": "AC", "device": D2, "tasks": [
+        {"id": "w", "cost": 1},
+        {"id": "m", "cost": 1, "mainThreadOnly": True},
+        {"id": "d", "cost": 2},
+        {"id": "a", "cost": 1, "anchor": True, "queue": "q", "dependsOn": ["d"]},
+        {"id": "s", "cost": 1, "mainThreadOnly": True, "queue": "q"}]}
+    want = {"w": ("worker-1", 0, 3 * MS, 4 * MS, 4 * MS), "m": ("main", 0, 3 * MS, 4 * MS, 4 * MS),
+            "d": ("worker-1", 0, 0, 2 * MS, 2 * MS), "a": ("worker-1", 2 * MS, 2 * MS, 3 * MS, 3 * MS),
+            "s": ("main", 0, 0, 1 * MS, 1 * MS)}
+    for st in ("dag", "anchored"):          # no firstFrame task: anchored is dag
+        o = run(sc, st)
+        check(f"AC {st}", t5(o), want)
+        check(f"AC {st} commits", commits(o), [(3 * MS, 3 * MS, 3 * MS), (4 * MS, 4 * MS, 4 * MS)])
+        check(f"AC {st} blocked", o["metrics"]["mainThreadBlockedMs"], 2 * MS)
+    # an idle task in the closure goes to the main queue; one outside waits for the
+    # idle step: I 0-1 (dFL), a 1-2 (blocked 1-2), return, idle step J 2-3, commit 3.
+    sc = {"name": "AI", "device": D2, "tasks": [
+        {"id": "I", "cost": 1, "mainThreadOnly": True, "idle": True},
+        {"id": "a", "cost": 1, "anchor": True, "dependsOn": ["I"]},
+        {"id": "J", "cost": 1, "mainThreadOnly": True, "idle": True}]}
+    o = run(sc, "dag")
+    check("AI", t5(o), {"I": ("main", 0, 0, 1 * MS, 1 * MS), "a": ("worker-1", 1 * MS, 1 * MS, 2 * MS, 2 * MS),
+                        "J": ("main", 0, 2 * MS, 3 * MS, 3 * MS)})
+    check("AI commits", commits(o), [(3 * MS, 3 * MS, 3 * MS)])
+
+
+def test_v2_anchored_example():
+    # MODEL.md section 6: blocked 92-100, root-vc 100-130, commit at 130 (133.336), one frame.
+    o = run(EXAMPLE, "anchored")
+    check("anch tasks", t5(o), {"crash-reporter": ("worker-1", 92000, 92000, 100000, 100000),
+                                "root-vc": ("main", 100000, 100000, 130000, 130000)})
+    check("anch commits", commits(o), [(130000, 130000, 133336)])
+    check("anch metrics", o["metrics"], {
+        "timeToFirstFrameMs": 133336, "launchCompleteMs": 130000, "mainThreadBusyMs": 122000,
+        "mainThreadBlockedMs": 8000, "cpuUtilization": 0.25, "frames": 1, "maxInputDelayMs": 0,
+        "inputLatencyMaxMs": 0, "criticalPathMs": 130000, "lowerBoundMs": 130000,
+        "dependencyViolations": 0})
+    check("anch strategy", o["strategy"], "anchored")
+
+
+def test_v2_anchored_first_frame_latency():
+    # anchored: f (firstFrame) is waited for until it ends, g (firstFrame + anchor)
+    # until done.  f 0-1 (done 6), g 1-2 (done 4), blocked 2-4, commit 4.
+    sc = {"name": "FF", "device": D2, "tasks": [
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "latency": 5},
+        {"id": "g", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "anchor": True, "latency": 2}]}
+    o = run(sc, "anchored")
+    check("FF anch", t5(o), {"f": ("main", 0, 0, 1 * MS, 6 * MS), "g": ("main", 0, 1 * MS, 2 * MS, 4 * MS)})
+    check("FF anch commits", commits(o), [(4 * MS, 4 * MS, 4 * MS)])
+    check("FF anch metrics", mets(o, "timeToFirstFrameMs", "launchCompleteMs", "mainThreadBlockedMs"),
+          (4 * MS, 6 * MS, 2 * MS))
+    # dag: only g is an anchor: g 0-1 (done 3), blocked 1-3, commit 3; f in iteration 1: 3-4.
+    o = run(sc, "dag")
+    check("FF dag", t5(o), {"f": ("main", 0, 3 * MS, 4 * MS, 9 * MS), "g": ("main", 0, 0, 1 * MS, 3 * MS)})
+    check("FF dag commits", commits(o), [(3 * MS, 3 * MS, 3 * MS), (4 * MS, 4 * MS, 4 * MS)])
+    check("FF dag metrics", mets(o, "timeToFirstFrameMs", "launchCompleteMs", "criticalPathMs"),
+          (4 * MS, 9 * MS, 6 * MS))
+
+
+def test_v2_max_concurrent_latency():
+    # 3 workers.  -mc 2: a (worker-1) and b (worker-2) at 0; at 1 b is done, a is in
+    # its latency until 6 and still holds a slot: c 1-2.  -mc 1: b waits for a's done.
+    sc = {"name": "MC", "device": {"cores": 4, "refreshRate": 1000}, "tasks": [
+        {"id": "a", "cost": 1, "latency": 5}, {"id": "b", "cost": 1}, {"id": "c", "cost": 1}]}
+    check("MC 2", t5(run(sc, "dag", 2)), {
+        "a": ("worker-1", 0, 0, 1 * MS, 6 * MS), "b": ("worker-2", 0, 0, 1 * MS, 1 * MS),
+        "c": ("worker-1", 0, 1 * MS, 2 * MS, 2 * MS)})
+    check("MC 1", t5(run(sc, "anchored", 1)), {
+        "a": ("worker-1", 0, 0, 1 * MS, 6 * MS), "b": ("worker-1", 0, 6 * MS, 7 * MS, 7 * MS),
+        "c": ("worker-1", 0, 7 * MS, 8 * MS, 8 * MS)})
+    check("MC none", t5(run(sc, "dag")), {
+        "a": ("worker-1", 0, 0, 1 * MS, 6 * MS), "b": ("worker-2", 0, 0, 1 * MS, 1 * MS),
+        "c": ("worker-3", 0, 0, 1 * MS, 1 * MS)})
+    # a zero-cost task in its latency holds the only slot: e waits until 3
+    sc = {"name": "MZ", "device": {"cores": 4, "refreshRate": 1000}, "tasks": [
+        {"id": "z", "cost": 0, "latency": 3}, {"id": "e", "cost": 1}]}
+    check("MZ 1", t5(run(sc, "dag", 1)), {"z": ("worker-1", 0, 0, 0, 3 * MS),
+                                          "e": ("worker-1", 0, 3 * MS, 4 * MS, 4 * MS)})
+    # --max-concurrent is ignored by serial and priority
+    check("MC prio", t5(run(sc, "priority", 1))["e"], ("worker-1", 0, 0, 1 * MS, 1 * MS))
+
+
+def test_v2_v1_scenario_new_keys():
+    import gen_scenarios as gen
+    for k in range(20):
+        sc = gen.gen_scenario(77, k, v1=True)
+        if len(sc["tasks"]) > 300:
+            continue
+        for s in ref.STRATEGIES:
+            o = run(sc, s)
+            check(f"v1 {k} {s} inputs", (o["inputs"], o["metrics"]["inputLatencyMaxMs"]), ([], 0))
+            if any(t["doneMs"] != t["endMs"] for t in o["tasks"]):
+                FAILS.append(f"v1 {k} {s}: doneMs != endMs")
+        if not any(t.get("firstFrame") for t in sc["tasks"]):     # no anchors: anchored is dag
+            check(f"v1 {k} anchored = dag", {**run(sc, "anchored"), "strategy": "dag"}, run(sc, "dag"))
+
+
+BAD_SCENARIOS = [
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "idle": True}]}, "idle task must be mainThreadOnly"),
+    ({"name": "x", "idleMode": "batches", "tasks": [{"id": "a", "cost": 1}]}, "did you mean 'batch'"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "queue": ""}]}, "queue: must not be empty"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "group": ""}]}, "group: must not be empty"),
+    ({"name": "x", "inputs": [{"name": "", "at": 1, "cost": 1}], "tasks": [{"id": "a", "cost": 1}]},
+     "name: must not be empty"),
+    ({"name": "x", "inputs": [{"cost": 1}], "tasks": [{"id": "a", "cost": 1}]}, "missing key 'at'"),
+    ({"name": "x", "inputs": [{"at": 1}], "tasks": [{"id": "a", "cost": 1}]}, "missing key 'cost'"),
+    ({"name": "x", "inputs": [{"at": 1, "cost": 1, "nme": "t"}], "tasks": [{"id": "a", "cost": 1}]},
+     "did you mean 'name'"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "latency": 3600000.5}]}, "more than 3600000"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "delay": -1}]}, "negative"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "latency": 2, "latencyP90": 1}]}, "less than latency"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "latencyP90": -0.5}]}, "negative"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "anchor": 1}]}, "expected a boolean"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "anchr": True}]}, "did you mean 'anchor'"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "dependsOn": ["b"]},
+                             {"id": "b", "cost": 1, "dependsOn": ["a"]}]}, "a → b → a"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "priority": 4.5}]}, "not an integer"),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1e400}]}, "beyond the double range"),
+    ({"name": "x", "device": {"cores": 1}, "tasks": [{"id": "a", "cost": 1}]}, "out of range"),
+    ({"name": "x", "tasks": []}, "no tasks"),
+]
+
+
+def test_v2_validation():
+    for sc, want in BAD_SCENARIOS:
+        probs = ref.validate(sc)
+        if not any(want in p for p in probs):
+            FAILS.append(f"validation: want {want!r} in {probs!r}")
+    # every problem is listed, not only the first
+    sc = {"name": "x", "idleMode": "x", "inputs": [{"at": 1}],
+          "tasks": [{"id": "a", "cost": 1, "idle": True, "queue": ""}]}
+    check("validation all", len(ref.validate(sc)), 4)
+    # valid v2 keys, nulls as absent, integers as 4.0
+    ok = {"name": "ok", "idleMode": None, "inputs": [{"name": None, "at": 0, "cost": 0}],
+          "tasks": [{"id": "a", "cost": 1, "latency": 2, "latencyP90": 2, "delay": None, "queue": "q",
+                     "idle": True, "mainThreadOnly": True, "anchor": False, "group": "g",
+                     "priority": 4.0}]}
+    check("validation ok", ref.validate(ok), [])
+    check("input default name", ins(run(ok, "dag"))[0][0], "input-1")
+
+
+def test_v2_guard():
+    # Without the take-out, the TO scenario would wait forever: the guard must say
+    # so (SimulationStuck), not loop.
+    class NoTakeOut(ref.Simulation):
+        def take_out_or_block(self):
+            return self.block()
+    sc = ref.Scenario({"name": "TO", "device": D2, "tasks": [
+        {"id": "I", "cost": 1, "mainThreadOnly": True, "idle": True, "queue": "q"},
+        {"id": "W", "cost": 2, "queue": "q"}]})
+    try:
+        NoTakeOut(sc, "priority").run()
+        FAILS.append("guard: no SimulationStuck")
+    except ref.SimulationStuck as e:
+        check("guard message", "never done" in str(e) and "blocked" in str(e), True)
+
+
+# ---- v2 invariants over generated scenarios -----------------------------------
+
+def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
+    """Properties MODEL.md v2 implies; returns the violated ones."""
+    sc = ref.Scenario(sc_json)
+    sim = ref.Simulation(sc, strategy, mc, idle_mode)
+    sim.run()                                   # every run ends (raises otherwise)
+    o = us(ref.result_object(sim))
+    bad = []
+    T = o["tasks"]
+    t0 = sim.t0
+    # done = end + latency; duration = cost
+    for i, t in enumerate(T):
+        if t["doneMs"] != t["endMs"] + sc.latency[i]:
+            bad.append(f"{t['id']} done != end + latency")
+        if t["endMs"] - t["startMs"] != sc.cost[i]:
+            bad.append(f"{t['id']} duration")
+        if not (t0 <= t["readyMs"] <= t["startMs"]):
+            bad.append(f"{t['id']} ready/start")
+        if sc.main_only[i] and t["thread"] != "main":
+            bad.append(f"{t['id']} mainThreadOnly off main")
+        if strategy == "serial" and t["thread"] != "main":
+            bad.append("serial off main")
+        if strategy == "dag" or strategy == "anchored":
+            if sc.queue[i] is None:
+                want = max([T[d]["doneMs"] for d in sc.deps[i]], default=t0) + sc.delay[i]
+                if t["readyMs"] != want:
+                    bad.append(f"{t['id']} readyMs {t['readyMs']} want {want}")
+    # no violation outside priority; the list under priority
+    want_v = [(sc.ids[i], sc.ids[d]) for i in range(sc.n) for d in sc.deps[i]
+              if T[i]["startMs"] < T[d]["doneMs"]]
+    got_v = [(v["task"], v["dependency"]) for v in o["violations"]]
+    if got_v != want_v:
+        bad.append("violations list")
+    if strategy != "priority" and got_v:
+        bad.append("violation outside priority")
+    # a queue never has two tasks in flight (admission = readyMs, or start under serial)
+    byq = {}
+    for i, t in enumerate(T):
+        if sc.queue[i] is not None:
+            s = t["startMs"] if strategy == "serial" else t["readyMs"]
+            byq.setdefault(sc.queue[i], []).append((s, t["doneMs"], t["id"]))
+    for q, iv in byq.items():
+        iv.sort()
+        for a, b in zip(iv, iv[1:]):
+            if b[0] < a[1]:
+                bad.append(f"queue {sc.queue_names[q]!r}: {a[2]} and {b[2]} in flight together")
+    # main thread: preMain, tasks, inputs and commits never overlap
+    acts = [(p["startMs"], p["endMs"]) for p in o["preMain"]]
+    acts += [(t["startMs"], t["endMs"]) for t in T if t["thread"] == "main"]
+    acts += [(x["startMs"], x["endMs"]) for x in o["inputs"]]
+    acts += [(c["startMs"], c["endMs"]) for c in o["commits"]]
+    acts.sort()
+    for a, b in zip(acts, acts[1:]):
+        if b[0] < a[1]:
+            bad.append(f"main overlap {a} {b}")
+    per = {}
+    for t in T:
+        if t["thread"] != "main":
+            per.setdefault(t["thread"], []).append((t["startMs"], t["endMs"]))
+    for w, iv in per.items():
+        iv.sort()
+        for a, b in zip(iv, iv[1:]):
+            if b[0] < a[1]:
+                bad.append(f"{w} overlap")
+    # inputs: handled after they arrive, from iteration 1 on, in (at, position) order
+    first_commit_end = o["commits"][0]["endMs"]
+    for x in o["inputs"]:
+        if x["startMs"] < x["atMs"] or x["startMs"] < first_commit_end:
+            bad.append(f"input {x['name']} too early")
+    order = sorted(range(len(o["inputs"])), key=lambda k: (o["inputs"][k]["atMs"], k))
+    starts = [o["inputs"][k]["startMs"] for k in order]
+    if starts != sorted(starts):
+        bad.append("inputs out of order")
+    # an idle step never runs while the main queue holds a task or an input is pending
+    for (s, taken) in sim.idle_steps:
+        for x in o["inputs"]:
+            if x["atMs"] <= s < x["startMs"]:
+                bad.append(f"idle step at {s} with input {x['name']} pending")
+        for i, t in enumerate(T):
+            if (sc.main_only[i] and not sim.eff_idle[i] and t["readyMs"] < s < t["startMs"]
+                    and sim.iter_of[i] != 0):
+                bad.append(f"idle step at {s} while {t['id']} waits in the main queue")
+        if idle_mode_of(sc, idle_mode) == "oneByOne" and len(taken) != 1:
+            bad.append("oneByOne idle step ran several tasks")
+    # workers: a ready worker task waits only when every worker is busy or the limit is reached
+    limit = mc if (mc is not None and strategy in ("dag", "anchored")) else None
+    W = [t for t in T if t["thread"] != "main"]
+    for t in W:
+        x = t["readyMs"]
+        if t["startMs"] == x:
+            continue
+        busy = sum(1 for u in W if u["startMs"] <= x < u["endMs"])
+        flight = sum(1 for u in W if u["startMs"] <= x < u["doneMs"])
+        if busy < sc.cores - 1 and (limit is None or flight < limit):
+            bad.append(f"{t['id']} waited at {x} with a free worker")
+    if limit is not None:
+        for x in sorted({t["startMs"] for t in W}):
+            if sum(1 for u in W if u["startMs"] <= x < u["doneMs"]) > limit:
+                bad.append(f"more than {limit} in flight at {x}")
+                break
+    m = o["metrics"]
+    if m["frames"] != len(o["commits"]):
+        bad.append("frames")
+    if strategy != "priority" and m["launchCompleteMs"] < m["lowerBoundMs"]:
+        bad.append("done before the lower bound")
+    if m["launchCompleteMs"] < max(t["doneMs"] for t in T):
+        bad.append("launch before the last done")
+    if strategy == "anchored" and any(sc.first_frame) and m["timeToFirstFrameMs"] != o["commits"][0]["presentedMs"]:
+        bad.append("anchored: the first frame is not iteration 0's commit")
+    return bad
+
+
+def idle_mode_of(sc, idle_mode):
+    return idle_mode or sc.idle_mode
+
+
+def test_invariants_random_v2():
+    import gen_scenarios as gen
+    for k in range(150):
+        sc = gen.gen_scenario(4243, k)
+        if len(sc["tasks"]) > 200:
+            continue
+        runs = [("serial", None), ("priority", None), ("dag", None), ("anchored", None),
+                ("dag", 1), ("anchored", 2)]
+        modes = [None, "oneByOne"] if any(t.get("idle") for t in sc["tasks"]) else [None]
+        for s, mc in runs:
+            for im in modes:
+                try:
+                    probs = invariants_v2(sc, s, mc, im)
+                except Exception as e:      # noqa: BLE001  (SimulationStuck included)
+                    probs = [f"raised {e!r}"]
+                for b in probs[:3]:
+                    FAILS.append(f"invariant v2 gen 4243/{k} {s} mc={mc} idle={im}: {b}")
+
 
 
 def main():

@@ -6,7 +6,7 @@ enum BaselineCommand {
         name: "baseline",
         abstract: "Print a baseline for 'check --baseline' (the 'compare --format json' output).",
         arguments: [.scenario],
-        options: [.strategies, .maxConcurrent],
+        options: [.strategies, .maxConcurrent, .idleMode],
         discussion: """
             Redirect it into a file and commit it next to the scenario:
               launchflow baseline app.json > launch-baseline.json

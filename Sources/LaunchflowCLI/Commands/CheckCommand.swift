@@ -20,8 +20,14 @@ enum CheckCommand {
                 help:
                     "How far a metric may get worse than the baseline:\n5% (of the baseline value) or 3ms (time metrics only).\nDefault: 0."
             ),
+            OptionSpec(
+                name: "gate", value: "<metric>",
+                help:
+                    "Also gate this metric against the baseline (repeatable):\ncpuUtilization, frames, criticalPathMs or lowerBoundMs,\nwhich are reported but not gated by default.",
+                repeatable: true),
             .strategies,
             .maxConcurrent,
+            .idleMode,
             .textOrJSON,
         ],
         discussion: """
@@ -29,11 +35,14 @@ enum CheckCommand {
               budgets   from the scenario's "budgets" object and --budget. A budget
                         is an upper limit (for cpuUtilization, where higher is
                         better, a lower limit); it applies to every strategy.
-              baseline  every metric against the saved run. A metric regresses
-                        when it gets worse by more than the tolerance; getting
-                        better never fails. frames, criticalPathMs and
-                        lowerBoundMs have no better direction: they are reported
-                        against the baseline but fail only a budget (when above it).
+              baseline  every metric against the saved run. The gated ones —
+                        the times (first frame, launch complete, main thread
+                        busy and blocked, input delay) and the dependency
+                        violations — regress when they get worse by more than
+                        the tolerance; getting better never fails. The others
+                        (cpuUtilization, frames, criticalPathMs, lowerBoundMs)
+                        are context: reported, gated only with --gate or a
+                        budget. So a uniform speed-up passes.
                         Metrics the baseline lacks are reported, not checked.
             Record the baseline with the same --strategies and --max-concurrent.
 
@@ -72,6 +81,20 @@ enum CheckCommand {
             }
             tolerance = parsed
         }
+        var gates = Set<Metric>()
+        for name in args.all("gate") {
+            guard let metric = Metric(rawValue: name) else {
+                let hint = closestMatch(to: name, in: Metric.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" }
+                throw CLIError.usage(
+                    spec,
+                    "unknown metric '\(name)' for '--gate'"
+                        + (hint ?? "; metrics: " + Metric.allCases.map(\.rawValue).joined(separator: ", ")))
+            }
+            gates.insert(metric)
+        }
+        if !gates.isEmpty && args.value("baseline") == nil {
+            throw CLIError.usage(spec, "'--gate' applies to '--baseline' (a budget always gates its metric)")
+        }
         let scenario = try args.loadScenario()
         var baseline: Baseline?
         if let path = args.value("baseline") {
@@ -88,7 +111,8 @@ enum CheckCommand {
                 "nothing to check: give --baseline FILE or --budget METRIC=VALUE, or add \"budgets\" to the scenario")
         }
         let request = CheckRequest(
-            budgets: budgets, baseline: baseline, tolerance: tolerance, strategies: strategies, options: options)
+            budgets: budgets, baseline: baseline, tolerance: tolerance, strategies: strategies, options: options,
+            gates: gates)
         let report: CheckReport
         do {
             report = try Check.run(scenario, file: args.positionals[0], request: request)
@@ -98,7 +122,7 @@ enum CheckCommand {
         if args.value("format") == "json" {
             streams.write(report.json())
         } else {
-            streams.write(report.text())
+            streams.writeText(report.text())
         }
         return report.passed ? 0 : 1
     }

@@ -14,10 +14,11 @@ enum CompareCommand {
                 name: "format", value: "<format>", help: "text, markdown or json (default: text).",
                 choices: ["text", "markdown", "json"]),
             .maxConcurrent,
+            .idleMode,
             OptionSpec(
                 name: "out", value: "<dir>",
                 help:
-                    "Also write the pictures (as 'render' does) and report.md,\nthe table linking them, into this directory."
+                    "Also write the pictures (as 'render' does), report.md (the\ntable linking them) and report.html (as 'report' writes it)\ninto this directory."
             ),
             .tiers,
         ],
@@ -35,6 +36,13 @@ enum CompareCommand {
             let stem = args.scenarioStem
             var files = try RenderCommand.render(results, stem: stem, tiers: args.tiers())
             files.append(RenderedFile(name: "report.md", bytes: Array(report(results, stem: stem).utf8)))
+            let page = Report.make(
+                scenario, file: args.positionals[0], strategies: strategies, options: options, tiers: args.tiers())
+            do {
+                files.append(RenderedFile(name: Report.fileName, bytes: try page.html()))
+            } catch {
+                throw CLIError.input(error.description)
+            }
             for path in try RenderCommand.write(files, into: directory) { streams.writeError("wrote \(path)\n") }
         }
         switch args.value("format") ?? "text" {
@@ -44,9 +52,9 @@ enum CompareCommand {
             writer.raw("\n")
             streams.write(writer.bytes)
         case "markdown":
-            streams.write(TextReport.comparison(results, markdown: true))
+            streams.writeText(TextReport.comparison(results, markdown: true))
         default:
-            streams.write(TextReport.comparison(results, markdown: false))
+            streams.writeText(TextReport.comparison(results, markdown: false) + TextReport.modules(results))
         }
         return 0
     }

@@ -12,6 +12,7 @@ enum DiffCommand {
         options: [
             .strategies,
             .maxConcurrent,
+            .idleMode,
             .textOrJSON,
         ],
         discussion: """
@@ -42,7 +43,7 @@ enum DiffCommand {
         if args.value("format") == "json" {
             streams.write(diff.json())
         } else {
-            streams.write(diff.text())
+            streams.writeText(diff.text())
         }
         return 0
     }

@@ -11,11 +11,18 @@ enum RenderCommand {
         options: [
             OptionSpec(
                 name: "strategy", value: "<strategy>",
-                help: "serial, priority, dag or all (default: all).",
-                choices: Strategy.allCases.map(\.rawValue) + ["all"]),
+                help: "One of \(Strategy.names), or all.",
+                choices: Strategy.allCases.map(\.rawValue) + ["all"], defaultValue: "all"),
             .out,
             .tiers,
+            .edges,
+            OptionSpec(
+                name: "from", value: "<start>",
+                help:
+                    "Where the Gantt charts' time axis starts: 0 (process start)\nor t0 (the run loop; pre-main folded). Default: 0.",
+                choices: ["0", "t0"]),
             .maxConcurrent,
+            .idleMode,
         ],
         discussion: """
             Writes, into the output directory (created if missing):
@@ -28,23 +35,26 @@ enum RenderCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let choice = args.value("strategy") ?? "all"
-        let strategies = choice == "all" ? Strategy.allCases : [Strategy(rawValue: choice)!]
+        let strategies = args.choice(spec.options[0], as: Strategy.self).map { [$0] } ?? Strategy.allCases
         let options = try args.simulationOptions(spec)
         let tiers = args.tiers()
         let scenario = try args.loadScenario()
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
-        let files = try render(results, stem: args.scenarioStem, tiers: tiers)
+        let files = try render(
+            results, stem: args.scenarioStem, tiers: tiers, edges: args.edges(),
+            foldingPreMain: args.value("from") == "t0")
         for path in try write(files, into: args.outputDirectory) { streams.write(path + "\n") }
         return 0
     }
 
     /// The pictures of `results`, rendered in memory (nothing is written on error).
-    static func render(_ results: [SimulationResult], stem: String, tiers: TierDisplay) throws(CLIError)
-        -> [RenderedFile]
-    {
+    static func render(
+        _ results: [SimulationResult], stem: String, tiers: TierDisplay, edges: EdgeDisplay = .auto,
+        foldingPreMain: Bool = false
+    ) throws(CLIError) -> [RenderedFile] {
         do {
-            return try Pictures.files(stem: stem, results: results, tiers: tiers)
+            return try Pictures.files(
+                stem: stem, results: results, tiers: tiers, edges: edges, foldingPreMain: foldingPreMain)
         } catch {
             throw CLIError.input(error.description)
         }
@@ -91,11 +101,19 @@ extension OptionSpec {
         name: "tiers", value: "<style>",
         help: "How the DAG shows priority tiers: clusters, bands or none\n(default: clusters).",
         choices: TierDisplay.allCases.map(\.rawValue))
+    static let edges = OptionSpec(
+        name: "edges", value: "<which>",
+        help:
+            "Dependencies the DAG draws: all, reduced (leave out those a\nlonger path implies; the legend counts them) or auto\n(reduced above \(DAGChart.reductionThreshold) dependencies; the default).",
+        choices: EdgeDisplay.allCases.map(\.rawValue))
 }
 
 extension ParsedArguments {
     /// `--out`, or `output`.
     var outputDirectory: String { value("out") ?? "output" }
+
+    /// `--edges`, or auto.
+    func edges() -> EdgeDisplay { value("edges").flatMap(EdgeDisplay.init(rawValue:)) ?? .auto }
 
     /// `--tiers`, or clusters.
     func tiers() -> TierDisplay { value("tiers").flatMap(TierDisplay.init(rawValue:)) ?? .clusters }

@@ -13,7 +13,12 @@ enum SimulateCommand {
                 help:
                     "text (a readable report), json (MODEL.md §6; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
                 choices: ["text", "json", "trace"]),
+            OptionSpec(
+                name: "sort", value: "<order>",
+                help: "text only: the task table in file order or by start time\n(file or start; default: file).",
+                choices: TextReport.TaskOrder.allCases.map(\.rawValue)),
             .maxConcurrent,
+            .idleMode,
         ],
         discussion: """
             The text report lists the metrics with their units, then every task:
@@ -29,7 +34,7 @@ enum SimulateCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategy = Strategy(rawValue: args.value("strategy") ?? "dag")!
+        let strategy = args.strategy
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
         let result = SimulationResult(scenario, strategy: strategy, options: options)
@@ -42,7 +47,8 @@ enum SimulateCommand {
         case "trace":
             streams.write(TraceExport.json(result))
         default:
-            streams.write(TextReport.simulation(result))
+            let order = args.value("sort").flatMap(TextReport.TaskOrder.init(rawValue:)) ?? .file
+            streams.writeText(TextReport.simulation(result, order: order))
         }
         return 0
     }

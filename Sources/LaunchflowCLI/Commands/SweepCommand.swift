@@ -22,11 +22,12 @@ enum SweepCommand {
             ),
             .jobs,
             .maxConcurrent,
+            .idleMode,
             .textOrJSON,
             OptionSpec(
                 name: "out", value: "<dir>",
                 help:
-                    "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis."
+                    "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis, and\nreport.html (as 'report' writes it, with this sweep)."
             ),
         ],
         discussion: """
@@ -86,7 +87,17 @@ enum SweepCommand {
                 throw CLIError.input(error.description)
             }
             let file = RenderedFile(name: DistributionChart.fileName(args.scenarioStem), bytes: bytes)
-            pictures = try RenderCommand.write([file], into: directory)
+            let page = Report.make(
+                scenario, file: args.positionals[0], strategies: strategies, options: options, jobs: jobs, sweep: result
+            )
+            let html: [UInt8]
+            do {
+                html = try page.html()
+            } catch {
+                throw CLIError.input(error.description)
+            }
+            pictures = try RenderCommand.write(
+                [file, RenderedFile(name: Report.fileName, bytes: html)], into: directory)
         }
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 1024 * strategies.count + 1024)
@@ -94,7 +105,7 @@ enum SweepCommand {
             writer.raw("\n")
             streams.write(writer.bytes)
         } else {
-            streams.write(UncertaintyReport.sweep(result, pictures: pictures))
+            streams.writeText(UncertaintyReport.sweep(result, pictures: pictures))
         }
         return 0
     }
@@ -105,10 +116,15 @@ enum SweepCommand {
 /// A class: the worker threads share one bar (its state is behind a lock).
 final class ProgressBar: Sendable {
     let total: Int
+    /// What is counted: "runs", "tasks".
+    let unit: String
     /// The percentage last drawn.
     private let drawn = Mutex(-1)
 
-    init(total: Int) { self.total = max(total, 1) }
+    init(total: Int, unit: String = "runs") {
+        self.total = max(total, 1)
+        self.unit = unit
+    }
 
     /// `done` runs of `total` are finished (called from any thread).
     func update(_ done: Int) {
@@ -119,7 +135,7 @@ final class ProgressBar: Sendable {
             let filled = percent * 30 / 100
             let line =
                 "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-                + "] \(percent)% \(min(done, total))/\(total) runs"
+                + "] \(percent)% \(min(done, total))/\(total) \(unit)"
             Self.write(line)
         }
     }

@@ -33,10 +33,10 @@ enum ValidateCommand {
                 file: file, message: "\(plural(warnings.count, "warning")) (--strict makes warnings errors)")
             throw CLIError.diagnostics(warnings.map { $0.problem.with(.error) } + [total])
         }
-        if !warnings.isEmpty { streams.writeError(warnings.map { "\($0)\n" }.joined()) }
+        if !warnings.isEmpty { streams.writeError(warnings.map { displayEscaped($0.description) + "\n" }.joined()) }
         var line = "ok: \(file): \(summary(of: scenario))"
         if !warnings.isEmpty { line += "; \(plural(warnings.count, "warning"))" }
-        streams.write(line + "\n")
+        streams.writeText(line + "\n")
         return 0
     }
 

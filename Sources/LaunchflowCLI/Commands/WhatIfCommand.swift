@@ -1,3 +1,4 @@
+import Foundation
 import LaunchflowCore
 
 /// `launchflow whatif`: which task to make faster first.
@@ -13,10 +14,15 @@ enum WhatIfCommand {
                 help:
                     "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100 (default: 50%)."
             ),
+            OptionSpec(
+                name: "target", value: "<what>",
+                help: "What to reduce: each task's cost, or each task's latency\n(the tasks that have one).",
+                choices: WhatIfTarget.allCases.map(\.rawValue), defaultValue: WhatIfTarget.cost.rawValue),
             OptionSpec(name: "top", value: "<n>", help: "Show only the n best-ranked tasks (default: all)."),
             .textOrJSON,
             .jobs,
             .maxConcurrent,
+            .idleMode,
         ],
         discussion: """
             For each task, the launch is simulated again with only that task's
@@ -30,26 +36,36 @@ enum WhatIfCommand {
             frame moves, then bisection to the µs. It is exact when the first
             frame only moves later as the task grows; otherwise it is an upper
             estimate. Growth stops at the base launch completion ('≥' in text,
-            "slackCapped": true in JSON). Uses the scenario's costs (medians).
+            "slackCapped": true in JSON); a task that ends after the first-frame
+            commit cannot move it and is not searched. Uses the scenario's costs
+            (medians). A progress bar is drawn on stderr when it is a terminal.
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategy = Strategy(rawValue: args.value("strategy") ?? "dag")!
+        let strategy = args.strategy
         let reduction = try args.reduction(spec)
         var top: Int?
         if args.value("top") != nil { top = try args.integer("top", spec, in: 1...Int.max, default: 1) }
         let jobs = try args.jobs(spec)
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
+        let target: WhatIfTarget = args.choice(spec.options[2]) ?? .cost
+        let analysed = target == .cost ? scenario.tasks.count : scenario.tasks.filter { $0.latency > 0 }.count
+        let bar =
+            streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: analysed, unit: "tasks") : nil
+        var progress: (@Sendable (Int) -> Void)? = nil
+        if let bar { progress = { done in bar.update(done) } }
         let analysis = WhatIf.analyse(
-            LaunchEngine(scenario), strategy: strategy, reduction: reduction, options: options, jobs: jobs)
+            LaunchEngine(scenario), strategy: strategy, reduction: reduction, target: target, options: options,
+            jobs: jobs, progress: progress)
+        bar?.finish()
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 200 * scenario.tasks.count + 1024)
             writer.whatIf(analysis, top: top)
             writer.raw("\n")
             streams.write(writer.bytes)
         } else {
-            streams.write(UncertaintyReport.whatIf(analysis, top: top))
+            streams.writeText(UncertaintyReport.whatIf(analysis, top: top))
         }
         return 0
     }

@@ -10,10 +10,16 @@ import Foundation
 ///   lower limit. Metrics whose direction is `neither` (`frames`,
 ///   `criticalPathMs`, `lowerBoundMs`) fail a budget only when above it. The
 ///   tolerance does not apply to budgets.
-/// - Against a **baseline**, a metric regresses when it moves in its bad
-///   direction by more than the tolerance; improving never fails. Metrics
-///   whose direction is `neither` are reported (`changed` or `same`) but never
-///   fail against a baseline. A metric missing from the baseline (recorded by
+/// - Against a **baseline**, a **gated** metric regresses when it moves in
+///   its bad direction by more than the tolerance; improving never fails. By
+///   default the gated metrics are those that measure the launch's quality
+///   (``gatedByDefault(_:)``): the times where lower is better (first frame,
+///   launch complete, main thread busy and blocked, input delay) and the
+///   dependency violations. The others — `cpuUtilization`, `frames`,
+///   `criticalPathMs`, `lowerBoundMs` — are context: reported (`changed` or
+///   `same`) but never failing, unless a request gates them (`--gate`; a
+///   metric without a better direction is then gated as lower-is-better). So
+///   a uniform speed-up passes, although it lowers the CPU utilisation. A metric missing from the baseline (recorded by
 ///   an older launchflow) is reported as `not in baseline` and does not fail.
 /// - Time values are whole microseconds, so limits on times are rounded down
 ///   to the microsecond (`v > 136.00272` and `v > 136.002` agree for every
@@ -54,7 +60,8 @@ public enum Check {
                     rows.append(
                         baselineRow(
                             metric, strategy: strategy, value: result.metrics.value(metric), baseline: saved,
-                            tolerance: request.tolerance))
+                            tolerance: request.tolerance,
+                            gated: request.gates.contains(metric) || gatedByDefault(metric)))
                 }
             }
         }
@@ -86,11 +93,19 @@ public enum Check {
             limit: limit, bound: lower ? .atLeast : .atMost, value: value, verdict: fails ? .overBudget : .ok)
     }
 
+    /// Whether `check` gates `metric` against a baseline without being asked:
+    /// a time where lower is better, or the dependency violations.
+    public static func gatedByDefault(_ metric: Metric) -> Bool {
+        (metric.isTime && metric.direction == .lowerIsBetter) || metric == .dependencyViolations
+    }
+
     static func baselineRow(
-        _ metric: Metric, strategy: Strategy, value: Double, baseline: Double?, tolerance: Tolerance
+        _ metric: Metric, strategy: Strategy, value: Double, baseline: Double?, tolerance: Tolerance,
+        gated: Bool? = nil
     )
         -> CheckRow
     {
+        let gated = gated ?? gatedByDefault(metric)
         guard let baseline else {
             return CheckRow(
                 metric: metric, strategy: strategy, kind: .baseline, reference: nil, limit: nil, bound: nil,
@@ -101,10 +116,10 @@ public enum Check {
         var row = CheckRow(
             metric: metric, strategy: strategy, kind: .baseline, reference: baseline, limit: nil, bound: nil,
             value: value, verdict: same ? .same : .changed)
-        switch metric.direction {
-        case .neither:
+        switch gated ? metric.direction : .neither {
+        case .neither where !gated:
             break
-        case .lowerIsBetter:
+        case .lowerIsBetter, .neither:
             let limit = snap(baseline + allowance, metric, roundUp: false)
             row.limit = limit
             row.bound = .atMost
@@ -194,16 +209,19 @@ public struct CheckRequest: Sendable {
     public var tolerance: Tolerance
     public var strategies: [Strategy]
     public var options: SimulationOptions
+    /// Metrics gated against the baseline besides ``Check/gatedByDefault(_:)``'s (`--gate`).
+    public var gates: Set<Metric>
 
     public init(
         budgets: [CheckBudget], baseline: Baseline? = nil, tolerance: Tolerance = .zero,
-        strategies: [Strategy] = Strategy.allCases, options: SimulationOptions = .init()
+        strategies: [Strategy] = Strategy.allCases, options: SimulationOptions = .init(), gates: Set<Metric> = []
     ) {
         self.budgets = budgets
         self.baseline = baseline
         self.tolerance = tolerance
         self.strategies = strategies
         self.options = options
+        self.gates = gates
     }
 }
 
@@ -314,7 +332,7 @@ public enum CheckVerdict: String, Sendable {
     case withinTolerance
     /// Worse than the baseline by more than the tolerance.
     case regressed
-    /// A metric with no better direction moved; reported, never a failure.
+    /// A metric that is not gated moved; reported, never a failure.
     case changed
     /// The baseline has no value for this metric; reported, never a failure.
     case notInBaseline
@@ -331,7 +349,7 @@ public enum CheckVerdict: String, Sendable {
         case .improved: "improved"
         case .withinTolerance: "within tolerance"
         case .regressed: "REGRESSED"
-        case .changed: "changed (not checked)"
+        case .changed: "changed (not gated)"
         case .notInBaseline: "not in baseline"
         }
     }

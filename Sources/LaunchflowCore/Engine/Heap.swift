@@ -84,3 +84,5 @@ struct MinHeap<Element: Comparable> {
         heap[parent] = element
     }
 }
+
+extension MinHeap: Sendable where Element: Sendable {}

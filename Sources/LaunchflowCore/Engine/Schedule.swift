@@ -1,15 +1,3 @@
-/// The launch strategies of MODEL.md §4.
-public enum Strategy: String, CaseIterable, Sendable, Codable {
-    /// Everything in `didFinishLaunching`, on the main thread, in topological order.
-    case serial
-    /// Priority tiers: tier 0 in `didFinishLaunching`, later tiers when the previous one is done.
-    case priority
-    /// A dependency graph: each task starts as soon as its dependencies are done.
-    case dag
-    /// (v2) `dag` in which `didFinishLaunching` runs everything the first frame needs first.
-    case anchored
-}
-
 /// A span of time `[start, end)` in microseconds.
 public struct TimeSpan: Sendable, Equatable {
     public var start: Micros
@@ -56,6 +44,28 @@ public struct TaskRun: Sendable, Equatable {
         self.released = released
     }
 
+    /// Made ready, released and handed over at `time` (one write for the
+    /// engine's common case).
+    @inline(__always)
+    mutating func handOver(at time: Micros) {
+        madeReady = time
+        released = time
+        ready = time
+    }
+
+    @inline(__always)
+    mutating func start(on thread: Int32, iteration: Int32, at time: Micros) {
+        self.thread = thread
+        self.iteration = iteration
+        start = time
+    }
+
+    @inline(__always)
+    mutating func end(at time: Micros, doneAt done: Micros) {
+        end = time
+        self.done = done
+    }
+
     public var isOnMain: Bool { thread == 0 }
     /// Time between hand-over and start (waiting for a thread).
     public var wait: Micros { start - ready }
@@ -95,11 +105,14 @@ public struct Commit: Sendable, Equatable {
 public struct Schedule: Sendable {
     public let scenario: Scenario
     public let strategy: Strategy
-    /// The number of worker tasks allowed to run at once.
-    public let maxConcurrent: Int
+    /// `--max-concurrent` as applied: at most this many worker tasks in
+    /// flight; nil when nothing but the workers limits them.
+    public let maxConcurrent: Int?
     /// Each task's cost in µs in this run: the scenario's, unless the run
     /// used other costs (a sampled launch of `sweep`, a what-if).
     public let costs: [Micros]
+    /// Each task's latency in µs in this run (v2).
+    public let latencies: [Micros]
     /// When the run loop started: the end of the pre-main phases.
     public let t0: Micros
     public let preMain: [TimeSpan]
@@ -107,14 +120,14 @@ public struct Schedule: Sendable {
     public internal(set) var tasks: [TaskRun]
     /// In time order; commit `i` ends run-loop iteration `i`.
     public internal(set) var commits: [Commit]
-    /// The spans the main thread spent blocked in `didFinishLaunching` (priority).
+    /// The spans the main thread spent blocked in `didFinishLaunching`.
     public internal(set) var blocked: [TimeSpan]
     /// From the start of `didFinishLaunching` until it returned.
     public internal(set) var didFinishLaunching: TimeSpan
     /// (v2) One entry per scenario input, in scenario order.
-    public internal(set) var inputs: [InputRun] = []
+    public internal(set) var inputs: [InputRun]
     /// (v2) The idle mode the run used (the scenario's, or the option's).
-    public internal(set) var idleMode: IdleMode = .batch
+    public internal(set) var idleMode: IdleMode
 
     /// The display name of a thread: `main`, `worker-1`, …
     public static func threadName(_ thread: Int32) -> String {

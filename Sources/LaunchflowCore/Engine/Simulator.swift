@@ -1,30 +1,5 @@
-/// What `didFinishLaunching` does next on the main thread.
-enum LaunchStep {
-    /// Run this task on the main thread, inside `didFinishLaunching`.
-    case run(Int)
-    /// Block (not busy) until something changes.
-    case wait
-    /// Return from `didFinishLaunching`.
-    case finish
-}
-
-/// A strategy, as seen by the engine: what `didFinishLaunching` does, and which
-/// tasks become ready when. Tasks a policy *releases* are handed over by the
-/// engine at that instant — `mainThreadOnly` ones to the main queue, the
-/// others to the workers' ready set.
-protocol LaunchPolicy {
-    /// `didFinishLaunching` has started.
-    mutating func launchBegan(releasing released: inout [Int])
-    /// The next step of `didFinishLaunching`; asked again after every change
-    /// while it waits.
-    mutating func nextLaunchStep() -> LaunchStep
-    /// `didFinishLaunching` has returned.
-    mutating func launchReturned(releasing released: inout [Int])
-    /// A task has ended.
-    mutating func taskEnded(_ task: Int, releasing released: inout [Int])
-}
-
-/// An entry of the main queue.
+/// An entry of the main queue or the idle queue: ordered by enqueue time,
+/// then rank (MODEL.md §3).
 struct MainQueueItem: Comparable {
     var time: Micros
     /// The task's rank position; −1 for `didFinishLaunching`.
@@ -43,6 +18,15 @@ struct WorkerEnd: Comparable {
     static func < (a: Self, b: Self) -> Bool { (a.time, a.worker) < (b.time, b.worker) }
 }
 
+/// A task's release after a positive `delay`, or its done after a positive `latency`.
+struct Timer: Comparable {
+    var time: Micros
+    /// `task × 2` for a release, `task × 2 + 1` for done.
+    var code: Int32
+
+    static func < (a: Self, b: Self) -> Bool { (a.time, a.code) < (b.time, b.code) }
+}
+
 /// The arrays of a finished run, handed to the next run of the same scenario
 /// so that a sweep of thousands of runs allocates them once. Only their
 /// capacity is reused: every simulator starts from cleared arrays.
@@ -50,13 +34,14 @@ struct SimulatorBuffers {
     var runs: [TaskRun] = []
     var commits: [Commit] = []
     var blocked: [TimeSpan] = []
-    var released: [Int] = []
+    var ready: [Int32] = []
     var queue: [MainQueueItem] = []
     var snapshot: [MainQueueItem] = []
     var readySet: [Int32] = []
     var freeWorkers: [Int32] = []
     var workerEnds: [WorkerEnd] = []
     var workerTask: [Int] = []
+    var timers: [Timer] = []
 
     /// Moves all of `buffers` out, leaving empty ones.
     static func take(from buffers: inout SimulatorBuffers) -> SimulatorBuffers {
@@ -74,79 +59,149 @@ struct SimulatorBuffers {
     }
 }
 
+/// What the engine needs of one run besides the strategy: per-task costs
+/// and latencies (the scenario's, or sampled ones), and the fixed facts.
+struct RunInputs {
+    var cost: [Micros]
+    var latency: [Micros]
+    var delay: [Micros]
+    /// Each task's queue number, −1 for none.
+    var queueOf: [Int32]
+    var queueCount: Int
+    var inputs: [UserInput]
+    var idleMode: IdleMode
+    /// At most this many worker tasks in flight (`Int.max`: no limit).
+    var maxInFlight: Int
+}
+
+/// A finished run of the engine.
+struct RunOutcome {
+    var tasks: [TaskRun]
+    var commits: [Commit]
+    var blocked: [TimeSpan]
+    var launch: TimeSpan
+    var inputs: [InputRun]
+}
+
 /// The discrete-event engine of MODEL.md §3: the main thread's run loop
-/// (snapshots, commits, vsync), the workers and their ready set, and the order
-/// of events within one instant. Strategies plug in through ``LaunchPolicy``.
+/// (snapshots, inputs, idle steps, commits, vsync), the workers and their
+/// ready set, serial queues, delays and latencies, and the order of events
+/// within one instant. Strategies plug in through ``LaunchPolicy``.
 ///
-/// - Complexity: O((n + e) log n) for n tasks and e dependencies: each task is
-///   pushed and popped once from a heap, each dependency is visited once.
+/// The main thread is a small state machine (``MainPhase``) plus what it is
+/// busy with (``MainWork``); ``run(from:)`` reads as §3's three steps.
+///
+/// - Complexity: O((n + e + q) log n) for n tasks, e dependencies and q
+///   inputs: each task passes through a few heaps once, each dependency is
+///   visited once.
 struct Simulator<Policy: LaunchPolicy> {
+    /// Where the main thread is in its run loop.
+    enum MainPhase {
+        /// No iteration: sleeps until the main queue, the idle queue or (after
+        /// iteration 0) a pending input has work.
+        case asleep
+        /// Inside `didFinishLaunching` (iteration 0): asking the strategy for its next step.
+        case launching
+        /// Running the snapshot's inputs, then its items, then the idle step, then the commit.
+        case iterating
+    }
+
+    /// What the main thread is busy with until `mainEnd`.
     enum MainWork: Equatable {
-        case idle
+        case nothing
         case task(Int)
+        case input(Int)
         case commit
     }
 
     private var policy: Policy
-    private let cost: [Micros]
-    private let mainOnly: [Bool]
-    private let ranking: Ranking
+    private let plan: StrategyPlan
+    private let run: RunInputs
     private let commitCost: Micros
     private let renderTime: Micros
     private let frameInterval: Micros
-    private let maxConcurrent: Int
 
     private var now: Micros = 0
     private var runs: [TaskRun]
     private var commits: [Commit]
     private var blocked: [TimeSpan]
-    private var released: [Int]
-    private var unfinished: Int
+    private var inputRuns: [InputRun]
+    /// Tasks made ready by the last step, waiting to be released.
+    private var ready: [Int32]
+    private var notDone: Int
+    /// Releases after a delay and dones after a latency.
+    private var timers: MinHeap<Timer>
+
+    // Serial queues: the task holding each one (−1: free), its held tasks by rank.
+    private var holder: [Int32]
+    private var held: [MinHeap<Int32>]
+    private var touchedQueues: [Int32] = []
+    /// Tasks `didFinishLaunching` released itself (priority's inline tasks with a queue).
+    private var inline: [Bool]
 
     // The main thread.
-    private var mainWork = MainWork.idle
+    private var phase = MainPhase.asleep
+    private var work = MainWork.nothing
     private var mainEnd: Micros = 0
-    private var queue: [MainQueueItem]
-    private var snapshot: [MainQueueItem]
-    private var cursor = 0
-    private var iterationActive = false
-    private var iterationStart: Micros = 0
-    private var iteration: Int32 = 0
-    private var commitStart: Micros = 0
     private var inLaunch = false
     private var launch = TimeSpan(start: 0, end: 0)
     private var blockedSince: Micros?
+    private var mainQueue: [MainQueueItem]
+    private var mainQueueSorted = true
+    private var idleQueue = MinHeap<MainQueueItem>()
+    /// Take-out candidates handed over while `didFinishLaunching` runs, by queue.
+    private var launchMain = MinHeap<MainQueueItem>()
+    private var launchIdle = MinHeap<MainQueueItem>()
+    private var snapshot: [MainQueueItem]
+    private var cursor = 0
+    private var snapshotInputs: Range<Int> = 0..<0
+    private var inputCursor = 0
+    private var idleStepTaken = false
+    private var iteration: Int32 = 0
+    private var iterationStart: Micros = 0
+    private var iterationRanWork = false
+    private var commitStart: Micros = 0
+
+    // Inputs, by arrival: `inputOrder[firstPending..<arrived]` are pending.
+    private let inputOrder: [Int]
+    private var arrived = 0
+    private var firstPending = 0
 
     // The workers.
     private var readySet: MinHeap<Int32>
     private var freeWorkers: MinHeap<Int32>
     private var workerEnds: MinHeap<WorkerEnd>
     private var workerTask: [Int]
-    private var running = 0
+    private var inFlight = 0
 
-    /// `cost`: each task's cost in µs (the scenario's, or sampled ones);
-    /// `buffers`: arrays of an earlier run to reuse.
     init(
-        scenario: Scenario, mainOnly: [Bool], cost: [Micros], ranking: Ranking, policy: Policy, maxConcurrent: Int,
+        scenario: Scenario, plan: StrategyPlan, run: RunInputs, policy: Policy,
         buffers: consuming SimulatorBuffers = SimulatorBuffers()
     ) {
         self.policy = policy
-        self.ranking = ranking
-        self.cost = cost
-        self.mainOnly = mainOnly
+        self.plan = plan
+        self.run = run
         commitCost = scenario.device.commitCost
         renderTime = scenario.device.renderTime
         frameInterval = scenario.device.frameInterval
-        self.maxConcurrent = maxConcurrent
         let workers = scenario.device.workerCount
-        runs = SimulatorBuffers.take(&buffers.runs)
-        runs.append(
-            contentsOf: repeatElement(TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0), count: cost.count)
-        )
+        let n = run.cost.count
+        // Every field of every task's run is written before it is read (every
+        // run ends with every task done), so an earlier run's array of the
+        // same size is reused as it is.
+        runs = buffers.runs
+        buffers.runs = []
+        if runs.count != n {
+            runs.removeAll(keepingCapacity: true)
+            runs.append(
+                contentsOf: repeatElement(
+                    TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
+                    count: n))
+        }
         commits = SimulatorBuffers.take(&buffers.commits)
         blocked = SimulatorBuffers.take(&buffers.blocked)
-        released = SimulatorBuffers.take(&buffers.released)
-        queue = SimulatorBuffers.take(&buffers.queue)
+        ready = SimulatorBuffers.take(&buffers.ready)
+        mainQueue = SimulatorBuffers.take(&buffers.queue)
         snapshot = SimulatorBuffers.take(&buffers.snapshot)
         readySet = MinHeap(reusing: SimulatorBuffers.take(&buffers.readySet))
         var free = SimulatorBuffers.take(&buffers.freeWorkers)
@@ -155,7 +210,13 @@ struct Simulator<Policy: LaunchPolicy> {
         workerEnds = MinHeap(reusing: SimulatorBuffers.take(&buffers.workerEnds))
         workerTask = SimulatorBuffers.take(&buffers.workerTask)
         workerTask.append(contentsOf: repeatElement(-1, count: workers + 1))
-        unfinished = cost.count
+        timers = MinHeap(reusing: SimulatorBuffers.take(&buffers.timers))
+        holder = [Int32](repeating: -1, count: run.queueCount)
+        held = [MinHeap<Int32>](repeating: MinHeap(), count: run.queueCount)
+        inline = run.queueCount == 0 ? [] : [Bool](repeating: false, count: n)
+        inputRuns = run.inputs.indices.map { InputRun(input: $0, at: run.inputs[$0].at, start: 0, end: 0) }
+        inputOrder = run.inputs.indices.sorted { (run.inputs[$0].at, $0) < (run.inputs[$1].at, $1) }
+        notDone = n
     }
 
     /// The arrays, for the next run (the simulator is spent afterwards).
@@ -164,64 +225,95 @@ struct Simulator<Policy: LaunchPolicy> {
         swap(&buffers.runs, &runs)
         swap(&buffers.commits, &commits)
         swap(&buffers.blocked, &blocked)
-        swap(&buffers.released, &released)
-        swap(&buffers.queue, &queue)
+        swap(&buffers.ready, &ready)
+        swap(&buffers.queue, &mainQueue)
         swap(&buffers.snapshot, &snapshot)
         buffers.readySet = readySet.takeStorage()
         buffers.freeWorkers = freeWorkers.takeStorage()
         buffers.workerEnds = workerEnds.takeStorage()
+        buffers.timers = timers.takeStorage()
         swap(&buffers.workerTask, &workerTask)
         return buffers
     }
 
     /// Runs the launch from `t0` (the end of pre-main) until nothing is left to do.
-    mutating func run(from t0: Micros) -> (tasks: [TaskRun], commits: [Commit], blocked: [TimeSpan], launch: TimeSpan) {
+    mutating func run(from t0: Micros) -> RunOutcome {
         now = t0
-        queue.append(MainQueueItem(time: t0, rank: -1, task: -1))
+        arriveInputs()
+        mainQueue.append(MainQueueItem(time: t0, rank: -1, task: -1))
         while true {
+            // End of step 1: free queues admit.
+            admitIntoFreeQueues()
             // Step 2: the main thread, then the workers, until neither moves.
             while true {
-                let mainMoved = advanceMain()
-                let workersMoved = advanceWorkers()
+                // (The checks before each call skip the call when nothing can move.)
+                let mainMoved = work == .nothing && advanceMain()
+                let workersMoved =
+                    !readySet.isEmpty && inFlight < run.maxInFlight && !freeWorkers.isEmpty && advanceWorkers()
                 if !mainMoved && !workersMoved { break }
             }
-            // Step 3: the next end time.
+            // Step 3: the next event.
             var next = Micros.max
-            if mainWork != .idle { next = mainEnd }
+            if work != .nothing { next = mainEnd }
             if let end = workerEnds.min, end.time < next { next = end.time }
+            if let timer = timers.min, timer.time < next { next = timer.time }
+            if arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at < next {
+                next = run.inputs[inputOrder[arrived]].at
+            }
             if next == .max { break }
             now = next
-            // Step 1: everything of positive duration that ends now.
-            if mainWork != .idle && mainEnd == now { finishMainWork() }
+            // Step 1: every event at `now`.
+            if work != .nothing && mainEnd == now { finishMainWork() }
             while let end = workerEnds.min, end.time == now {
                 workerEnds.popMin()
-                let worker = end.worker
-                let task = workerTask[Int(worker)]
-                freeWorkers.push(worker)
-                running -= 1
-                finish(task)
+                freeWorkers.push(end.worker)
+                taskEnded(workerTask[Int(end.worker)])
             }
+            while let timer = timers.min, timer.time == now {
+                timers.popMin()
+                let task = Int(timer.code >> 1)
+                if timer.code & 1 == 0 { release(task) } else { taskDone(task, onWorker: runs[task].thread > 0) }
+            }
+            arriveInputs()
         }
-        precondition(unfinished == 0, "launchflow: the simulation stopped with \(unfinished) tasks left; this is a bug")
-        return (runs, commits, blocked, launch)
+        precondition(notDone == 0, "launchflow: the simulation stopped with \(notDone) tasks not done; this is a bug")
+        return RunOutcome(tasks: runs, commits: commits, blocked: blocked, launch: launch, inputs: inputRuns)
     }
 
     // MARK: The main thread (MODEL.md §3, step 2a)
 
     /// Takes main-thread steps until it starts something of positive duration,
-    /// is blocked, or sleeps with an empty queue. Returns whether anything changed.
+    /// is blocked, or sleeps. Returns whether anything changed.
     private mutating func advanceMain() -> Bool {
         var moved = false
-        while mainWork == .idle {
-            if inLaunch {
+        while work == .nothing {
+            switch phase {
+            case .asleep:
+                guard !mainQueue.isEmpty || !idleQueue.isEmpty || (iteration > 0 && inputPending) else {
+                    return moved
+                }
+                takeSnapshot()
+                moved = true
+            case .launching:
                 switch policy.nextLaunchStep() {
                 case .run(let task):
                     endBlock()
-                    runs[task].ready = launch.start
                     moved = true
+                    if inline.isEmpty || !inline[task] { runs[task].handOver(at: launch.start) }
                     if startOnMain(task) { return true }
-                    continue
+                case .release(let task):
+                    moved = true
+                    inline[task] = true
+                    runs[task].madeReady = now
+                    release(task)
+                    admitIntoFreeQueues()
                 case .wait:
+                    if plan.hasTakeOut, let item = launchMain.popMin() ?? launchIdle.popMin() {
+                        endBlock()
+                        moved = true
+                        if startOnMain(Int(item.task)) { return true }
+                        continue
+                    }
                     if blockedSince == nil {
                         blockedSince = now
                         moved = true
@@ -229,92 +321,146 @@ struct Simulator<Policy: LaunchPolicy> {
                     return moved
                 case .finish:
                     endBlock()
-                    inLaunch = false
-                    launch.end = now
-                    policy.launchReturned(releasing: &released)
-                    handOverReleased()
                     moved = true
-                    continue
+                    returnFromLaunch()
                 }
-            }
-            if iterationActive {
+            case .iterating:
                 moved = true
-                if cursor < snapshot.count {
+                if inputCursor < snapshotInputs.count {
+                    let input = inputOrder[snapshotInputs.lowerBound + inputCursor]
+                    inputCursor += 1
+                    if startInput(input) { return true }
+                } else if cursor < snapshot.count {
                     let item = snapshot[cursor]
                     cursor += 1
                     if item.task < 0 {
-                        inLaunch = true
-                        launch = TimeSpan(start: now, end: now)
-                        policy.launchBegan(releasing: &released)
-                        handOverReleased()
+                        beginLaunch()
                     } else if startOnMain(Int(item.task)) {
                         return true
                     }
-                    continue
+                } else if !idleStepTaken {
+                    idleStepTaken = true
+                    if mainQueue.isEmpty && !inputPending && !idleQueue.isEmpty { takeIdleTasks() }
+                } else {
+                    commitStart = now
+                    if commitCost > 0 {
+                        work = .commit
+                        mainEnd = now + commitCost
+                        return true
+                    }
+                    finishCommit()
                 }
-                commitStart = now
-                if commitCost > 0 {
-                    mainWork = .commit
-                    mainEnd = now + commitCost
-                    return true
-                }
-                finishCommit()
-                continue
             }
-            guard !queue.isEmpty else { return moved }
-            takeSnapshot()
-            moved = true
         }
         return moved
     }
 
+    private var inputPending: Bool { firstPending < arrived }
+
+    /// A new run-loop iteration: the whole main queue by enqueue time then
+    /// rank, and (from iteration 1 on) every pending input.
+    private mutating func takeSnapshot() {
+        swap(&snapshot, &mainQueue)
+        mainQueue.removeAll(keepingCapacity: true)
+        if !mainQueueSorted { snapshot.sort() }
+        mainQueueSorted = true
+        cursor = 0
+        if iteration > 0 {
+            snapshotInputs = firstPending..<arrived
+            firstPending = arrived
+        } else {
+            snapshotInputs = 0..<0
+        }
+        inputCursor = 0
+        idleStepTaken = false
+        iterationStart = now
+        iterationRanWork = false
+        phase = .iterating
+    }
+
+    /// The idle step: every waiting idle task (`batch`) or the first (`oneByOne`)
+    /// become items of this iteration.
+    private mutating func takeIdleTasks() {
+        snapshot.removeAll(keepingCapacity: true)
+        cursor = 0
+        if run.idleMode == .batch {
+            while let item = idleQueue.popMin() { snapshot.append(item) }
+        } else if let item = idleQueue.popMin() {
+            snapshot.append(item)
+        }
+    }
+
+    private mutating func beginLaunch() {
+        phase = .launching
+        inLaunch = true
+        iterationRanWork = true
+        launch = TimeSpan(start: now, end: now)
+        policy.launchBegan(ready: &ready)
+        makeReady()
+        admitIntoFreeQueues()
+    }
+
+    private mutating func returnFromLaunch() {
+        phase = .iterating
+        inLaunch = false
+        launch.end = now
+        // What waited for a take-out goes back to its queue, in its order.
+        while let item = launchMain.popMin() {
+            if let last = mainQueue.last, item < last { mainQueueSorted = false }
+            mainQueue.append(item)
+        }
+        while let item = launchIdle.popMin() { idleQueue.push(item) }
+        policy.launchReturned(ready: &ready)
+        makeReady()
+        admitIntoFreeQueues()
+    }
+
     /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
     private mutating func startOnMain(_ task: Int) -> Bool {
-        runs[task] = TaskRun(thread: 0, iteration: iteration, ready: runs[task].ready, start: now, end: now, done: now, madeReady: runs[task].ready, released: runs[task].ready)
-        if cost[task] > 0 {
-            mainWork = .task(task)
-            mainEnd = now + cost[task]
+        iterationRanWork = true
+        runs[task].start(on: 0, iteration: iteration, at: now)
+        if run.cost[task] > 0 {
+            work = .task(task)
+            mainEnd = now + run.cost[task]
             return true
         }
-        finish(task)
+        taskEnded(task)
+        admitIntoFreeQueues()
+        return false
+    }
+
+    private mutating func startInput(_ input: Int) -> Bool {
+        inputRuns[input].start = now
+        let cost = run.inputs[input].cost
+        if cost > 0 {
+            work = .input(input)
+            mainEnd = now + cost
+            return true
+        }
+        inputRuns[input].end = now
         return false
     }
 
     private mutating func finishMainWork() {
-        let work = mainWork
-        mainWork = .idle
-        switch work {
-        case .task(let task): finish(task)
+        let finished = work
+        work = .nothing
+        switch finished {
+        case .task(let task): taskEnded(task)
+        case .input(let input): inputRuns[input].end = now
         case .commit: finishCommit()
-        case .idle: break
+        case .nothing: break
         }
-    }
-
-    /// A new run-loop iteration: the whole queue, by enqueue time then rank.
-    private mutating func takeSnapshot() {
-        swap(&snapshot, &queue)
-        queue.removeAll(keepingCapacity: true)
-        if !isSorted(snapshot) { snapshot.sort() }
-        cursor = 0
-        iterationActive = true
-        iterationStart = now
-    }
-
-    private func isSorted(_ items: [MainQueueItem]) -> Bool {
-        var i = 1
-        while i < items.count {
-            if items[i] < items[i - 1] { return false }
-            i += 1
-        }
-        return true
     }
 
     private mutating func finishCommit() {
         let presentable = now + renderTime
         let presented = (presentable + frameInterval - 1) / frameInterval * frameInterval
-        commits.append(Commit(iterationStart: iterationStart, start: commitStart, end: now, presented: presented))
-        iterationActive = false
+        commits.append(
+            Commit(
+                iterationStart: iterationStart, start: commitStart, end: now, presented: presented,
+                ranWork: iterationRanWork))
         iteration += 1
+        phase = .asleep
     }
 
     private mutating func endBlock() {
@@ -325,83 +471,135 @@ struct Simulator<Policy: LaunchPolicy> {
 
     // MARK: The workers (MODEL.md §3, step 2b)
 
-    /// Free workers, lowest index first, take the best-ranked ready tasks.
+    /// Free workers, lowest index first, take the best-ranked ready tasks
+    /// while fewer than `maxInFlight` worker tasks are in flight.
     private mutating func advanceWorkers() -> Bool {
         var moved = false
-        while running < maxConcurrent, !readySet.isEmpty, let worker = freeWorkers.min {
-            let task = ranking.task(atRank: readySet.popMin()!)
-            runs[task] = TaskRun(thread: worker, iteration: -1, ready: runs[task].ready, start: now, end: now, done: now, madeReady: runs[task].ready, released: runs[task].ready)
+        while inFlight < run.maxInFlight, !readySet.isEmpty, let worker = freeWorkers.min {
+            let task = plan.ranking.task(atRank: readySet.popMin()!)
+            runs[task].start(on: worker, iteration: -1, at: now)
+            inFlight += 1
             moved = true
-            if cost[task] == 0 {
-                finish(task)
+            if run.cost[task] == 0 {
+                taskEnded(task)
+                admitIntoFreeQueues()
                 continue
             }
             freeWorkers.popMin()
-            running += 1
             workerTask[Int(worker)] = task
-            workerEnds.push(WorkerEnd(time: now + cost[task], worker: worker))
+            workerEnds.push(WorkerEnd(time: now + run.cost[task], worker: worker))
         }
         return moved
     }
 
-    // MARK: Effects
+    // MARK: A task's way (MODEL.md §3)
 
-    private mutating func finish(_ task: Int) {
-        runs[task].end = now
-        runs[task].done = now
-        unfinished -= 1
-        policy.taskEnded(task, releasing: &released)
-        handOverReleased()
+    private mutating func taskEnded(_ task: Int) {
+        let latency = run.latency[task]
+        runs[task].end(at: now, doneAt: now + latency)
+        policy.taskEnded(task)
+        if latency == 0 {
+            taskDone(task, onWorker: runs[task].thread > 0)
+        } else {
+            timers.push(Timer(time: now + latency, code: Int32(task) << 1 | 1))
+        }
     }
 
-    /// Hands the released tasks over at `now`: main-thread-only tasks to the
-    /// main queue, the others to the ready set.
-    private mutating func handOverReleased() {
-        guard !released.isEmpty else { return }
-        for task in released {
-            runs[task].ready = now
-            let rank = ranking.rank(of: task)
-            if mainOnly[task] {
-                queue.append(MainQueueItem(time: now, rank: rank, task: Int32(task)))
+    /// `task` is done (its `done` time is already set).
+    private mutating func taskDone(_ task: Int, onWorker: Bool) {
+        notDone -= 1
+        if onWorker { inFlight -= 1 }
+        if !holder.isEmpty {
+            let queue = run.queueOf[task]
+            if queue >= 0 {
+                holder[Int(queue)] = -1
+                touchedQueues.append(queue)
+            }
+        }
+        policy.taskDone(task, ready: &ready)
+        makeReady()
+    }
+
+    /// Releases the tasks the last step made ready (after their delay).
+    private mutating func makeReady() {
+        guard !ready.isEmpty else { return }
+        let queues = !holder.isEmpty
+        for t in ready {
+            let task = Int(t)
+            let delay = run.delay[task]
+            if delay > 0 {
+                runs[task].madeReady = now
+                timers.push(Timer(time: now + delay, code: t << 1))
+            } else if queues && run.queueOf[task] >= 0 {
+                runs[task].madeReady = now
+                release(task)
             } else {
-                readySet.push(rank)
+                // Ready, released, admitted and handed over at once.
+                runs[task].handOver(at: now)
+                enqueue(task)
             }
         }
-        released.removeAll(keepingCapacity: true)
+        ready.removeAll(keepingCapacity: true)
     }
-}
 
-/// Tasks ordered by rank `(priority, index)`: position 0 is the best.
-struct Ranking: Sendable {
-    private let rankOf: [Int32]
-    private let taskAt: [Int32]
+    /// Released: into its queue's held set, or admitted at once.
+    private mutating func release(_ task: Int) {
+        runs[task].released = now
+        let queue = holder.isEmpty ? -1 : run.queueOf[task]
+        if queue >= 0 {
+            held[Int(queue)].push(plan.ranking.rank(of: task))
+            touchedQueues.append(queue)
+        } else {
+            runs[task].ready = now
+            enqueue(task)
+        }
+    }
 
-    /// - Complexity: O(n): a stable radix sort of the indices by priority
-    ///   (priorities are below 2²⁰), so ties keep index order.
-    init(tasks: [LaunchTask]) {
-        let n = tasks.count
-        var order = Array(0..<n)
-        let priority = tasks.map(\.priority)
-        if zip(priority, priority.dropFirst()).contains(where: { $0 > $1 }) {
-            var buffer = [Int](repeating: 0, count: n)
-            for shift in stride(from: 0, to: 21, by: 11) {  // two passes of 11 bits
-                var counts = [Int](repeating: 0, count: 2049)
-                for i in order { counts[((priority[i] >> shift) & 2047) + 1] += 1 }
-                for b in 0..<2048 { counts[b + 1] += counts[b] }
-                for i in order {
-                    let bucket = (priority[i] >> shift) & 2047
-                    buffer[counts[bucket]] = i
-                    counts[bucket] += 1
-                }
-                swap(&order, &buffer)
+    /// Every free queue admits its best-ranked held task (MODEL.md §3, "When queues admit").
+    private mutating func admitIntoFreeQueues() {
+        while let queue = touchedQueues.popLast() {
+            let q = Int(queue)
+            guard holder[q] < 0, let rank = held[q].popMin() else { continue }
+            let task = plan.ranking.task(atRank: rank)
+            holder[q] = Int32(task)
+            if inline[task] {
+                runs[task].ready = now
+                policy.inlineAdmitted(task)
+            } else {
+                runs[task].ready = now
+                enqueue(task)
             }
         }
-        var rankOf = [Int32](repeating: 0, count: n)
-        for (position, task) in order.enumerated() { rankOf[task] = Int32(position) }
-        self.rankOf = rankOf
-        taskAt = order.map(Int32.init)
     }
 
-    @inline(__always) func rank(of task: Int) -> Int32 { rankOf[task] }
-    @inline(__always) func task(atRank rank: Int32) -> Int { Int(taskAt[Int(rank)]) }
+    /// Hands an admitted task over at `now` (its `ready` time already set): to
+    /// the main queue, the idle queue or the ready set.
+    private mutating func enqueue(_ task: Int) {
+        let rank = plan.ranking.rank(of: task)
+        let item = MainQueueItem(time: now, rank: rank, task: Int32(task))
+        switch plan.route[task] {
+        case .worker:
+            readySet.push(rank)
+        case .main:
+            if inLaunch && plan.hasTakeOut && plan.takeOut[task] {
+                launchMain.push(item)
+            } else {
+                if mainQueueSorted, let last = mainQueue.last, item < last { mainQueueSorted = false }
+                mainQueue.append(item)
+            }
+        case .idle:
+            if inLaunch && plan.hasTakeOut && plan.takeOut[task] {
+                launchIdle.push(item)
+            } else {
+                idleQueue.push(item)
+            }
+        }
+    }
+
+    // MARK: Inputs
+
+    /// Inputs whose `at` has come are pending.
+    private mutating func arriveInputs() {
+        while arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at <= now { arrived += 1 }
+    }
 }

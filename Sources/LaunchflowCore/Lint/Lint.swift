@@ -22,12 +22,24 @@
 ///   last `firstFrame` task — time the first frame waits for nothing. Tasks
 ///   of zero cost are not reported.
 ///
+/// Only what matters for the scenario at hand is linted: a scenario whose
+/// tasks all share one priority has no tiers to get wrong (the priority
+/// strategy then simply ignores its dependencies, which `compare` shows), so
+/// the three tier rules are skipped; a scenario that declares no dependencies
+/// does not say what the first frame needs, so the serial rule is skipped.
+///
+/// - (v2) ``LintWarning/Rule/idleTaskDelaysFirstFrame``,
+///   ``LintWarning/Rule/delayOnFirstFramePath``,
+///   ``LintWarning/Rule/anchorClosureBlocksLaunch``: see `LintV2.swift`.
+///
 /// - Complexity: O((n + e) log n): one pass over the edges, one reverse
-///   topological pass, one `serial` simulation.
+///   topological pass, one `serial` simulation (and up to two with anchors).
 public enum Lint {
     /// Every warning for `scenario`, ordered by task index, then dependency position.
     public static func warnings(_ scenario: Scenario, file: String) -> [LintWarning] {
         let tasks = scenario.tasks
+        let tiered = Set(tasks.map(\.priority)).count > 1
+        let hasDependencies = tasks.contains { !$0.dependsOn.isEmpty }
         var found: [(task: Int, position: Int, hops: Int, warning: LintWarning)] = []
         /// `hops`: how far the task concerned is from `task` (orders several warnings at one key).
         func warn(_ rule: LintWarning.Rule, task: Int, position: Int, hops: Int = 0, path: String, _ message: String) {
@@ -35,7 +47,7 @@ public enum Lint {
             found.append((task, position, hops, LintWarning(rule: rule, problem: problem)))
         }
 
-        for (i, task) in tasks.enumerated() {
+        for (i, task) in tasks.enumerated() where tiered {
             for (k, d) in task.dependsOn.enumerated() {
                 let dependency = tasks[d]
                 let path = "tasks[\(i)].dependsOn[\(k)]"
@@ -73,8 +85,9 @@ public enum Lint {
             }
         }
 
-        firstFrameRule(scenario, warn)
-        serialRule(scenario, warn)
+        if tiered { firstFrameRule(scenario, warn) }
+        if hasDependencies { serialRule(scenario, warn) }
+        modelV2Rules(scenario, warn)
         let order = found.indices.sorted {
             (found[$0].task, found[$0].position, found[$0].hops, $0) < (
                 found[$1].task, found[$1].position, found[$1].hops, $1
@@ -155,6 +168,7 @@ public enum Lint {
 public struct LintWarning: Sendable, CustomStringConvertible {
     public enum Rule: String, Sendable, CaseIterable {
         case laterTierDependency, sameTierDependency, firstFrameNeedsLaterTier, blocksFirstFrameUnderSerial
+        case idleTaskDelaysFirstFrame, delayOnFirstFramePath, anchorClosureBlocksLaunch
     }
 
     public var rule: Rule

@@ -1,47 +1,67 @@
-/// The metrics of MODEL.md §5, by their names in JSON and in `budgets`.
+/// The metrics of MODEL.md §5, by their names in JSON and in `budgets`, in
+/// output order. Everything about a metric — label, unit, kind, direction,
+/// where its value lives — is its entry in ``Metric/info``.
 public enum Metric: String, CaseIterable, Sendable, Codable {
     case timeToFirstFrameMs, launchCompleteMs, mainThreadBusyMs, mainThreadBlockedMs, cpuUtilization
-    case frames, maxInputDelayMs, criticalPathMs, lowerBoundMs, dependencyViolations
-
-    /// A short label for tables.
-    public var label: String {
-        switch self {
-        case .timeToFirstFrameMs: "time to first frame"
-        case .launchCompleteMs: "launch complete"
-        case .mainThreadBusyMs: "main thread busy"
-        case .mainThreadBlockedMs: "main thread blocked"
-        case .cpuUtilization: "CPU utilisation"
-        case .frames: "frames"
-        case .maxInputDelayMs: "max input delay"
-        case .criticalPathMs: "critical path"
-        case .lowerBoundMs: "lower bound"
-        case .dependencyViolations: "dependency violations"
-        }
-    }
+    case frames, maxInputDelayMs, inputLatencyMaxMs, criticalPathMs, lowerBoundMs, dependencyViolations
 
     /// Which way is better, for marking the best strategy and for regressions.
     public enum Direction: Sendable { case lowerIsBetter, higherIsBetter, neither }
 
-    /// Lower is better for times and violations; higher CPU utilisation means
-    /// more of the device was used; frames, the critical path and the lower
-    /// bound are facts about the scenario or the run, not goals.
-    public var direction: Direction {
+    /// What a metric's value is, and where ``Metrics`` keeps it.
+    public enum Value: Sendable {
+        /// A time, in µs (reported in ms).
+        case time(KeyPath<Metrics, Micros> & Sendable)
+        case count(KeyPath<Metrics, Int> & Sendable)
+        /// A fraction in 0…1.
+        case ratio(KeyPath<Metrics, Double> & Sendable)
+    }
+
+    /// One row of the metric table.
+    public struct Info: Sendable {
+        /// A short label for tables.
+        public let label: String
+        /// The unit shown after the label: `ms`, `%` or none.
+        public let unit: String
+        public let direction: Direction
+        public let value: Value
+    }
+
+    /// The metric table. Lower is better for times and violations; higher CPU
+    /// utilisation means more of the device was used; frames, the critical
+    /// path and the lower bound are facts about the scenario or the run, not goals.
+    public var info: Info {
         switch self {
-        case .cpuUtilization: .higherIsBetter
-        case .frames, .criticalPathMs, .lowerBoundMs: .neither
-        default: .lowerIsBetter
+        case .timeToFirstFrameMs: Info(label: "time to first frame", unit: "ms", direction: .lowerIsBetter, value: .time(\.timeToFirstFrame))
+        case .launchCompleteMs: Info(label: "launch complete", unit: "ms", direction: .lowerIsBetter, value: .time(\.launchComplete))
+        case .mainThreadBusyMs: Info(label: "main thread busy", unit: "ms", direction: .lowerIsBetter, value: .time(\.mainThreadBusy))
+        case .mainThreadBlockedMs: Info(label: "main thread blocked", unit: "ms", direction: .lowerIsBetter, value: .time(\.mainThreadBlocked))
+        case .cpuUtilization: Info(label: "CPU utilisation", unit: "%", direction: .higherIsBetter, value: .ratio(\.cpuUtilization))
+        case .frames: Info(label: "frames", unit: "", direction: .neither, value: .count(\.frames))
+        case .maxInputDelayMs: Info(label: "max input delay", unit: "ms", direction: .lowerIsBetter, value: .time(\.maxInputDelay))
+        case .inputLatencyMaxMs: Info(label: "input latency", unit: "ms", direction: .lowerIsBetter, value: .time(\.inputLatencyMax))
+        case .criticalPathMs: Info(label: "critical path", unit: "ms", direction: .neither, value: .time(\.criticalPath))
+        case .lowerBoundMs: Info(label: "lower bound", unit: "ms", direction: .neither, value: .time(\.lowerBound))
+        case .dependencyViolations: Info(label: "dependency violations", unit: "", direction: .lowerIsBetter, value: .count(\.dependencyViolations))
         }
     }
 
-    /// Whether the value is a time in milliseconds.
-    public var isTime: Bool { rawValue.hasSuffix("Ms") }
+    public var label: String { info.label }
+    public var direction: Direction { info.direction }
+
+    /// Whether the value is a time (µs inside, milliseconds outside).
+    public var isTime: Bool {
+        if case .time = info.value { return true }
+        return false
+    }
 }
 
-/// A dependency violation: `task` started before its dependency ended.
+/// A dependency violation: `task` started before its dependency was done.
 public struct Violation: Sendable, Equatable {
     public var task: Int
     public var dependency: Int
     public var start: Micros
+    /// When the dependency was done (its end plus latency).
     public var dependencyEnd: Micros
 }
 
@@ -54,6 +74,8 @@ public struct Metrics: Sendable, Equatable {
     public var cpuUtilization: Double
     public var frames: Int
     public var maxInputDelay: Micros
+    /// (v2) The longest time an input was pending.
+    public var inputLatencyMax: Micros
     public var criticalPath: Micros
     public var lowerBound: Micros
     public var dependencyViolations: Int
@@ -62,24 +84,18 @@ public struct Metrics: Sendable, Equatable {
 
     /// The value as reported (milliseconds for times).
     public func value(_ metric: Metric) -> Double {
-        switch metric {
-        case .timeToFirstFrameMs: ms(timeToFirstFrame)
-        case .launchCompleteMs: ms(launchComplete)
-        case .mainThreadBusyMs: ms(mainThreadBusy)
-        case .mainThreadBlockedMs: ms(mainThreadBlocked)
-        case .cpuUtilization: cpuUtilization
-        case .frames: Double(frames)
-        case .maxInputDelayMs: ms(maxInputDelay)
-        case .criticalPathMs: ms(criticalPath)
-        case .lowerBoundMs: ms(lowerBound)
-        case .dependencyViolations: Double(dependencyViolations)
+        switch metric.info.value {
+        case .time(let path): ms(self[keyPath: path])
+        case .count(let path): Double(self[keyPath: path])
+        case .ratio(let path): self[keyPath: path]
         }
     }
 
     private func ms(_ micros: Micros) -> Double { Double(micros) / 1000 }
 }
 
-/// The longest cost-weighted path through `dependsOn`, with the path itself.
+/// The longest path through `dependsOn`, a task weighing its cost plus its
+/// latency, with the path itself.
 public struct CriticalPath: Sendable, Equatable {
     /// The path's length in microseconds (without pre-main).
     public var length: Micros
@@ -92,10 +108,12 @@ public struct CriticalPath: Sendable, Equatable {
     ///
     /// - Complexity: O(n + e).
     public init(of scenario: Scenario) {
-        self.init(graph: TaskGraph(tasks: scenario.tasks), cost: scenario.tasks.map(\.cost))
+        self.init(
+            graph: TaskGraph(tasks: scenario.tasks), cost: scenario.tasks.map(\.cost),
+            latency: scenario.tasks.map(\.latency))
     }
 
-    init(graph: TaskGraph, cost: [Micros]) {
+    init(graph: TaskGraph, cost: [Micros], latency: [Micros]) {
         guard !cost.isEmpty else {
             self.init(length: 0, tasks: [])
             return
@@ -112,7 +130,7 @@ public struct CriticalPath: Sendable, Equatable {
                             best = finish[Int(deps[k])]
                             previous[i] = Int(deps[k])
                         }
-                        finish[i] = max(best, 0) + cost[i]
+                        finish[i] = max(best, 0) + cost[i] + latency[i]
                     }
                 }
             }
@@ -131,13 +149,13 @@ public struct CriticalPath: Sendable, Equatable {
 }
 
 extension Schedule {
-    /// Every pair (task X, dependency D) with `start(X) < end(D)`, by X's index,
+    /// Every pair (task X, dependency D) with `start(X) < done(D)`, by X's index,
     /// then D's position in X's `dependsOn`.
     public func violations() -> [Violation] {
         var result: [Violation] = []
         for (i, task) in scenario.tasks.enumerated() {
-            for d in task.dependsOn where tasks[i].start < tasks[d].end {
-                result.append(Violation(task: i, dependency: d, start: tasks[i].start, dependencyEnd: tasks[d].end))
+            for d in task.dependsOn where tasks[i].start < tasks[d].done {
+                result.append(Violation(task: i, dependency: d, start: tasks[i].start, dependencyEnd: tasks[d].done))
             }
         }
         return result
@@ -160,6 +178,9 @@ extension Schedule {
             totalCost += cost
             if spec.mainThreadOnly { mainOnlyCost += cost }
         }
+        let inputTime = scenario.inputs.reduce(0) { $0 + $1.cost }
+        var inputLatency: Micros = 0
+        for input in inputs { inputLatency = max(inputLatency, input.wait) }
         let commitTime = commits.reduce(0) { $0 + $1.end - $1.start }
         let launchComplete = milestones.launchComplete
         var maxInputDelay: Micros = 0
@@ -167,18 +188,22 @@ extension Schedule {
             maxInputDelay = max(maxInputDelay, commit.end - commit.iterationStart)
         }
         let cores = scenario.device.cores
-        let work = t0 + totalCost + commitTime
-        let utilization = launchComplete == 0 ? 0 : Double(work) / (Double(cores) * Double(launchComplete))
-        let longest = (criticalPath ?? CriticalPath(graph: TaskGraph(tasks: scenario.tasks), cost: costs)).length
+        let work = t0 + totalCost + inputTime + commitTime
+        let end = max(launchComplete, commits.last?.end ?? 0)
+        let utilization = end == 0 ? 0 : Double(work) / (Double(cores) * Double(end))
+        let longest =
+            (criticalPath ?? CriticalPath(graph: TaskGraph(tasks: scenario.tasks), cost: costs, latency: latencies))
+            .length
         let perCore = (totalCost + cores - 1) / cores
         return Metrics(
             timeToFirstFrame: milestones.timeToFirstFrame,
             launchComplete: launchComplete,
-            mainThreadBusy: t0 + mainTaskTime + commitTime,
+            mainThreadBusy: t0 + mainTaskTime + inputTime + commitTime,
             mainThreadBlocked: blocked.reduce(0) { $0 + $1.duration },
             cpuUtilization: utilization,
             frames: commits.count,
             maxInputDelay: maxInputDelay,
+            inputLatencyMax: inputLatency,
             criticalPath: t0 + longest,
             lowerBound: t0 + max(longest, mainOnlyCost, perCore),
             dependencyViolations: violations().count,
@@ -195,23 +220,25 @@ struct Milestones {
     let firstFrameIteration: Int
     /// When that commit is presented.
     let timeToFirstFrame: Micros
-    /// The later of the last task end and the last commit end.
+    /// The later of the last task's done time and the end of the last commit
+    /// of an iteration that ran `didFinishLaunching` or a task.
     let launchComplete: Micros
 
     /// - Complexity: O(n).
     init(tasks: [LaunchTask], runs: [TaskRun], commits: [Commit]) {
         var iteration: Int32 = 0
-        var lastEnd: Micros = 0
+        var lastDone: Micros = 0
         tasks.withUnsafeBufferPointer { tasks in
             runs.withUnsafeBufferPointer { runs in
                 for i in 0..<runs.count {
                     if tasks[i].firstFrame, runs[i].iteration > iteration { iteration = runs[i].iteration }
-                    if runs[i].end > lastEnd { lastEnd = runs[i].end }
+                    if runs[i].done > lastDone { lastDone = runs[i].done }
                 }
             }
         }
         firstFrameIteration = Int(iteration)
         timeToFirstFrame = commits[Int(iteration)].presented
-        launchComplete = max(lastEnd, commits.last?.end ?? 0)
+        let lastWorkCommit = commits.last(where: \.ranWork)?.end ?? 0
+        launchComplete = max(lastDone, lastWorkCommit)
     }
 }

@@ -9,9 +9,15 @@ public struct SimulationResult: Sendable {
         self.init(PreparedScenario(scenario), strategy: strategy, options: options)
     }
 
-    init(_ prepared: PreparedScenario, strategy: Strategy, options: SimulationOptions, costs: [Micros]? = nil) {
-        schedule = simulate(prepared, strategy: strategy, options: options, costs: costs)
-        criticalPath = costs.map { CriticalPath(graph: prepared.graph, cost: $0) } ?? prepared.criticalPath
+    init(
+        _ prepared: PreparedScenario, strategy: Strategy, options: SimulationOptions, costs: [Micros]? = nil,
+        latencies: [Micros]? = nil
+    ) {
+        schedule = prepared.schedule(strategy, options: options, costs: costs, latencies: latencies)
+        criticalPath =
+            costs == nil && latencies == nil
+            ? prepared.criticalPath
+            : CriticalPath(graph: prepared.graph, cost: schedule.costs, latency: schedule.latencies)
         metrics = schedule.metrics(criticalPath: criticalPath)
     }
 
@@ -60,9 +66,20 @@ extension JSONWriter {
             raw(", "); key("readyMs"); millis(run.ready)
             raw(", "); key("startMs"); millis(run.start)
             raw(", "); key("endMs"); millis(run.end)
+            raw(", "); key("doneMs"); millis(run.done)
             raw("}")
         }
         raw("\n\(inner)],\n\(inner)")
+        key("inputs"); raw("[")
+        for (k, input) in schedule.inputs.enumerated() {
+            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
+            key("name"); string(scenario.inputs[k].name)
+            raw(", "); key("atMs"); millis(input.at)
+            raw(", "); key("startMs"); millis(input.start)
+            raw(", "); key("endMs"); millis(input.end)
+            raw("}")
+        }
+        raw(schedule.inputs.isEmpty ? "],\n\(inner)" : "\n\(inner)],\n\(inner)")
         key("commits"); raw("[")
         for (k, commit) in schedule.commits.enumerated() {
             raw(k == 0 ? "\n\(item){" : ",\n\(item){")
@@ -87,17 +104,10 @@ extension JSONWriter {
 
     /// A metric's value as JSON: exact milliseconds for times.
     public mutating func metricValue(_ metric: Metric, of metrics: Metrics) {
-        switch metric {
-        case .timeToFirstFrameMs: millis(metrics.timeToFirstFrame)
-        case .launchCompleteMs: millis(metrics.launchComplete)
-        case .mainThreadBusyMs: millis(metrics.mainThreadBusy)
-        case .mainThreadBlockedMs: millis(metrics.mainThreadBlocked)
-        case .cpuUtilization: double(metrics.cpuUtilization)
-        case .frames: integer(metrics.frames)
-        case .maxInputDelayMs: millis(metrics.maxInputDelay)
-        case .criticalPathMs: millis(metrics.criticalPath)
-        case .lowerBoundMs: millis(metrics.lowerBound)
-        case .dependencyViolations: integer(metrics.dependencyViolations)
+        switch metric.info.value {
+        case .time(let path): millis(metrics[keyPath: path])
+        case .count(let path): integer(metrics[keyPath: path])
+        case .ratio(let path): double(metrics[keyPath: path])
         }
     }
 
@@ -111,7 +121,10 @@ extension JSONWriter {
         }
     }
 
-    /// `{ "scenario": …, "results": [ … ] }` of `launchflow compare --format json`.
+    /// `{ "scenario": …, "results": [ … ], "breaksDependencies": [ … ],
+    /// "bestCorrectStrategy": … }` of `launchflow compare --format json`: the
+    /// strategies whose schedule breaks a dependency, and the best of the
+    /// others (``HonestComparison``; null when every strategy breaks one).
     public mutating func comparison(_ results: [SimulationResult]) {
         raw("{\n  ")
         key("scenario"); string(results.first?.schedule.scenario.name ?? "")
@@ -120,6 +133,16 @@ extension JSONWriter {
             raw(k == 0 ? "\n    " : ",\n    ")
             self.result(result, indent: "    ")
         }
-        raw("\n  ]\n}")
+        raw("\n  ]")
+        let judged = HonestComparison(results)
+        raw(",\n  "); key("breaksDependencies"); raw("[")
+        for (n, k) in results.indices.filter({ !judged.isCorrect[$0] }).enumerated() {
+            if n > 0 { raw(", ") }
+            string(results[k].schedule.strategy.rawValue)
+        }
+        raw("]")
+        raw(",\n  "); key("bestCorrectStrategy")
+        if let best = judged.bestCorrect { string(results[best].schedule.strategy.rawValue) } else { raw("null") }
+        raw("\n}")
     }
 }

@@ -1,7 +1,15 @@
 /// Human-readable reports: the `simulate` text report and the `compare` tables.
 public enum TextReport {
+    /// The order of `simulate`'s task table (`--sort`).
+    public enum TaskOrder: String, CaseIterable, Sendable {
+        /// As in the scenario file.
+        case file
+        /// By start time, then thread (main first), then file order: the launch as it unfolds.
+        case start
+    }
+
     /// `simulate --format text`: the metrics with units, then one row per task.
-    public static func simulation(_ result: SimulationResult) -> String {
+    public static func simulation(_ result: SimulationResult, order: TaskOrder = .file) -> String {
         let schedule = result.schedule
         let scenario = schedule.scenario
         let device = scenario.device
@@ -10,8 +18,8 @@ public enum TextReport {
             "device: \(device.cores) cores (main + \(device.workerCount) workers), \(formatNumber(device.refreshRate)) Hz"
         out +=
             " (frame \(formatMillis(device.frameInterval)) ms), commit \(formatMillis(device.commitCost)) ms, render \(formatMillis(device.renderTime)) ms"
-        if schedule.strategy == .dag && schedule.maxConcurrent < device.workerCount {
-            out += ", at most \(schedule.maxConcurrent) worker tasks at once"
+        if let limit = schedule.maxConcurrent, limit < device.workerCount || schedule.latencies.contains(where: { $0 > 0 }) {
+            out += ", at most \(limit) worker tasks in flight"
         }
         out += "\n\nMetrics\n"
         let rows = Metric.allCases.map { metric in [metric.label, valueText(metric, result.metrics), unit(metric)] }
@@ -23,18 +31,21 @@ public enum TextReport {
             }
             out += table([["phase", "start", "end"]] + rows, rightAligned: [false, true, true], indent: "  ")
         }
-        out += "\nTasks (ms; wait = start − ready)\n"
-        var taskRows = [["task", "thread", "ready", "start", "end", "wait"]]
-        for (i, run) in schedule.tasks.enumerated() {
-            taskRows.append([
-                scenario.tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start),
-                fixed(run.end), fixed(run.wait),
-            ])
+        out += taskTable(schedule, order: order)
+        if !schedule.inputs.isEmpty {
+            out += "\nInputs (ms; wait = start − at: how long the tap waited for the main thread)\n"
+            var rows = [["input", "at", "start", "end", "wait"]]
+            for input in schedule.inputs {
+                rows.append([
+                    scenario.inputs[input.input].name, fixed(input.at), fixed(input.start), fixed(input.end),
+                    fixed(input.wait),
+                ])
+            }
+            out += table(rows, rightAligned: [false, true, true, true, true], indent: "  ")
         }
-        out += table(taskRows, rightAligned: [false, false, true, true, true, true], indent: "  ")
         let violations = schedule.violations()
         if !violations.isEmpty {
-            out += "\nDependency violations (the task started before its dependency ended)\n"
+            out += "\nDependency violations (the task started before its dependency was done)\n"
             var rows = [["task", "dependency", "start", "dependency end"]]
             for v in violations {
                 rows.append([
@@ -45,24 +56,102 @@ public enum TextReport {
         }
         let path = result.criticalPath.tasks.map { scenario.tasks[$0].id }
         out += "\nCritical path: \(path.joined(separator: " → "))\n"
+        out += modules([result])
+        return out
+    }
+
+    /// One row per task: thread, ready, start, end and wait; with v2 keys in
+    /// use, also its done time (latency), its delay and its wait for its queue.
+    static func taskTable(_ schedule: Schedule, order: TaskOrder = .file) -> String {
+        let tasks = schedule.scenario.tasks
+        let showDone = tasks.contains { $0.latency > 0 }
+        let showDelay = schedule.tasks.contains { $0.delayed > 0 }
+        let showQueue = tasks.contains { $0.queue != nil }
+        let showKind = tasks.contains { $0.idle || $0.anchor || $0.queue != nil }
+        var notes: [String] = []
+        if showDone { notes.append("done = end + latency") }
+        if showDelay { notes.append("delay: released this long after it became ready") }
+        if showQueue { notes.append("queue wait: released → admitted by its queue") }
+        var header = ["task", "thread", "ready", "start", "end"]
+        if showDone { header.append("done") }
+        header.append("wait")
+        if showDelay { header.append("delay") }
+        if showQueue { header.append("queue wait") }
+        if showKind { header.append("") }
+        var rows = [header]
+        var indices = Array(schedule.tasks.indices)
+        if order == .start {
+            let runs = schedule.tasks
+            indices.sort { (runs[$0].start, runs[$0].thread, $0) < (runs[$1].start, runs[$1].thread, $1) }
+        }
+        for i in indices {
+            let run = schedule.tasks[i]
+            var row = [tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start), fixed(run.end)]
+            if showDone { row.append(fixed(run.done)) }
+            row.append(fixed(run.wait))
+            if showDelay { row.append(run.delayed > 0 ? fixed(run.delayed) : "") }
+            if showQueue { row.append(tasks[i].queue == nil ? "" : fixed(run.queueWait)) }
+            if showKind {
+                var notes: [String] = []
+                if let queue = tasks[i].queue { notes.append("queue \(queue)") }
+                if tasks[i].idle { notes.append("idle") }
+                if tasks[i].anchor { notes.append("anchor") }
+                row.append(notes.joined(separator: ", "))
+            }
+            rows.append(row)
+        }
+        let right = header.indices.map { $0 >= 2 && !(showKind && $0 == header.count - 1) }
+        var out = "\nTasks (ms; wait = start − ready\(order == .start ? "; by start time" : ""))\n"
+        out += table(rows, rightAligned: right, indent: "  ")
+        if !notes.isEmpty { out += "  " + notes.joined(separator: "; ") + "\n" }
+        return out
+    }
+
+    /// The per-module breakdown (`group`), one column block per result; empty
+    /// when no task has a group.
+    public static func modules(_ results: [SimulationResult]) -> String {
+        guard let first = results.first, first.schedule.scenario.tasks.contains(where: { $0.group != nil }) else {
+            return ""
+        }
+        let breakdowns = results.map { ModuleBreakdown($0) }
+        var out = "\nModules (ms; main = time on the main thread; first-frame path = time on the first frame's"
+        out += " longest dependency chain)\n"
+        var header = ["module", "tasks", "cost"]
+        for result in results {
+            let name = results.count > 1 ? " (\(result.schedule.strategy.rawValue))" : ""
+            header.append("main" + name)
+        }
+        header.append("first-frame path")
+        var rows = [header]
+        for (k, module) in breakdowns[0].modules.enumerated() {
+            var row = [module.name, String(module.tasks), fixed(module.cost)]
+            for breakdown in breakdowns { row.append(fixed(breakdown.modules[k].mainThread)) }
+            row.append(fixed(module.firstFramePath))
+            rows.append(row)
+        }
+        out += table(rows, rightAligned: header.indices.map { $0 > 0 }, indent: "  ")
         return out
     }
 
     /// `compare --format text|markdown`: metrics × strategies, the best value
-    /// per metric marked `*`, deltas against `serial` in parentheses.
+    /// per metric among the strategies that keep every dependency marked `*`
+    /// (bold in markdown), values a strategy reaches only by breaking
+    /// dependencies marked `†`, deltas against `serial` in parentheses; then
+    /// the best correct strategy and what it gains (``HonestComparison``).
     public static func comparison(_ results: [SimulationResult], markdown: Bool) -> String {
         guard let first = results.first else { return "" }
         let scenario = first.schedule.scenario
-        let baseline = results.first { $0.schedule.strategy == .serial }
+        let judged = HonestComparison(results)
+        let baseline = results.first { $0.schedule.strategy == StrategyDefinition.baseline }
         var rows = [["metric"] + results.map(\.schedule.strategy.rawValue)]
         for metric in Metric.allCases {
             let values = results.map { $0.metrics.value(metric) }
-            let best = bestValue(metric, values)
             var row = [metric.label + (unit(metric).isEmpty ? "" : " (\(unit(metric)))")]
             for (k, result) in results.enumerated() {
                 var cell = valueText(metric, result.metrics)
-                if let best, values[k] == best, Set(values).count > 1 { cell = markdown ? "**\(cell)**" : cell + "*" }
-                if let baseline, result.schedule.strategy != .serial {
+                if judged.isBest(k, metric) { cell = markdown ? "**\(cell)**" : cell + "*" }
+                if judged.beatsOnlyByBreaking(k, metric) { cell += "†" }
+                if let baseline, result.schedule.strategy != baseline.schedule.strategy {
                     let delta = values[k] - baseline.metrics.value(metric)
                     cell += " (\(signed(delta, metric)))"
                 }
@@ -76,13 +165,19 @@ public enum TextReport {
             out += "| " + rows[0].joined(separator: " | ") + " |\n"
             out += "|" + rows[0].indices.map { $0 == 0 ? "---|" : "---:|" }.joined() + "\n"
             for row in rows.dropFirst() { out += "| " + row.joined(separator: " | ") + " |\n" }
-            out += "\nBest value per metric in **bold**"
+            out += "\nBest value per metric among the strategies that keep every dependency in **bold**"
         } else {
             out = "\(scenario.name) — \(results.count) strategies\n\n"
             out += table(rows, rightAligned: [false] + results.map { _ in true }, indent: "")
-            out += "\n* best value of the metric"
+            out += "\n* best value of the metric among the strategies that keep every dependency"
         }
-        out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against serial.\n"
+        out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against \(StrategyDefinition.baseline.rawValue).\n"
+        let warnings = judged.warnings
+        if !warnings.isEmpty {
+            out += (markdown ? "\n" : "") + "† better than every correct strategy only by breaking dependencies:\n"
+            for line in warnings { out += (markdown ? "- " : "  ") + line + "\n" }
+        }
+        if results.count > 1 { out += (markdown ? "\n" : "") + judged.headline + "\n" }
         return out
     }
 
@@ -100,14 +195,14 @@ public enum TextReport {
         metric.isTime ? "ms" : metric == .cpuUtilization ? "%" : ""
     }
 
-    static func valueText(_ metric: Metric, _ metrics: Metrics) -> String {
+    public static func valueText(_ metric: Metric, _ metrics: Metrics) -> String {
         let value = metrics.value(metric)
         if metric.isTime { return formatMillis(Micros((value * 1000).rounded())) }
         if metric == .cpuUtilization { return percent(value) }
         return String(Int(value))
     }
 
-    static func signed(_ delta: Double, _ metric: Metric) -> String {
+    public static func signed(_ delta: Double, _ metric: Metric) -> String {
         let sign = delta > 0 ? "+" : delta < 0 ? "−" : "±"
         let magnitude = abs(delta)
         if metric.isTime { return sign + formatMillis(Micros((magnitude * 1000).rounded())) }
@@ -116,7 +211,7 @@ public enum TextReport {
     }
 
     /// 0.4567 → "45.7".
-    static func percent(_ fraction: Double) -> String {
+    public static func percent(_ fraction: Double) -> String {
         let tenths = Int((fraction * 1000).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
@@ -133,6 +228,8 @@ public enum TextReport {
     public static func table(_ rows: [[String]], rightAligned: [Bool], indent: String) -> String {
         guard let columns = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: columns)
+        // A cell never spans lines or holds a control character (ids come from files).
+        let rows = rows.map { $0.map { displayEscaped($0) } }
         for row in rows { for (k, cell) in row.enumerated() { widths[k] = max(widths[k], cell.count) } }
         var out = ""
         for row in rows {

@@ -14,6 +14,11 @@
 ///   main-thread tasks of that iteration, then the iteration's `commit`;
 /// - one `X` slice per task on its thread, named by its id, `dur` = its cost,
 ///   with `args` id, priority, mainThreadOnly, firstFrame, readyMs, waitMs, dependsOn;
+/// - (v2) one `X` slice per handled input on `main` (`input: <name>`, cat
+///   `input`, first in its iteration), with its `atMs` and `waitMs`; idle
+///   tasks are task slices with `"idle": true`;
+/// - (v2) each task's latency as an async slice (`b`/`e`, cat `latency`,
+///   named `<id> (latency)`) from its end to its done time;
 /// - `i` instants: each commit's presentation (`display` track), and the
 ///   `first frame` and `launch complete` (global);
 /// - flow events for each dependency: `s` inside the dependency's slice (its
@@ -77,6 +82,13 @@ public enum TraceExport {
             let k = Int(run.iteration)
             if mainTasks.indices.contains(k) { mainTasks[k].append(i) }
         }
+        // Inputs by iteration: the last iteration that started at or before the handler.
+        var inputsOf = [[Int]](repeating: [], count: schedule.commits.count)
+        for (k, input) in schedule.inputs.enumerated() {
+            if let iteration = schedule.commits.lastIndex(where: { $0.iterationStart <= input.start }) {
+                inputsOf[iteration].append(k)
+            }
+        }
         let byTime = { (a: Int, b: Int) -> Bool in
             let x = schedule.tasks[a], y = schedule.tasks[b]
             return (x.start, x.end, a) < (y.start, y.end, b)
@@ -99,7 +111,7 @@ public enum TraceExport {
                 for i in ordered {
                     while let span = blocked.first, span.start < schedule.tasks[i].start {
                         next()
-                        blockedSlice(&w, span, tid: mainTid)
+                        blockedSlice(&w, span, tid: mainTid, schedule.strategy)
                         blocked = blocked.dropFirst()
                     }
                     next()
@@ -107,9 +119,20 @@ public enum TraceExport {
                 }
                 for span in blocked {
                     next()
-                    blockedSlice(&w, span, tid: mainTid)
+                    blockedSlice(&w, span, tid: mainTid, schedule.strategy)
                 }
             } else {
+                for k in inputsOf[k].sorted(by: { schedule.inputs[$0].start < schedule.inputs[$1].start }) {
+                    let input = schedule.inputs[k]
+                    next()
+                    slice(
+                        &w, "input: \(scenario.inputs[k].name)", cat: "input", tid: mainTid,
+                        TimeSpan(start: input.start, end: input.end)
+                    ) { w in
+                        w.key("atMs"); w.millis(input.at)
+                        w.raw(", "); w.key("waitMs"); w.millis(input.wait)
+                    }
+                }
                 for i in ordered {
                     next()
                     taskSlice(&w, i, schedule)
@@ -129,6 +152,20 @@ public enum TraceExport {
             for i in list.sorted(by: byTime) {
                 next()
                 taskSlice(&w, i, schedule)
+            }
+        }
+
+        // Latencies: async slices from end to done.
+        for (i, run) in schedule.tasks.enumerated() where run.done > run.end {
+            for phase in ["b", "e"] {
+                next()
+                w.raw("{\"name\": "); w.string("\(tasks[i].id) (latency)")
+                w.raw(", \"cat\": \"latency\", \"ph\": \"\(phase)\", \"id\": "); w.integer(i + 1)
+                w.raw(", \"ts\": "); w.integer(phase == "b" ? run.end : run.done)
+                w.raw(", \"pid\": "); w.integer(pid)
+                w.raw(", \"tid\": "); w.integer(tid(ofThread: run.thread))
+                if phase == "b" { w.raw(", \"args\": {"); w.key("latencyMs"); w.millis(run.latency); w.raw("}") }
+                w.raw("}")
             }
         }
 
@@ -206,8 +243,8 @@ public enum TraceExport {
         w.raw("}")
     }
 
-    private static func blockedSlice(_ w: inout JSONWriter, _ span: TimeSpan, tid: Int) {
-        slice(&w, "blocked (waiting for tier 0 workers)", cat: "blocked", tid: tid, span)
+    private static func blockedSlice(_ w: inout JSONWriter, _ span: TimeSpan, tid: Int, _ strategy: Strategy) {
+        slice(&w, "blocked (\(strategy.definition.blockedReason))", cat: "blocked", tid: tid, span)
     }
 
     private static func taskSlice(_ w: inout JSONWriter, _ i: Int, _ schedule: Schedule) {
@@ -223,13 +260,25 @@ public enum TraceExport {
             if run.isOnMain {
                 w.raw(", "); w.key("iteration"); w.integer(Int(run.iteration))
             }
+            if run.done > run.end {
+                w.raw(", "); w.key("latencyMs"); w.millis(run.latency)
+                w.raw(", "); w.key("doneMs"); w.millis(run.done)
+            }
+            if run.delayed > 0 { w.raw(", "); w.key("delayMs"); w.millis(run.delayed) }
+            if let queue = task.queue {
+                w.raw(", "); w.key("queue"); w.string(queue)
+                w.raw(", "); w.key("queueWaitMs"); w.millis(run.queueWait)
+            }
+            if task.idle { w.raw(", "); w.key("idle"); w.bool(true) }
+            if task.anchor { w.raw(", "); w.key("anchor"); w.bool(true) }
+            if let group = task.group { w.raw(", "); w.key("group"); w.string(group) }
             w.raw(", "); w.key("dependsOn"); w.raw("[")
             for (k, d) in task.dependsOn.enumerated() {
                 if k > 0 { w.raw(", ") }
                 w.string(schedule.scenario.tasks[d].id)
             }
             w.raw("]")
-            let early = task.dependsOn.filter { run.start < schedule.tasks[$0].end }
+            let early = task.dependsOn.filter { run.start < schedule.tasks[$0].done }
             if !early.isEmpty {
                 w.raw(", "); w.key("startedBeforeDependencies"); w.raw("[")
                 for (k, d) in early.enumerated() {

@@ -13,7 +13,41 @@ public struct RandomScenario: Sendable {
     /// The largest task cost in ms.
     public var maxCostMs: Double = 20
 
+    // v2 keys, drawn from a second generator: a scenario's v1 part does not
+    // depend on them.
+    /// Shares of tasks with a `latency`, a `delay`, a `queue` (one of
+    /// `queueNames`), `idle` (among main-thread tasks) and `anchor`.
+    public var latencyShare = 0.0
+    public var delayShare = 0.0
+    public var queueShare = 0.0
+    public var queueNames = 3
+    public var idleShare = 0.0
+    public var anchorShare = 0.0
+    /// Inputs arriving during the first `inputWindowMs` ms.
+    public var inputs = 0
+    public var inputWindowMs = 100.0
+    /// Modules the tasks are spread over (0: no `group`).
+    public var groups = 0
+
     public init(taskCount: Int) { self.taskCount = taskCount }
+
+    /// The same generator with every v2 key in use, in proportions that stay
+    /// realistic at any size: 20% of tasks with a latency, 10% delayed, 20%
+    /// in one of n/50 queues, 20% of main-thread tasks idle, 1% anchors,
+    /// 20 modules, 10 inputs in the first 200 ms.
+    public func usingEveryV2Key() -> RandomScenario {
+        var v2 = self
+        v2.latencyShare = 0.2
+        v2.delayShare = 0.1
+        v2.queueShare = 0.2
+        v2.queueNames = max(1, taskCount / 50)
+        v2.idleShare = 0.2
+        v2.anchorShare = 0.01
+        v2.inputs = 10
+        v2.inputWindowMs = 200
+        v2.groups = 20
+        return v2
+    }
 
     /// A scenario drawn from `seed`: the same seed gives the same scenario.
     ///
@@ -55,6 +89,22 @@ public struct RandomScenario: Sendable {
                     priority: Int.random(in: 0..<max(1, tiers), using: &rng) * 10,
                     dependsOn: deps, firstFrame: mainOnly && rng.nextUnit() < 0.1))
         }
-        return try Scenario(name: "random-\(seed)", device: device, preMain: preMain, tasks: tasks)
+        var v2 = SplitMix64(seed: ~seed)
+        func ms(_ max: Double) -> Micros { microseconds(fromMilliseconds: (v2.nextUnit() * max).rounded()) }
+        for i in tasks.indices {
+            if v2.nextUnit() < latencyShare { tasks[i].latency = ms(maxCostMs * 2) }
+            if v2.nextUnit() < delayShare { tasks[i].delay = ms(maxCostMs) }
+            if v2.nextUnit() < queueShare { tasks[i].queue = "q\(Int.random(in: 0..<max(1, queueNames), using: &v2))" }
+            if tasks[i].mainThreadOnly && !tasks[i].firstFrame && v2.nextUnit() < idleShare { tasks[i].idle = true }
+            if v2.nextUnit() < anchorShare { tasks[i].anchor = true }
+            if groups > 0 { tasks[i].group = "module-\(Int.random(in: 0..<groups, using: &v2))" }
+        }
+        let userInputs = (0..<inputs).map { k in
+            UserInput(name: "tap-\(k + 1)", at: ms(inputWindowMs), cost: ms(5))
+        }
+        let idleMode: IdleMode = idleShare > 0 && v2.nextUnit() < 0.5 ? .oneByOne : .batch
+        return try Scenario(
+            name: "random-\(seed)", device: device, preMain: preMain, tasks: tasks, idleMode: idleMode,
+            inputs: userInputs)
     }
 }

@@ -21,15 +21,21 @@ public struct LaunchEngine: Sendable {
     /// The scenario's task costs in µs, in task order.
     public var costs: [Micros] { prepared.costs }
 
-    /// The full result of one run. `costs` (µs per task) replace the scenario's when given.
-    public func result(_ strategy: Strategy, costs: [Micros]? = nil, options: SimulationOptions = .init())
-        -> SimulationResult
-    {
-        SimulationResult(prepared, strategy: strategy, options: options, costs: costs)
+    /// The scenario's task latencies in µs, in task order (v2).
+    public var latencies: [Micros] { prepared.latencies }
+
+    /// The full result of one run. `costs` and `latencies` (µs per task)
+    /// replace the scenario's when given.
+    public func result(
+        _ strategy: Strategy, costs: [Micros]? = nil, latencies: [Micros]? = nil, options: SimulationOptions = .init()
+    ) -> SimulationResult {
+        SimulationResult(prepared, strategy: strategy, options: options, costs: costs, latencies: latencies)
     }
 
     /// The metrics of one run.
-    public func metrics(_ strategy: Strategy, costs: [Micros]? = nil, options: SimulationOptions = .init()) -> Metrics {
-        result(strategy, costs: costs, options: options).metrics
+    public func metrics(
+        _ strategy: Strategy, costs: [Micros]? = nil, latencies: [Micros]? = nil, options: SimulationOptions = .init()
+    ) -> Metrics {
+        result(strategy, costs: costs, latencies: latencies, options: options).metrics
     }
 }

@@ -1,27 +1,37 @@
-/// `priority` (MODEL.md §4): tiers are the distinct priorities, ascending.
+/// `priority` (MODEL.md §4): tiers are the distinct priorities, ascending;
+/// `dependsOn` is ignored (violations are counted by the metrics).
 ///
-/// `didFinishLaunching` hands tier 0's worker tasks to the ready set, runs its
-/// `mainThreadOnly` tasks on the main thread in index order, blocks until the
-/// tier's worker tasks are done, and returns; then tier 1 opens. Each later
-/// tier opens the instant the last task of the one before it ends.
-/// `dependsOn` is ignored here (violations are counted by the metrics).
+/// `didFinishLaunching` (1) makes tier 0's non-inline tasks ready, (2) runs
+/// its inline tasks — `mainThreadOnly`, not idle, no delay — itself in index
+/// order (one with a `queue` is released and run once admitted), (3) waits
+/// until tier 0's undelayed worker tasks are done, and (4) returns. While it
+/// waits, the engine takes out tasks that keep a queue busy (the plan's
+/// take-out set). Tier 1 opens at the later of the return and tier 0 being
+/// done; each later tier when the last task of the one before it is done.
 ///
 /// - Complexity: O(n) besides the engine's heaps.
-struct PriorityPolicy: LaunchPolicy {
+struct PriorityPolicy: LaunchPolicy, Sendable {
     /// The tasks of each tier, in index order.
     private let tiers: [[Int]]
     private let tierOf: [Int32]
-    /// Tasks of each tier not yet ended.
+    /// Tasks of each tier not yet done.
     private var remaining: [Int]
-    /// Tier 0's main-thread tasks, which `didFinishLaunching` runs itself.
-    private let launchTasks: [Int]
-    /// Tier 0's other tasks, which `didFinishLaunching` hands to the workers.
-    private let workerTasksOfTierZero: [Int]
-    private var nextLaunchTask = 0
+    /// Tier 0's inline tasks, which `didFinishLaunching` runs itself.
+    private let inlineTasks: [Int]
+    /// Tier 0's other tasks, which `didFinishLaunching` makes ready.
+    private let otherTasksOfTierZero: [Int]
+    /// Step (3) waits for these: tier 0, neither `mainThreadOnly` nor delayed.
+    private let awaited: [Bool]
+    private var awaitedLeft: Int
+    private let hasQueue: [Bool]
+    private var nextInline = 0
+    private var inlineReleased = false
+    private var inlineAdmitted = false
+    private var returned = false
 
     /// Builds the tiers from the ranking: in rank order, the tasks of a tier
     /// are contiguous and in index order.
-    init(tasks: [LaunchTask], ranking: Ranking) {
+    init(tasks: [LaunchTask], ranking: Ranking, delay: [Micros], queueOf: [Int32]) {
         var tiers: [[Int]] = []
         var tierOf = [Int32](repeating: 0, count: tasks.count)
         var level: Int?
@@ -37,34 +47,56 @@ struct PriorityPolicy: LaunchPolicy {
         self.tiers = tiers
         self.tierOf = tierOf
         remaining = tiers.map(\.count)
-        launchTasks = tiers.first?.filter { tasks[$0].mainThreadOnly } ?? []
-        workerTasksOfTierZero = tiers.first?.filter { !tasks[$0].mainThreadOnly } ?? []
+        let first = tiers.first ?? []
+        func isInline(_ i: Int) -> Bool { tasks[i].mainThreadOnly && !tasks[i].idle && delay[i] == 0 }
+        inlineTasks = first.filter(isInline)
+        otherTasksOfTierZero = first.filter { !isInline($0) }
+        var awaited = [Bool](repeating: false, count: tasks.count)
+        for i in first where !tasks[i].mainThreadOnly && delay[i] == 0 { awaited[i] = true }
+        self.awaited = awaited
+        awaitedLeft = awaited.lazy.filter { $0 }.count
+        hasQueue = queueOf.map { $0 >= 0 }
     }
 
-    mutating func launchBegan(releasing released: inout [Int]) {
-        released.append(contentsOf: workerTasksOfTierZero)
+    mutating func launchBegan(ready: inout [Int32]) {
+        for task in otherTasksOfTierZero { ready.append(Int32(task)) }
     }
 
     mutating func nextLaunchStep() -> LaunchStep {
-        if nextLaunchTask < launchTasks.count {
-            defer { nextLaunchTask += 1 }
-            return .run(launchTasks[nextLaunchTask])
+        if nextInline < inlineTasks.count {
+            let task = inlineTasks[nextInline]
+            if hasQueue[task] {
+                if !inlineReleased {
+                    inlineReleased = true
+                    return .release(task)
+                }
+                guard inlineAdmitted else { return .wait }
+            }
+            nextInline += 1
+            inlineReleased = false
+            inlineAdmitted = false
+            return .run(task)
         }
-        return remaining.isEmpty || remaining[0] == 0 ? .finish : .wait
+        return awaitedLeft > 0 ? .wait : .finish
     }
 
-    mutating func launchReturned(releasing released: inout [Int]) {
-        open(tier: 1, releasing: &released)
+    mutating func inlineAdmitted(_ task: Int) { inlineAdmitted = true }
+
+    mutating func launchReturned(ready: inout [Int32]) {
+        returned = true
+        if remaining.first == 0 { open(tier: 1, ready: &ready) }
     }
 
-    mutating func taskEnded(_ task: Int, releasing released: inout [Int]) {
+    mutating func taskDone(_ task: Int, ready: inout [Int32]) {
+        if awaited[task] { awaitedLeft -= 1 }
         let k = Int(tierOf[task])
         remaining[k] -= 1
-        // Tier 0 ends inside didFinishLaunching; its return opens tier 1.
-        if k >= 1 && remaining[k] == 0 { open(tier: k + 1, releasing: &released) }
+        guard remaining[k] == 0 else { return }
+        // Tier 1 opens at the later of the return and tier 0 being done.
+        if k >= 1 || returned { open(tier: k + 1, ready: &ready) }
     }
 
-    private func open(tier k: Int, releasing released: inout [Int]) {
-        if k < tiers.count { released.append(contentsOf: tiers[k]) }
+    private func open(tier k: Int, ready: inout [Int32]) {
+        if k < tiers.count { ready.append(contentsOf: tiers[k].map(Int32.init)) }
     }
 }

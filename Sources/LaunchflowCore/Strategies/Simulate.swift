@@ -1,30 +1,126 @@
 /// Options of a simulation run.
 public struct SimulationOptions: Sendable, Equatable {
-    /// `--max-concurrent`: at most this many worker tasks at once (`dag` only);
-    /// nil means `cores − 1`, larger values act as `cores − 1`.
+    /// `--max-concurrent`: at most this many worker tasks in flight (started
+    /// and not yet done) under the strategies it applies to; nil: no limit
+    /// but the workers.
     public var maxConcurrent: Int?
+    /// `--idle-mode`: overrides the scenario's `idleMode`.
+    public var idleMode: IdleMode?
 
-    public init(maxConcurrent: Int? = nil) { self.maxConcurrent = maxConcurrent }
+    public init(maxConcurrent: Int? = nil, idleMode: IdleMode? = nil) {
+        self.maxConcurrent = maxConcurrent
+        self.idleMode = idleMode
+    }
 }
 
 /// What every strategy needs of a scenario, computed once: the dependency
-/// graph, the ranking and the critical path.
+/// graph, the queues, the ranking and the critical path. Strategy plans are
+/// built on first use.
 struct PreparedScenario: Sendable {
     let scenario: Scenario
     let graph: TaskGraph
     let ranking: Ranking
-    /// The scenario's task costs in µs.
+    /// The scenario's task costs, latencies and delays in µs.
     let costs: [Micros]
-    let mainOnly: [Bool]
+    let latencies: [Micros]
+    let delays: [Micros]
+    /// Each task's queue number (queues numbered by first appearance), −1 for none.
+    let queueOf: [Int32]
+    let queueCount: Int
+    /// Where each task is handed over outside an anchor closure.
+    let baseRoutes: [Route]
     let criticalPath: CriticalPath
+    let t0: Micros
+
+    var count: Int { costs.count }
 
     init(_ scenario: Scenario) {
         self.scenario = scenario
         graph = TaskGraph(tasks: scenario.tasks)
         ranking = Ranking(tasks: scenario.tasks)
-        costs = scenario.tasks.map(\.cost)
-        mainOnly = scenario.tasks.map(\.mainThreadOnly)
-        criticalPath = CriticalPath(graph: graph, cost: costs)
+        // One pass over the tasks for the per-task arrays.
+        let n = scenario.tasks.count
+        var costs = [Micros](repeating: 0, count: n)
+        var latencies = costs
+        var delays = costs
+        var queueOf = [Int32](repeating: -1, count: n)
+        var routes = [Route](repeating: .worker, count: n)
+        var numbers: [String: Int32] = [:]
+        scenario.tasks.withUnsafeBufferPointer { tasks in
+            for i in 0..<n {
+                costs[i] = tasks[i].cost
+                latencies[i] = tasks[i].latency
+                delays[i] = tasks[i].delay
+                if tasks[i].idle {
+                    routes[i] = .idle
+                } else if tasks[i].mainThreadOnly {
+                    routes[i] = .main
+                }
+                if let name = tasks[i].queue {
+                    if let k = numbers[name] {
+                        queueOf[i] = k
+                    } else {
+                        queueOf[i] = Int32(numbers.count)
+                        numbers[name] = queueOf[i]
+                    }
+                }
+            }
+        }
+        self.costs = costs
+        self.latencies = latencies
+        self.delays = delays
+        self.queueOf = queueOf
+        baseRoutes = routes
+        queueCount = numbers.count
+        criticalPath = CriticalPath(graph: graph, cost: costs, latency: latencies)
+        t0 = scenario.preMainTotal
+    }
+
+    /// Where each admitted task is handed over; an idle task of the anchor
+    /// closure goes to the main queue.
+    func routes(closure: [Bool]?) -> [Route] {
+        guard let closure else { return baseRoutes }
+        var routes = baseRoutes
+        for i in routes.indices where routes[i] == .idle && closure[i] { routes[i] = .main }
+        return routes
+    }
+
+    /// The engine's inputs for one run of `definition`.
+    func runInputs(
+        _ definition: StrategyDefinition, options: SimulationOptions, costs: [Micros]? = nil,
+        latencies: [Micros]? = nil
+    ) -> RunInputs {
+        RunInputs(
+            cost: costs ?? self.costs, latency: latencies ?? self.latencies, delay: delays, queueOf: queueOf,
+            queueCount: queueCount, inputs: scenario.inputs, idleMode: options.idleMode ?? scenario.idleMode,
+            maxInFlight: definition.limitsConcurrency ? (options.maxConcurrent ?? .max) : .max)
+    }
+
+    /// The one way to run a strategy: simulates and returns the schedule.
+    ///
+    /// - Parameters:
+    ///   - costs, latencies: µs per task; the scenario's when nil.
+    ///   - plan: the strategy's plan, when the caller keeps one; built otherwise.
+    /// - Complexity: O((n + e) log n) for n tasks and e dependencies.
+    func schedule(
+        _ strategy: Strategy, options: SimulationOptions, costs: [Micros]? = nil, latencies: [Micros]? = nil,
+        plan: StrategyPlan? = nil
+    ) -> Schedule {
+        let definition = strategy.definition
+        let inputs = runInputs(definition, options: options, costs: costs, latencies: latencies)
+        var buffers = SimulatorBuffers()
+        let outcome = definition.execute(self, plan ?? definition.plan(self), inputs, &buffers)
+        var preMain: [TimeSpan] = []
+        var clock: Micros = 0
+        for phase in scenario.preMain {
+            preMain.append(TimeSpan(start: clock, end: clock + phase.cost))
+            clock += phase.cost
+        }
+        return Schedule(
+            scenario: scenario, strategy: strategy, maxConcurrent: inputs.maxInFlight == .max ? nil : inputs.maxInFlight,
+            costs: inputs.cost, latencies: inputs.latency, t0: t0, preMain: preMain, tasks: outcome.tasks,
+            commits: outcome.commits, blocked: outcome.blocked, didFinishLaunching: outcome.launch,
+            inputs: outcome.inputs, idleMode: inputs.idleMode)
     }
 }
 
@@ -34,41 +130,5 @@ struct PreparedScenario: Sendable {
 ///
 /// - Complexity: O((n + e) log n) for n tasks and e dependencies.
 public func simulate(_ scenario: Scenario, strategy: Strategy, options: SimulationOptions = .init()) -> Schedule {
-    simulate(PreparedScenario(scenario), strategy: strategy, options: options)
-}
-
-/// - Parameter costs: each task's cost in µs; the scenario's when nil.
-func simulate(_ prepared: PreparedScenario, strategy: Strategy, options: SimulationOptions, costs: [Micros]? = nil)
-    -> Schedule
-{
-    let scenario = prepared.scenario
-    let costs = costs ?? prepared.costs
-    let ranking = prepared.ranking
-    let workers = scenario.device.workerCount
-    let t0 = scenario.preMainTotal
-    var preMain: [TimeSpan] = []
-    var clock: Micros = 0
-    for phase in scenario.preMain {
-        preMain.append(TimeSpan(start: clock, end: clock + phase.cost))
-        clock += phase.cost
-    }
-    let maxConcurrent = strategy == .dag ? min(options.maxConcurrent ?? workers, workers) : workers
-
-    func run<P: LaunchPolicy>(_ policy: P) -> Schedule {
-        var simulator = Simulator(
-            scenario: scenario, mainOnly: prepared.mainOnly, cost: costs, ranking: ranking, policy: policy,
-            maxConcurrent: maxConcurrent)
-        let result = simulator.run(from: t0)
-        return Schedule(
-            scenario: scenario, strategy: strategy, maxConcurrent: maxConcurrent, costs: costs, t0: t0,
-            preMain: preMain,
-            tasks: result.tasks, commits: result.commits, blocked: result.blocked,
-            didFinishLaunching: result.launch)
-    }
-
-    switch strategy {
-    case .serial: return run(SerialPolicy(graph: prepared.graph, ranking: ranking))
-    case .priority: return run(PriorityPolicy(tasks: scenario.tasks, ranking: ranking))
-    case .dag, .anchored: return run(DAGPolicy(graph: prepared.graph))
-    }
+    PreparedScenario(scenario).schedule(strategy, options: options)
 }

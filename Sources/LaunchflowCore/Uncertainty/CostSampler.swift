@@ -46,6 +46,13 @@ public struct CostSampler: Sendable {
     public let jitterTasks: Int
     /// Tasks whose `costP90` is above 0 while their `cost` is 0: fixed at 0, `costP90` ignored.
     public let ignoredP90Tasks: [Int]
+    /// (v2) Each task's median latency (the scenario's `latency`), in µs.
+    public let latencyMedians: [Micros]
+    /// (v2) Each task's latency σ, from `latencyP90` (0: fixed latency; the
+    /// jitter applies to costs only).
+    public let latencySigmas: [Double]
+    /// (v2) Tasks whose latency varies.
+    public let latencyTasks: Int
 
     /// - Parameter jitter: σ for tasks without `costP90`; nil uses the scenario's `jitter`.
     /// - Throws: ``ScenarioError`` (at `jitter`, without a file name) when the
@@ -81,6 +88,12 @@ public struct CostSampler: Sendable {
         for (task, sigma) in zip(scenario.tasks, sigmas) where sigma > 0 && task.costP90 != nil { p90Tasks += 1 }
         self.p90Tasks = p90Tasks
         self.jitterTasks = sigmas.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } - p90Tasks
+        latencyMedians = scenario.tasks.map(\.latency)
+        latencySigmas = scenario.tasks.map { task in
+            guard let p90 = task.latencyP90, task.latency > 0, p90 > task.latency else { return 0 }
+            return Self.sigma(median: task.latency, p90: p90)
+        }
+        latencyTasks = latencySigmas.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
     }
 
     /// σ of the lognormal with this median and 90th percentile (µs, `p90 ≥ median > 0`).
@@ -91,8 +104,28 @@ public struct CostSampler: Sendable {
     /// The number of tasks whose cost varies (σ > 0).
     public var uncertainTaskCount: Int { sigmas.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
 
-    /// Whether every sample equals the scenario's costs.
-    public var isDeterministic: Bool { uncertainTaskCount == 0 }
+    /// Whether every sample equals the scenario's costs and latencies.
+    public var isDeterministic: Bool { uncertainTaskCount == 0 && latencyTasks == 0 }
+
+    /// Writes run `run`'s sampled latencies (µs, one per task) into
+    /// `latencies`. They come from a generator of their own (seeded from the
+    /// run's seed with its bits flipped), so adding a `latencyP90` never
+    /// changes the sampled costs.
+    ///
+    /// - Complexity: O(n); no allocation.
+    public func sampleLatencies(run: Int, seed: UInt64, into latencies: inout [Micros]) {
+        precondition(latencies.count == latencyMedians.count, "one latency per task")
+        var generator = SplitMix64(seed: ~Self.runSeed(base: seed, run: run))
+        for i in 0..<latencyMedians.count {
+            let bits = generator.next()
+            let sigma = latencySigmas[i]
+            guard sigma > 0 else {
+                latencies[i] = latencyMedians[i]
+                continue
+            }
+            latencies[i] = Self.lognormal(median: latencyMedians[i], sigma: sigma, z: NormalDistribution.quantile(openUnit: bits))
+        }
+    }
 
     /// The seed of run `run` of a sweep with base seed `base`: the run-th
     /// output of SplitMix64 seeded with `base`, computed directly — the

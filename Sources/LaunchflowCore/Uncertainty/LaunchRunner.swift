@@ -11,56 +11,41 @@ public struct HeadlineTimes: Sendable, Equatable {
     }
 }
 
-/// Runs one prepared scenario many times with other costs, measuring only
-/// the time to first frame and launch completion — the hot loop of `sweep`
-/// and `whatif`. One runner per thread.
+/// Runs one prepared scenario many times with other costs (and latencies),
+/// measuring only the time to first frame and launch completion — the hot
+/// loop of `sweep` and `whatif`. One runner per thread.
 ///
 /// Equal, by definition and by test (`SweepTests`), to
-/// `engine.metrics(strategy, costs:options:)`'s two fields.
+/// `engine.metrics(strategy, costs:options:)`'s two fields: both run
+/// ``StrategyDefinition/execute`` on the same plan.
 public struct LaunchRunner {
     let prepared: PreparedScenario
-    // The policies before a run, built once: they depend on the graph and the
-    // tiers, not on costs. Each run starts from a copy.
-    private let serial: SerialPolicy
-    private let priority: PriorityPolicy
-    private let dag: DAGPolicy
+    /// Each strategy's plan, built on first use: it depends on the graph, the
+    /// tiers and the closure, not on costs.
+    private var plans: [Strategy: StrategyPlan] = [:]
     /// The arrays of the last run, reused by the next.
     private var buffers = SimulatorBuffers()
 
-    init(_ prepared: PreparedScenario) {
-        self.prepared = prepared
-        serial = SerialPolicy(graph: prepared.graph, ranking: prepared.ranking)
-        priority = PriorityPolicy(tasks: prepared.scenario.tasks, ranking: prepared.ranking)
-        dag = DAGPolicy(graph: prepared.graph)
-    }
+    init(_ prepared: PreparedScenario) { self.prepared = prepared }
 
-    /// The time to first frame and launch completion of one run; `costs` are µs per task.
+    /// The time to first frame and launch completion of one run; `costs` and
+    /// `latencies` are µs per task (the scenario's latencies when nil).
     ///
     /// - Complexity: that of one simulation, O((n + e) log n).
-    public mutating func headlineTimes(_ strategy: Strategy, costs: [Micros], options: SimulationOptions = .init())
-        -> HeadlineTimes
-    {
-        // As `simulate(_:strategy:options:costs:)` runs the engine, without building a Schedule.
-        let scenario = prepared.scenario
-        let workers = scenario.device.workerCount
-        let maxConcurrent = strategy == .dag ? min(options.maxConcurrent ?? workers, workers) : workers
-        func run<P: LaunchPolicy>(_ policy: P) -> HeadlineTimes {
-            var simulator = Simulator(
-                scenario: scenario, mainOnly: prepared.mainOnly, cost: costs, ranking: prepared.ranking, policy: policy,
-                maxConcurrent: maxConcurrent, buffers: SimulatorBuffers.take(from: &buffers))
-            let times: HeadlineTimes = {
-                let result = simulator.run(from: scenario.preMainTotal)
-                return HeadlineTimes(tasks: scenario.tasks, runs: result.tasks, commits: result.commits)
-            }()
-            // The run's arrays go to the next run; nothing else holds them now.
-            buffers = simulator.takeBuffers()
-            return times
+    public mutating func headlineTimes(
+        _ strategy: Strategy, costs: [Micros], latencies: [Micros]? = nil, options: SimulationOptions = .init()
+    ) -> HeadlineTimes {
+        let definition = strategy.definition
+        let plan: StrategyPlan
+        if let known = plans[strategy] {
+            plan = known
+        } else {
+            plan = definition.plan(prepared)
+            plans[strategy] = plan
         }
-        switch strategy {
-        case .serial: return run(serial)
-        case .priority: return run(priority)
-        case .dag, .anchored: return run(dag)
-        }
+        let inputs = prepared.runInputs(definition, options: options, costs: costs, latencies: latencies)
+        let outcome = definition.execute(prepared, plan, inputs, &buffers)
+        return HeadlineTimes(tasks: prepared.scenario.tasks, runs: outcome.tasks, commits: outcome.commits)
     }
 }
 

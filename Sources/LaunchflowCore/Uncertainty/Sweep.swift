@@ -64,38 +64,64 @@ public struct Sweep: Sendable {
         }
         var firstFrame = [[Micros]](repeating: [], count: strategies.count)
         var launchComplete = firstFrame
+        var broke = [[Bool]](repeating: [], count: strategies.count)
         for s in strategies.indices {
             firstFrame[s].reserveCapacity(configuration.runs)
             launchComplete[s].reserveCapacity(configuration.runs)
+            broke[s].reserveCapacity(configuration.runs)
         }
         for chunk in chunks {
             for (k, values) in chunk.firstFrame.enumerated() { firstFrame[k % strategies.count].append(values) }
             for (k, values) in chunk.launchComplete.enumerated() { launchComplete[k % strategies.count].append(values) }
+            for (k, value) in chunk.broke.enumerated() { broke[k % strategies.count].append(value) }
         }
         return SweepResult(
             scenario: engine.scenario, configuration: configuration, jitter: sampler.jitter, p90Tasks: sampler.p90Tasks,
-            jitterTasks: sampler.jitterTasks, firstFrame: firstFrame, launchComplete: launchComplete)
+            jitterTasks: sampler.jitterTasks, latencyTasks: sampler.latencyTasks, firstFrame: firstFrame,
+            launchComplete: launchComplete, broke: broke)
     }
+
+    /// Whether `strategy` can break a dependency (the registry's
+    /// `canBreakDependencies`). Its runs are simulated in full to count them;
+    /// the others take the fast path.
+    static func mayBreakDependencies(_ strategy: Strategy) -> Bool { strategy.definition.canBreakDependencies }
 
     /// Run-major values of one chunk: entry `run × strategies + s`.
     struct ChunkResult: Sendable {
         var firstFrame: [Micros]
         var launchComplete: [Micros]
+        /// Whether the run broke a dependency.
+        var broke: [Bool]
     }
 
     private func runChunk(_ range: Range<Int>, _ configuration: SweepConfiguration) -> ChunkResult {
         var runner = engine.makeRunner()
         var costs = sampler.medians
-        var result = ChunkResult(firstFrame: [], launchComplete: [])
+        var latencies = sampler.latencyMedians
+        let sampleLatencies = sampler.latencyTasks > 0
+        var result = ChunkResult(firstFrame: [], launchComplete: [], broke: [])
         let capacity = range.count * configuration.strategies.count
         result.firstFrame.reserveCapacity(capacity)
         result.launchComplete.reserveCapacity(capacity)
+        result.broke.reserveCapacity(capacity)
         for run in range {
             sampler.sample(run: run, seed: configuration.seed, into: &costs)
+            if sampleLatencies { sampler.sampleLatencies(run: run, seed: configuration.seed, into: &latencies) }
             for strategy in configuration.strategies {
-                let times = runner.headlineTimes(strategy, costs: costs, options: configuration.options)
-                result.firstFrame.append(times.timeToFirstFrame)
-                result.launchComplete.append(times.launchComplete)
+                let sampled = sampleLatencies ? latencies : nil
+                if Self.mayBreakDependencies(strategy) {
+                    let metrics = engine.metrics(
+                        strategy, costs: costs, latencies: sampled, options: configuration.options)
+                    result.firstFrame.append(metrics.timeToFirstFrame)
+                    result.launchComplete.append(metrics.launchComplete)
+                    result.broke.append(metrics.dependencyViolations > 0)
+                } else {
+                    let times = runner.headlineTimes(
+                        strategy, costs: costs, latencies: sampled, options: configuration.options)
+                    result.firstFrame.append(times.timeToFirstFrame)
+                    result.launchComplete.append(times.launchComplete)
+                    result.broke.append(false)
+                }
             }
         }
         return result
@@ -111,10 +137,14 @@ public struct SweepResult: Sendable {
     /// Tasks whose cost varied through their `costP90`, and through the jitter.
     public let p90Tasks: Int
     public let jitterTasks: Int
+    /// (v2) Tasks whose latency varied through their `latencyP90`.
+    public let latencyTasks: Int
     /// `firstFrame[s][r]`: the time to first frame of strategy `s` in run `r`, µs.
     public let firstFrame: [[Micros]]
     /// `launchComplete[s][r]`: the launch completion of strategy `s` in run `r`, µs.
     public let launchComplete: [[Micros]]
+    /// `broke[s][r]`: strategy `s` broke a dependency in run `r`.
+    public let broke: [[Bool]]
     /// One per strategy, in configuration order.
     public let summaries: [SweepSummary]
 
@@ -123,8 +153,9 @@ public struct SweepResult: Sendable {
 
     init(
         scenario: Scenario, configuration: SweepConfiguration, jitter: Double, p90Tasks: Int, jitterTasks: Int,
-        firstFrame: [[Micros]], launchComplete: [[Micros]]
+        latencyTasks: Int = 0, firstFrame: [[Micros]], launchComplete: [[Micros]], broke: [[Bool]]
     ) {
+        self.latencyTasks = latencyTasks
         self.scenario = scenario
         self.configuration = configuration
         self.jitter = jitter
@@ -132,14 +163,16 @@ public struct SweepResult: Sendable {
         self.jitterTasks = jitterTasks
         self.firstFrame = firstFrame
         self.launchComplete = launchComplete
-        let firstFrameBest = BestCounts(firstFrame)
-        let launchBest = BestCounts(launchComplete)
+        self.broke = broke
+        let firstFrameBest = BestCounts(firstFrame, broke: broke)
+        let launchBest = BestCounts(launchComplete, broke: broke)
         summaries = configuration.strategies.indices.map { s in
             SweepSummary(
                 strategy: configuration.strategies[s], firstFrame: Distribution(firstFrame[s]),
                 launchComplete: Distribution(launchComplete[s]),
                 bestFirstFrame: firstFrameBest.best[s], soleBestFirstFrame: firstFrameBest.sole[s],
-                bestLaunchComplete: launchBest.best[s], soleBestLaunchComplete: launchBest.sole[s])
+                bestLaunchComplete: launchBest.best[s], soleBestLaunchComplete: launchBest.sole[s],
+                brokenRuns: broke[s].reduce(0) { $0 + ($1 ? 1 : 0) })
         }
     }
 }
@@ -161,25 +194,29 @@ public struct SweepSummary: Sendable, Equatable {
     public var bestLaunchComplete: Int
     /// As ``soleBestFirstFrame``, for launch completion.
     public var soleBestLaunchComplete: Int
+    /// Runs in which the strategy broke a dependency: they never count as best.
+    public var brokenRuns: Int = 0
 }
 
 /// Per run, which strategies had the smallest value (`best`, ties counted for
-/// each) and whether one had it alone (`sole`).
+/// each) and whether one had it alone (`sole`), among the strategies that
+/// broke no dependency in that run.
 struct BestCounts {
     var best: [Int]
     var sole: [Int]
 
-    /// `values[s][r]`: strategy `s`, run `r`.
-    init(_ values: [[Micros]]) {
+    /// `values[s][r]`: strategy `s`, run `r`; `broke[s][r]`: it broke a dependency (not a candidate).
+    init(_ values: [[Micros]], broke: [[Bool]]? = nil) {
         best = [Int](repeating: 0, count: values.count)
         sole = best
         guard let runs = values.first?.count else { return }
         for r in 0..<runs {
+            func candidate(_ s: Int) -> Bool { !(broke?[s][r] ?? false) }
             var smallest = Micros.max
-            for s in values.indices { smallest = min(smallest, values[s][r]) }
+            for s in values.indices where candidate(s) { smallest = min(smallest, values[s][r]) }
             var winners = 0
             var winner = -1
-            for s in values.indices where values[s][r] == smallest {
+            for s in values.indices where candidate(s) && values[s][r] == smallest {
                 best[s] += 1
                 winners += 1
                 winner = s

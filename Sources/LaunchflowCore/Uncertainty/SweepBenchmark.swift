@@ -36,12 +36,20 @@ public enum SweepBenchmark {
     /// (about three dependencies each, four tiers, a quarter main-thread
     /// only), 4 cores, drawn from `seed`, with σ = 0.3 jitter on every task and
     /// `costP90 = 2 × cost` on every fifth.
+    /// With `v2`, every v2 key is in use too (``RandomScenario/usingEveryV2Key()``)
+    /// and every fifth task with a latency has `latencyP90 = 3 × latency`.
     ///
     /// - Throws: ``ScenarioError`` for a `taskCount` below 1.
-    public static func scenario(taskCount: Int = 300, seed: UInt64 = 42) throws(ScenarioError) -> Scenario {
+    public static func scenario(taskCount: Int = 300, seed: UInt64 = 42, v2: Bool = false) throws(ScenarioError)
+        -> Scenario
+    {
         var generator = RandomScenario(taskCount: taskCount)
         generator.cores = 4...4
+        if v2 { generator = generator.usingEveryV2Key() }
         var scenario = try generator.make(seed: seed)
+        for i in stride(from: 2, to: scenario.tasks.count, by: 5) where scenario.tasks[i].latency > 0 {
+            scenario.tasks[i].latencyP90 = 3 * scenario.tasks[i].latency
+        }
         scenario.jitter = 0.3
         for i in stride(from: 0, to: scenario.tasks.count, by: 5) where scenario.tasks[i].cost > 0 {
             scenario.tasks[i].costP90 = 2 * scenario.tasks[i].cost

@@ -11,40 +11,65 @@ public enum UncertaintyReport {
         var out =
             "\(result.scenario.name) — sweep of \(runs) sampled launch\(runs == 1 ? "" : "es"), seed \(configuration.seed)\n"
         out += "uncertainty: \(uncertaintyLine(result))\n"
-        if let maxConcurrent = configuration.options.maxConcurrent, configuration.strategies.contains(.dag) {
-            out += "dag: at most \(maxConcurrent) worker tasks at once\n"
+        let limited = configuration.strategies.filter(\.definition.limitsConcurrency)
+        if let maxConcurrent = configuration.options.maxConcurrent, !limited.isEmpty {
+            out += "\(limited.map(\.rawValue).joined(separator: ", ")): at most \(maxConcurrent) worker tasks in flight\n"
         }
         let tables:
             [(String, KeyPath<SweepSummary, Distribution>, KeyPath<SweepSummary, Int>, KeyPath<SweepSummary, Int>)] = [
                 ("Time to first frame (ms)", \.firstFrame, \.bestFirstFrame, \.soleBestFirstFrame),
                 ("Launch complete (ms)", \.launchComplete, \.bestLaunchComplete, \.soleBestLaunchComplete),
             ]
+        let broken = result.summaries.contains { $0.brokenRuns > 0 }
         for (title, distribution, best, sole) in tables {
             out += "\n\(title)\n"
             var rows = [["strategy", "mean", "p50", "p90", "p99", "max", "best", "sole best"]]
+            if broken { rows[0].append("broke dependencies") }
             for summary in result.summaries {
                 let d = summary[keyPath: distribution]
+                let marked = broken && summary.brokenRuns > 0
                 rows.append(
-                    [summary.strategy.rawValue] + [d.mean, d.p50, d.p90, d.p99, d.max].map(TextReport.fixed)
-                        + [share(summary[keyPath: best], of: runs), share(summary[keyPath: sole], of: runs)])
+                    [summary.strategy.rawValue + (marked ? "†" : "")]
+                        + [d.mean, d.p50, d.p90, d.p99, d.max].map(TextReport.fixed)
+                        + [share(summary[keyPath: best], of: runs), share(summary[keyPath: sole], of: runs)]
+                        + (broken ? [share(summary.brokenRuns, of: runs)] : []))
             }
-            out += TextReport.table(rows, rightAligned: [false] + Array(repeating: true, count: 7), indent: "  ")
+            out += TextReport.table(
+                rows, rightAligned: [false] + Array(repeating: true, count: broken ? 8 : 7), indent: "  ")
+            let most = result.summaries.map { $0[keyPath: best] }.max() ?? 0
+            let winners = result.summaries.filter { $0[keyPath: best] == most }.map(\.strategy.rawValue)
+            if result.summaries.count > 1 && most > 0 {
+                out += "  most often best\(broken ? " among the strategies that keep every dependency" : ""): "
+                out +=
+                    winners.count == 1
+                    ? winners[0] : winners.dropLast().joined(separator: ", ") + " and " + winners.last!
+                out += ", in \(share(most, of: runs)) of the runs\(winners.count > 1 ? " each" : "")\n"
+            }
         }
         out += """
 
             mean: rounded to the µs; p50/p90/p99: nearest rank (the value at rank ⌈p·n/100⌉ of the n runs, sorted).
-            best: runs in which the strategy's time was the smallest of the strategies (a tie counts for each tied
-            strategy); sole best: runs in which it was strictly smaller than every other strategy's.
+            best: runs in which the strategy's time was the smallest of the strategies that broke no dependency in
+            that run (a tie counts for each tied strategy); sole best: runs in which it was strictly smaller than
+            every other such strategy's.
 
             """
+        if broken {
+            out += "† broke dependencies in some runs: its times there are reached only by breaking them,"
+            out += " and those runs never count as best.\n"
+        }
         for path in pictures { out += "wrote \(path)\n" }
         return out
     }
 
     /// "3 tasks with costP90, 6 with jitter σ 0.2, 0 fixed; …" or a hint when nothing varies.
-    static func uncertaintyLine(_ result: SweepResult) -> String {
+    public static func uncertaintyLine(_ result: SweepResult) -> String {
         let total = result.scenario.tasks.count
+        let latencies =
+            result.latencyTasks > 0
+            ? "; \(result.latencyTasks) latenc\(result.latencyTasks == 1 ? "y varies" : "ies vary") (latencyP90)" : ""
         guard result.uncertainTasks > 0 else {
+            if result.latencyTasks > 0 { return "every cost is fixed" + latencies }
             return "none — every task has a fixed cost, so every run equals the deterministic launch"
                 + " (add costP90 to tasks, a scenario jitter, or --jitter)"
         }
@@ -54,7 +79,7 @@ public enum UncertaintyReport {
         let fixed = total - result.uncertainTasks
         if fixed > 0 { parts.append("\(fixed) fixed") }
         return "\(result.uncertainTasks) of \(total) tasks vary (" + parts.joined(separator: ", ")
-            + "); lognormal costs, the same sampled costs for every strategy in a run"
+            + "); lognormal costs, the same sampled costs for every strategy in a run" + latencies
     }
 
     /// "812 (81.2%)".
@@ -68,16 +93,17 @@ public enum UncertaintyReport {
     public static func whatIf(_ analysis: WhatIfAnalysis, top: Int? = nil) -> String {
         let scenario = analysis.scenario
         let base = analysis.base
-        var out = "\(scenario.name) — what if one task's cost were \(percentText(analysis.reduction))% lower?"
+        let what = analysis.target.rawValue
+        var out = "\(scenario.name) — what if one task's \(what) were \(percentText(analysis.reduction))% lower?"
         out += " strategy \(analysis.strategy.rawValue)\n"
         out +=
             "base: first frame \(formatMillis(base.timeToFirstFrame)) ms, launch complete \(formatMillis(base.launchComplete)) ms"
-        if analysis.strategy == .dag, let maxConcurrent = analysis.options.maxConcurrent {
-            out += ", at most \(maxConcurrent) worker tasks at once"
+        if analysis.strategy.definition.limitsConcurrency, let maxConcurrent = analysis.options.maxConcurrent {
+            out += ", at most \(maxConcurrent) worker tasks in flight"
         }
         out += "\n\n"
         let rows = analysis.rows.prefix(top ?? analysis.rows.count)
-        var table = [["rank", "task", "cost", "reduced", "first-frame gain", "launch gain", "slack"]]
+        var table = [["rank", "task", what, "reduced", "first-frame gain", "launch gain", "slack"]]
         for (k, row) in rows.enumerated() {
             table.append([
                 String(k + 1), scenario.tasks[row.task].id, TextReport.fixed(row.cost),
@@ -90,8 +116,8 @@ public enum UncertaintyReport {
         if rows.count < analysis.rows.count { out += "  … \(analysis.rows.count - rows.count) more (--top)\n" }
         out += """
 
-            Times in ms. gain: base time − time with only that task's cost reduced (negative: the launch got slower).
-            Ranked by first-frame gain, then launch gain. slack: how much the task's cost can grow before the first
+            Times in ms. gain: base time − time with only that task's \(what) reduced (negative: the launch got slower).
+            Ranked by first-frame gain, then launch gain. slack: how much the task's \(what) can grow before the first
             frame moves, found by re-simulation (doubling, then bisection to the µs); '≥' when no growth up to
             \(formatMillis(analysis.slackCap)) ms (the base launch) moves it.
 
@@ -105,7 +131,7 @@ public enum UncertaintyReport {
     }
 
     /// 0.5 → "50", 0.125 → "12.5" (at most 6 significant decimals).
-    static func percentText(_ share: Double) -> String {
+    public static func percentText(_ share: Double) -> String {
         let scaled = (share * 100 * 1_000_000).rounded() / 1_000_000
         return formatNumber(scaled)
     }
@@ -136,6 +162,7 @@ extension JSONWriter {
             raw(",\n      "); key("soleBestRuns")
             raw("{ "); key("timeToFirstFrameMs"); integer(summary.soleBestFirstFrame)
             raw(", "); key("launchCompleteMs"); integer(summary.soleBestLaunchComplete); raw(" }")
+            raw(",\n      "); key("brokeDependenciesRuns"); integer(summary.brokenRuns)
             raw("\n    }")
         }
         raw("\n  ]")
@@ -167,9 +194,10 @@ extension JSONWriter {
         raw("{\n  "); key("scenario"); string(scenario.name)
         raw(",\n  "); key("strategy"); string(analysis.strategy.rawValue)
         raw(",\n  "); key("reducePercent"); raw(UncertaintyReport.percentText(analysis.reduction))
-        if analysis.strategy == .dag, let maxConcurrent = analysis.options.maxConcurrent {
+        if analysis.strategy.definition.limitsConcurrency, let maxConcurrent = analysis.options.maxConcurrent {
             raw(",\n  "); key("maxConcurrent"); integer(maxConcurrent)
         }
+        if analysis.target != .cost { raw(",\n  "); key("target"); string(analysis.target.rawValue) }
         raw(",\n  "); key("base")
         raw("{ "); key("timeToFirstFrameMs"); millis(analysis.base.timeToFirstFrame)
         raw(", "); key("launchCompleteMs"); millis(analysis.base.launchComplete); raw(" }")
@@ -180,8 +208,9 @@ extension JSONWriter {
             raw(k == 0 ? "\n    { " : ",\n    { ")
             key("rank"); integer(k + 1)
             raw(", "); key("id"); string(scenario.tasks[row.task].id)
-            raw(", "); key("costMs"); millis(row.cost)
-            raw(", "); key("reducedCostMs"); millis(row.reducedCost)
+            let latency = analysis.target == .latency
+            raw(", "); key(latency ? "latencyMs" : "costMs"); millis(row.cost)
+            raw(", "); key(latency ? "reducedLatencyMs" : "reducedCostMs"); millis(row.reducedCost)
             raw(", "); key("timeToFirstFrameGainMs"); millis(row.firstFrameGain)
             raw(", "); key("launchCompleteGainMs"); millis(row.launchGain)
             raw(", "); key("slackMs"); millis(row.slack)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Sensitivity ranking (`launchflow whatif`): which task's cost matters most.
 ///
 /// For each task, one re-simulation with only that task's cost reduced by a
@@ -20,6 +22,11 @@
 /// base launch completion, at least 1 ms): a task whose growth up to the cap
 /// never moves the first frame has slack "at least the cap".
 ///
+/// A task that ends after the first-frame commit has ended cannot move the
+/// first frame by growing: the simulation is causal, and everything up to its
+/// end — that commit included — happens as before. Its slack is "at least the
+/// cap" without a search, which spares most of the searches in a large launch.
+///
 /// Runs on the scenario's `cost`s (the medians), not on sampled costs.
 public enum WhatIf {
     /// Analyses every task of `engine`'s scenario under `strategy`.
@@ -28,51 +35,91 @@ public enum WhatIf {
     ///   - reduction: the share of each task's cost removed, 0 < share ≤ 1;
     ///     the reduction is `cost × share` rounded half away from zero to µs.
     ///   - jobs: threads (≥ 1); the result is the same for any number.
-    /// - Complexity: n × (1 + 2·log₂(cap)) simulations for n tasks.
+    ///   - progress: called from worker threads with the number of tasks analysed so far.
+    /// - Complexity: n × (1 + 2·log₂(cap)) simulations for n tasks at most;
+    ///   1 for each task that ends after the first-frame commit.
     public static func analyse(
-        _ engine: LaunchEngine, strategy: Strategy, reduction: Double, options: SimulationOptions = .init(),
-        jobs: Int = Parallel.availableCores
+        _ engine: LaunchEngine, strategy: Strategy, reduction: Double, target: WhatIfTarget = .cost,
+        options: SimulationOptions = .init(), jobs: Int = Parallel.availableCores,
+        progress: (@Sendable (Int) -> Void)? = nil
     ) -> WhatIfAnalysis {
-        let base = engine.metrics(strategy, options: options)
+        analyse(
+            engine, strategy: strategy, reduction: reduction, target: target, options: options, jobs: jobs,
+            progress: progress, skippingTasksAfterTheFirstFrame: true)
+    }
+
+    /// `skippingTasksAfterTheFirstFrame: false` searches every task's slack (tests compare the two).
+    static func analyse(
+        _ engine: LaunchEngine, strategy: Strategy, reduction: Double, target: WhatIfTarget = .cost,
+        options: SimulationOptions, jobs: Int, progress: (@Sendable (Int) -> Void)?,
+        skippingTasksAfterTheFirstFrame skipping: Bool
+    ) -> WhatIfAnalysis {
+        let baseRun = engine.result(strategy, options: options)
+        let base = baseRun.metrics
+        let frameCommitEnd = baseRun.schedule.commits[base.firstFrameIteration].end
+        // Growing a cost moves the task's end; growing a latency moves its done time.
+        let ends = baseRun.schedule.tasks.map { target == .cost ? $0.end : $0.done }
+        let finished = Atomic<Int>(0)
         let baseTimes = HeadlineTimes(timeToFirstFrame: base.timeToFirstFrame, launchComplete: base.launchComplete)
         let cap = max(base.launchComplete, 1000)
         let costs = engine.costs
-        let chunks = Parallel.mapChunks(count: costs.count, chunkSize: 4, jobs: jobs) { range -> [WhatIfRow] in
+        let values = target == .cost ? costs : engine.latencies
+        // Under `latency`, only the tasks that have one.
+        let tasks = values.indices.filter { target == .cost || values[$0] > 0 }
+        let chunks = Parallel.mapChunks(count: tasks.count, chunkSize: 4, jobs: jobs) { range -> [WhatIfRow] in
             var runner = engine.makeRunner()
-            var trial = costs
-            return range.map { task in
-                let reduced = costs[task] - Micros((Double(costs[task]) * reduction).rounded())
+            var trial = values
+            func times(_ trial: [Micros]) -> HeadlineTimes {
+                target == .cost
+                    ? runner.headlineTimes(strategy, costs: trial, options: options)
+                    : runner.headlineTimes(strategy, costs: costs, latencies: trial, options: options)
+            }
+            let rows = range.map { k in
+                let task = tasks[k]
+                let reduced = values[task] - Micros((Double(values[task]) * reduction).rounded())
                 trial[task] = reduced
-                let faster = runner.headlineTimes(strategy, costs: trial, options: options)
-                trial[task] = costs[task]
-                let slack = Self.slack(
-                    of: task, &runner, &trial, base: baseTimes, strategy: strategy, options: options, cap: cap)
+                let faster = times(trial)
+                trial[task] = values[task]
+                let slack =
+                    skipping && ends[task] > frameCommitEnd
+                    ? (growth: cap, capped: true)
+                    : Self.slack(
+                        of: task, &trial, base: baseTimes, cap: cap, end: skipping ? ends[task] : nil, times: times)
                 return WhatIfRow(
-                    task: task, cost: costs[task], reducedCost: reduced,
+                    task: task, cost: values[task], reducedCost: reduced,
                     firstFrameGain: baseTimes.timeToFirstFrame - faster.timeToFirstFrame,
                     launchGain: baseTimes.launchComplete - faster.launchComplete,
                     slack: slack.growth, slackIsCapped: slack.capped)
             }
+            if let progress { progress(finished.add(range.count, ordering: .relaxed).newValue) }
+            return rows
         }
         let rows = chunks.flatMap { $0 }.sorted {
             ($1.firstFrameGain, $1.launchGain, $0.task) < ($0.firstFrameGain, $0.launchGain, $1.task)
         }
         return WhatIfAnalysis(
-            scenario: engine.scenario, strategy: strategy, reduction: reduction, options: options, base: base,
-            slackCap: cap, rows: rows)
+            scenario: engine.scenario, strategy: strategy, reduction: reduction, target: target, options: options,
+            base: base, slackCap: cap, rows: rows)
     }
 
-    /// The slack of `task` (see ``WhatIf``): `trial` holds the base costs and is restored.
+    /// The slack of `task` (see ``WhatIf``): `trial` holds the base values
+    /// (costs or latencies) and is restored; `times` runs one launch.
+    ///
+    /// `end` is the task's end in the base run. Once a growth g that leaves
+    /// the frame in place makes the task end after the first frame was
+    /// presented (end + g > the time to first frame), no larger growth can
+    /// move it either (everything up to end + g happens as with g, the
+    /// first-frame commit included), so the doubling stops there with the
+    /// answer it would have reached at the cap.
     static func slack(
-        of task: Int, _ runner: inout LaunchRunner, _ trial: inout [Micros], base: HeadlineTimes, strategy: Strategy,
-        options: SimulationOptions, cap: Micros
+        of task: Int, _ trial: inout [Micros], base: HeadlineTimes, cap: Micros, end: Micros? = nil,
+        times: ([Micros]) -> HeadlineTimes
     ) -> (growth: Micros, capped: Bool) {
-        let cost = trial[task]
-        defer { trial[task] = cost }
+        let value = trial[task]
+        defer { trial[task] = value }
         func moves(_ growth: Micros) -> Bool {
-            trial[task] = cost + growth
-            return runner.headlineTimes(strategy, costs: trial, options: options).timeToFirstFrame
-                != base.timeToFirstFrame
+            trial[task] = value + growth
+            return times(trial).timeToFirstFrame != base.timeToFirstFrame
         }
         // Doubling: the first probe that moves the frame, or the cap.
         var unchanged: Micros = 0
@@ -81,6 +128,7 @@ public enum WhatIf {
             if moves(probe) { break }
             unchanged = probe
             if probe >= cap { return (cap, true) }
+            if let end, end + probe > base.timeToFirstFrame { return (cap, true) }
             probe = min(probe * 2, cap)
         }
         // Bisection: moves(probe), not moves(unchanged).
@@ -93,11 +141,20 @@ public enum WhatIf {
     }
 }
 
+/// What `whatif` reduces, task by task (v2).
+public enum WhatIfTarget: String, CaseIterable, Sendable {
+    /// The task's cost (the time it holds its thread).
+    case cost
+    /// The task's latency (the wait after its cost: a network reply, a dialog).
+    case latency
+}
+
 /// One task's what-if figures, times in µs.
 public struct WhatIfRow: Sendable, Equatable {
     /// The task's index in the scenario.
     public var task: Int
-    /// Its cost and its reduced cost.
+    /// Its cost and its reduced cost (its latency and the reduced latency,
+    /// when the analysis reduces latencies).
     public var cost: Micros
     public var reducedCost: Micros
     /// Base minus reduced time to first frame (positive: the frame comes earlier).
@@ -110,12 +167,14 @@ public struct WhatIfRow: Sendable, Equatable {
     public var slackIsCapped: Bool
 }
 
-/// The outcome of ``WhatIf/analyse(_:strategy:reduction:options:jobs:)``.
+/// The outcome of ``WhatIf/analyse(_:strategy:reduction:target:options:jobs:)``.
 public struct WhatIfAnalysis: Sendable {
     public let scenario: Scenario
     public let strategy: Strategy
-    /// The share of each cost removed (0 < share ≤ 1).
+    /// The share of each cost (or latency) removed (0 < share ≤ 1).
     public let reduction: Double
+    /// What was reduced: costs or latencies.
+    public let target: WhatIfTarget
     public let options: SimulationOptions
     /// The metrics with the scenario's own costs.
     public let base: Metrics

@@ -1,7 +1,11 @@
 import Foundation
+import LaunchflowCLI
 
-/// The built `launchflow` executable (a dependency of this test target, so
-/// SwiftPM builds it first), run as a user would.
+/// `launchflow` as the tests run it: in process through the CLI's streams
+/// seam (fast, for the many small cases), or as the built executable (a
+/// dependency of this test target, so SwiftPM builds it first), run as a
+/// user would — for the end-to-end cases and whenever a test needs another
+/// working directory or environment.
 struct Launchflow {
     struct Output {
         var status: Int32
@@ -20,11 +24,32 @@ struct Launchflow {
         return repositoryRoot.appendingPathComponent(".build/debug/launchflow")
     }()
 
-    /// Runs `launchflow args…` in `directory` (the repository root by default).
-    /// `environment` entries are added to this process's environment.
+    /// Runs `launchflow args…` in `directory` (the repository root by default):
+    /// in process when that is this process's working directory and no
+    /// environment is added, otherwise as the executable.
     static func run(_ args: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:]) throws
         -> Output
     {
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+        guard environment.isEmpty, directory.standardizedFileURL == here else {
+            return try runBinary(args, in: directory, environment: environment)
+        }
+        return runInProcess(args)
+    }
+
+    /// Runs the CLI in this process, its output captured.
+    static func runInProcess(_ args: [String]) -> Output {
+        var streams: any OutputStreams = CapturedStreams()
+        let status = LaunchflowCommand.main(args, streams: &streams)
+        let captured = streams as! CapturedStreams
+        return Output(status: status, stdout: captured.outputText, stderr: captured.error)
+    }
+
+    /// Runs the built executable in `directory` (the repository root by
+    /// default); `environment` entries are added to this process's environment.
+    static func runBinary(
+        _ args: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:]
+    ) throws -> Output {
         let process = Process()
         process.executableURL = url
         process.arguments = args

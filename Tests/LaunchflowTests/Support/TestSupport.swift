@@ -24,10 +24,13 @@ func problems(_ json: String, file: String = "s.json") -> [String] {
 }
 
 /// The §6 JSON object of a run, parsed.
-func resultObject(_ scenario: Scenario, _ strategy: Strategy, maxConcurrent: Int? = nil) throws -> [String: Any] {
+func resultObject(_ scenario: Scenario, _ strategy: Strategy, maxConcurrent: Int? = nil, idleMode: IdleMode? = nil)
+    throws -> [String: Any]
+{
     var writer = JSONWriter()
     writer.result(
-        SimulationResult(scenario, strategy: strategy, options: SimulationOptions(maxConcurrent: maxConcurrent)))
+        SimulationResult(
+            scenario, strategy: strategy, options: SimulationOptions(maxConcurrent: maxConcurrent, idleMode: idleMode)))
     return try #require(JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
 }
 

@@ -1,0 +1,111 @@
+import Foundation
+import LaunchflowCore
+import LaunchflowRender
+
+/// `launchflow calibrate`: the model's time to first frame against measured launches.
+enum CalibrateCommand {
+    static let spec = CommandSpec(
+        name: "calibrate",
+        abstract: "Compare the simulated time to first frame with measured launches; fit a cost scale or an overhead.",
+        arguments: [.scenario],
+        options: [
+            OptionSpec(
+                name: "measured", value: "<file>",
+                help:
+                    "Measured launches (required): Macrobenchmark\n*-benchmarkData.json (timeToInitialDisplayMs), a MetricKit\npayload (time to first draw), or {\"timeToFirstFrameMs\": [...]}."
+            ),
+            .strategy,
+            OptionSpec(
+                name: "fit", value: "<what>",
+                help:
+                    "scale (the default): the factor for every task's cost\nthat matches the measured median (costScale); overhead:\nthe main-thread time before didFinishLaunching (overheadMs).",
+                choices: CalibrationFit.Kind.allCases.map(\.rawValue), implicitValue: "scale"),
+            OptionSpec(
+                name: "out", value: "<file>",
+                help: "With --fit: write the calibrated scenario there (every\nother key kept as written)."),
+            OptionSpec(
+                name: "plot", value: "<file.svg>",
+                help: "Draw both distributions (and the fitted one) as SVG."),
+            OptionSpec(
+                name: "benchmark", value: "<name>",
+                help: "The Macrobenchmark benchmark to use when the file has\nseveral (its name, or Class.name)."),
+            OptionSpec(
+                name: "runs", value: "<n>",
+                help: "Sampled launches when the scenario has costP90 or jitter\n(1 … 100,000; default: 1000)."),
+            OptionSpec(name: "seed", value: "<s>", help: "Seed of the sampled launches (default: 1)."),
+            .jobs,
+            .maxConcurrent,
+            .textOrJSON,
+        ],
+        discussion: """
+            Simulates the scenario under the strategy — one launch, or a sweep's
+            sampled launches when costs vary (costP90, jitter) — and compares the
+            median and p90 of the time to first frame with the measured ones:
+            error in ms and %. --fit searches the cost scale (or overhead) whose
+            simulated median is closest to the measured median; the first frame
+            moves in whole frames, so the fit also reports the range of values
+            that give the same median. See docs/import.md.
+            """)
+
+    static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        guard let measuredPath = args.value("measured") else {
+            throw CLIError.usage(spec, "missing option '--measured <file>': the launches to compare with")
+        }
+        let fitKind = args.value("fit").flatMap(CalibrationFit.Kind.init(rawValue:))
+        if args.value("out") != nil, fitKind == nil {
+            throw CLIError.usage(spec, "'--out' writes the calibrated scenario: it needs '--fit'")
+        }
+        let strategy = args.value("strategy").flatMap(Strategy.init(rawValue:)) ?? .dag
+        let runs = try args.integer("runs", spec, in: 1...100_000, default: 1000)
+        let request = CalibrationRequest(
+            strategy: strategy, options: try args.simulationOptions(spec), runs: runs, seed: try args.seed(spec),
+            jobs: try args.jobs(spec), fit: fitKind)
+        let scenario = try args.loadScenario()
+        let calibration: Calibration
+        do {
+            let measured = try MeasuredLaunches.load(path: measuredPath, benchmark: args.value("benchmark"))
+            calibration = try Calibration.run(scenario, measured: measured, request: request)
+        } catch {
+            streams.writeError(error.log.text)
+            return 2
+        }
+
+        // Everything is computed before anything is written.
+        var log = ImportLog()
+        var files: [(path: String, bytes: [UInt8])] = []
+        if let out = args.value("out") {
+            do {
+                let original = try ScenarioLoader.readFile(args.positionals[0])
+                files.append((out, try calibration.calibratedScenario(original, path: out, log: &log)))
+            } catch let error as ImportError {
+                streams.writeError(error.log.text)
+                return 2
+            } catch let error as ScenarioError {
+                throw CLIError.diagnostics(error.problems)
+            } catch {
+                throw CLIError.input("\(error)")
+            }
+        }
+        if let plot = args.value("plot") {
+            do {
+                files.append((plot, try CalibrationChart(calibration).svg()))
+            } catch {
+                throw CLIError.input(error.description)
+            }
+        }
+        for file in files {
+            do {
+                try writeFileAtomically(file.bytes, to: file.path)
+            } catch {
+                throw CLIError.input(error.description)
+            }
+        }
+        streams.writeError(log.text)
+        if args.value("format") == "json" {
+            streams.write(calibration.json(plot: args.value("plot"), out: args.value("out")))
+        } else {
+            streams.write(calibration.text(plot: args.value("plot"), out: args.value("out")))
+        }
+        return 0
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import LaunchflowCore
+
+/// `launchflow import`: task costs from traces and field metrics.
+enum ImportCommand {
+    static let spec = CommandSpec(
+        name: "import",
+        abstract:
+            "Build a scenario from traces (or refresh an existing one's costs): Chrome/Perfetto JSON, atrace, MetricKit.",
+        arguments: [
+            ArgumentSpec(
+                name: "trace",
+                help:
+                    "Trace files: Chrome Trace Event JSON (also launchflow's\n--format trace), atrace/systrace text, MetricKit payloads.\nSeveral traces of one launch: cost = median, costP90 = p90.",
+                repeatable: true)
+        ],
+        options: [
+            OptionSpec(
+                name: "into", value: "<scenario>",
+                help:
+                    "Refresh the costs (and costP90) of this scenario's tasks\nand keep every other key as written; writes it back\nunless --out is given."
+            ),
+            OptionSpec(
+                name: "out", value: "<file>",
+                help:
+                    "Write the scenario there (atomically) instead of to\nstandard output (or, with --into, instead of in place)."
+            ),
+            OptionSpec(
+                name: "from", value: "<format>",
+                help: "chrome, atrace or metrickit (default: detected from\nthe content).",
+                choices: ImportFormat.allCases.map(\.rawValue)),
+            OptionSpec(
+                name: "match", value: "<regex>",
+                help:
+                    "Tasks are the outermost slices whose name the regex finds\n(default: every slice at depth 0 on the app's threads;\nwith --into, the slices named after its tasks)."
+            ),
+            OptionSpec(
+                name: "map", value: "<file>",
+                help:
+                    "JSON: {\"slice name\": \"task id\", …}, or\n{\"rules\": [{\"match\": REGEX, \"task\": ID}, …]}; slices of\none task add up."
+            ),
+            OptionSpec(
+                name: "main-thread", value: "<name|tid>",
+                help:
+                    "The app's main thread (default: the thread named 'main',\nelse the thread whose tid is its pid). Its process is the\napp; other processes are ignored."
+            ),
+            OptionSpec(
+                name: "premain", value: "<regex>",
+                help:
+                    "Main-thread slices whose name the regex finds become\npre-main phases (dyld, +load, static initialisers)."
+            ),
+        ],
+        discussion: """
+            Reads each trace, finds the app's process and main thread, and turns
+            slices into tasks: the cost is the slice's wall time (slices nested
+            in a task are part of it; a name that occurs several times is
+            summed); a task that ran only on the main thread is mainThreadOnly;
+            flow events become dependencies (none are guessed from timing).
+            launchflow's own traces give back the scenario's costs, threads and
+            dependencies exactly. A MetricKit payload gives each signpost's
+            median and p90.
+
+            With --into, a slice whose name equals a task id refreshes that
+            task's cost; the result is validated, written atomically, and the
+            costs that moved are listed. Errors (malformed or unbalanced traces,
+            negative durations, a slice two map rules claim) are all reported,
+            with the file and the event or line; the exit status is then 2 and
+            nothing is written. See docs/import.md.
+            """)
+
+    static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        var options = ImportOptions(
+            format: args.value("from").flatMap(ImportFormat.init(rawValue:)), match: args.value("match"),
+            premain: args.value("premain"), mainThread: args.value("main-thread"))
+        if let map = args.value("map") {
+            do {
+                options.map = try NameMap.load(path: map)
+            } catch {
+                streams.writeError(error.log.text)
+                return 2
+            }
+        }
+        let request = ImportRequest(traces: args.positionals, options: options, into: args.value("into"))
+        let bar = streams is StandardStreams && isatty(2) == 1 ? ByteProgress() : nil
+        let outcome: ImportOutcome
+        do {
+            outcome = try TraceImport.run(request, progress: bar.map { bar in { bar.update($0, $1, $2) } })
+            bar?.finish()
+        } catch {
+            bar?.finish()
+            streams.writeError(error.log.text)
+            return 2
+        }
+        streams.writeError(outcome.log.text)
+
+        let destination = args.value("out") ?? args.value("into")
+        guard let destination else {
+            streams.writeError(outcome.summary)
+            streams.write(outcome.scenario)
+            return 0
+        }
+        var summary = outcome.summary
+        if let into = args.value("into"), destination == into, outcome.changes.isEmpty {
+            summary += TerminalText.escape("\(into) is left as it was.") + "\n"
+        } else {
+            do {
+                try writeFileAtomically(outcome.scenario, to: destination)
+            } catch {
+                throw CLIError.input(error.description)
+            }
+            summary += TerminalText.escape("Wrote \(destination).") + "\n"
+        }
+        streams.write(summary)
+        return 0
+    }
+}
+
+/// `reading big.json  45% (90 of 200 MB)` on stderr, redrawn at most once per percent.
+///
+/// A class: the import calls it back through a closure while it reads.
+final class ByteProgress {
+    private var file = ""
+    private var percent = -1
+    /// Files smaller than this read too fast for a bar to help.
+    static let threshold = 16 << 20
+
+    func update(_ file: String, _ done: Int, _ total: Int) {
+        guard total >= Self.threshold else { return }
+        let now = min(done * 100 / max(total, 1), 100)
+        guard file != self.file || now > percent else { return }
+        self.file = file
+        percent = now
+        let line =
+            "\r\u{1B}[2Kreading \(TerminalText.escape(file))  \(now)% (\(done >> 20) of \(total >> 20) MB)"
+        Self.write(line)
+    }
+
+    func finish() {
+        if percent >= 0 { Self.write("\r\u{1B}[2K") }
+    }
+
+    private static func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

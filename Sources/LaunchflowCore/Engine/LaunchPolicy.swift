@@ -1,0 +1,85 @@
+/// What `didFinishLaunching` does next on the main thread (MODEL.md §4).
+enum LaunchStep: Equatable {
+    /// Run this task on the main thread, inside `didFinishLaunching`.
+    case run(Int)
+    /// Release this task into its queue; `didFinishLaunching` runs it itself
+    /// once the queue admits it (priority's inline T0 tasks with a `queue`).
+    case release(Int)
+    /// Nothing of its own to run now: take out a task that keeps a queue busy
+    /// (or of the anchor closure), or block until something changes.
+    case wait
+    /// Return from `didFinishLaunching`.
+    case finish
+}
+
+/// A strategy, as seen by the engine: what `didFinishLaunching` does, and
+/// which tasks become ready when. Tasks a policy makes *ready* are released
+/// (after their `delay`), admitted by their queue and handed over by the
+/// engine (MODEL.md §3, "A task's way to a thread").
+protocol LaunchPolicy {
+    /// `didFinishLaunching` has started: the tasks it makes ready, in order.
+    mutating func launchBegan(ready: inout [Int32])
+    /// The next step of `didFinishLaunching`; asked again after every change.
+    mutating func nextLaunchStep() -> LaunchStep
+    /// `didFinishLaunching` has returned: the tasks that become ready now.
+    mutating func launchReturned(ready: inout [Int32])
+    /// A task has ended (it may still be in its latency).
+    mutating func taskEnded(_ task: Int)
+    /// A task is done: the tasks that become ready now, in order.
+    mutating func taskDone(_ task: Int, ready: inout [Int32])
+    /// A task released by ``LaunchStep/release(_:)`` has been admitted.
+    mutating func inlineAdmitted(_ task: Int)
+}
+
+extension LaunchPolicy {
+    mutating func launchReturned(ready: inout [Int32]) {}
+    mutating func taskEnded(_ task: Int) {}
+    mutating func inlineAdmitted(_ task: Int) {}
+}
+
+/// Where an admitted task is handed over (MODEL.md §3).
+enum Route: UInt8 {
+    /// The main queue: `mainThreadOnly`, not idle (or idle in the anchor closure).
+    case main
+    /// The idle queue: run when the run loop is about to sleep.
+    case idle
+    /// The workers' ready set.
+    case worker
+}
+
+/// What the engine needs of a strategy besides its policy, fixed for one
+/// scenario: the rank order, where each task is handed over, and which
+/// tasks `didFinishLaunching` may take out of the main and idle queues while
+/// it waits.
+struct StrategyPlan: Sendable {
+    let ranking: Ranking
+    let route: [Route]
+    /// Tasks `didFinishLaunching` takes out of the main/idle queue while it waits:
+    /// priority's tasks with a `queue`, the anchor closure under dag and anchored.
+    let takeOut: [Bool]
+    /// Whether any task may be taken out (skips the bookkeeping when not).
+    let hasTakeOut: Bool
+    /// `--max-concurrent` applies (dag and anchored).
+    let limitsConcurrency: Bool
+    /// The anchor closure (dag and anchored).
+    let closure: AnchorClosure?
+    /// The strategy's policy before a run, built once (its tiers or graph
+    /// counters do not depend on costs); each run starts from a copy.
+    var policy: (any LaunchPolicy & Sendable)?
+
+    init(ranking: Ranking, route: [Route], takeOut: [Bool], limitsConcurrency: Bool, closure: AnchorClosure?) {
+        self.ranking = ranking
+        self.route = route
+        self.takeOut = takeOut
+        hasTakeOut = takeOut.contains(true)
+        self.limitsConcurrency = limitsConcurrency
+        self.closure = closure
+    }
+
+    /// This plan with `policy` as its prototype.
+    func with(policy: any LaunchPolicy & Sendable) -> StrategyPlan {
+        var plan = self
+        plan.policy = policy
+        return plan
+    }
+}

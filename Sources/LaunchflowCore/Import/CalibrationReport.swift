@@ -1,0 +1,221 @@
+/// What `launchflow calibrate` prints, and the calibrated scenario it writes.
+extension Calibration {
+    /// The text report: measured against simulated, then the fit.
+    public func text(plot: String? = nil, out: String? = nil) -> String {
+        var lines: [String] = []
+        lines.append("Calibration of '\(scenario.name)' under \(request.strategy.rawValue)")
+        lines.append(
+            "  measured:  \(measured.file) — \(measured.description), \(plural(measured.count, "launch", "launches"))"
+        )
+        lines.append("  simulated: \(simulatedText(simulated))")
+        var out_ = lines.map(TerminalText.escape).joined(separator: "\n") + "\n\n"
+        out_ += comparison(simulated)
+        if let fit {
+            out_ += "\n"
+            switch fit.kind {
+            case .scale:
+                out_ += "Fit: costScale \(fixed(fit.value, 4))"
+                if fit.range.upperBound - fit.range.lowerBound >= 0.0002 {
+                    out_ +=
+                        " (every factor from \(fixed(fit.range.lowerBound, 4)) to \(fixed(fit.range.upperBound, 4)) gives the same simulated median)"
+                }
+                out_ += ": every task's cost and costP90 × \(fixed(fit.value, 4))\n"
+            case .overhead:
+                out_ += "Fit: overheadMs \(fixed(fit.value, 3))"
+                if fit.range.upperBound - fit.range.lowerBound >= 0.002 {
+                    out_ +=
+                        " (every overhead from \(fixed(fit.range.lowerBound, 3)) to \(fixed(fit.range.upperBound, 3)) ms gives the same simulated median)"
+                }
+                out_ += ": main-thread time before didFinishLaunching, as the pre-main phase '\(Self.overheadPhase)'\n"
+            }
+            if let note = fit.note { out_ += "note: \(note)\n" }
+            out_ += comparison(fit.simulated)
+        }
+        if let out { out_ += "\n" + TerminalText.escape("Wrote \(out).") + "\n" }
+        if let plot { out_ += (out == nil ? "\n" : "") + TerminalText.escape("Plot: \(plot)") + "\n" }
+        out_ +=
+            "\nmedian and p90 interpolated between ranks (as Macrobenchmark computes them); a MetricKit histogram's are the midpoints of the buckets holding ranks ⌈p·N/100⌉.\n"
+        return out_
+    }
+
+    private func simulatedText(_ launches: SimulatedLaunches) -> String {
+        launches.sampled
+            ? "\(launches.firstFrames.count) sampled launches (seed \(request.seed); \(uncertainTasks) of \(scenario.tasks.count) tasks vary)"
+            : "1 launch with the scenario's costs (no costP90 or jitter: nothing varies)"
+    }
+
+    private func comparison(_ launches: SimulatedLaunches) -> String {
+        table([
+            ["", "measured", "simulated", "error"],
+            [
+                "median (ms)", fixed(measured.median, 3), fixed(launches.median, 3),
+                errorText(launches.median, measured.median),
+            ],
+            ["p90 (ms)", fixed(measured.p90, 3), fixed(launches.p90, 3), errorText(launches.p90, measured.p90)],
+        ])
+    }
+
+    private func errorText(_ simulated: Double, _ measured: Double) -> String {
+        let delta = simulated - measured
+        let sign = delta > 0.0005 ? "+" : delta < -0.0005 ? "−" : "±"
+        var text = sign + fixed(abs(delta), 3)
+        if measured > 0 { text += " (\(sign)\(fixed(abs(delta) * 100 / measured, 1))%)" }
+        return text
+    }
+
+    /// The JSON report: `costScale` / `overheadMs` name the fitted value.
+    public func json(plot: String? = nil, out: String? = nil) -> [UInt8] {
+        var w = JSONWriter(capacity: 2048)
+        w.raw("{\n  ")
+        w.key("scenario")
+        w.string(scenario.name)
+        w.raw(",\n  ")
+        w.key("strategy")
+        w.string(request.strategy.rawValue)
+        w.raw(",\n  ")
+        w.key("measured")
+        w.raw("{ ")
+        w.key("file")
+        w.string(measured.file)
+        w.raw(", ")
+        w.key("source")
+        w.string(measured.source.rawValue)
+        w.raw(", ")
+        w.key("what")
+        w.string(measured.what)
+        w.raw(", ")
+        w.key("count")
+        w.integer(measured.count)
+        summary(&w, median: measured.median, p90: measured.p90, min: measured.min, max: measured.max)
+        w.raw(" },\n  ")
+        w.key("simulated")
+        simulatedJSON(&w, simulated)
+        w.raw(",\n  ")
+        w.key("error")
+        errorJSON(&w, simulated)
+        w.raw(",\n  ")
+        w.key("fit")
+        if let fit {
+            w.raw("{ ")
+            w.key(fit.kind == .scale ? "costScale" : "overheadMs")
+            w.double(fit.value)
+            w.raw(", ")
+            w.key("range")
+            w.raw("[")
+            w.double(rounded(fit.range.lowerBound, fit.kind == .scale ? 6 : 3))
+            w.raw(", ")
+            w.double(rounded(fit.range.upperBound, fit.kind == .scale ? 6 : 3))
+            w.raw("], ")
+            w.key("simulated")
+            simulatedJSON(&w, fit.simulated)
+            w.raw(", ")
+            w.key("error")
+            errorJSON(&w, fit.simulated)
+            if let note = fit.note {
+                w.raw(", ")
+                w.key("note")
+                w.string(note)
+            }
+            w.raw(" }")
+        } else {
+            w.raw("null")
+        }
+        for (key, value) in [("plot", plot), ("out", out)] {
+            w.raw(",\n  ")
+            w.key(key)
+            if let value { w.string(value) } else { w.raw("null") }
+        }
+        w.raw("\n}\n")
+        return w.bytes
+    }
+
+    private func simulatedJSON(_ w: inout JSONWriter, _ launches: SimulatedLaunches) {
+        w.raw("{ ")
+        w.key("runs")
+        w.integer(launches.firstFrames.count)
+        w.raw(", ")
+        w.key("sampled")
+        w.bool(launches.sampled)
+        w.raw(", ")
+        w.key("seed")
+        if launches.sampled { w.raw(String(request.seed)) } else { w.raw("null") }
+        summary(&w, median: launches.median, p90: launches.p90, min: launches.min, max: launches.max)
+        w.raw(" }")
+    }
+
+    private func summary(_ w: inout JSONWriter, median: Double, p90: Double, min: Double, max: Double) {
+        for (key, value) in [("medianMs", median), ("p90Ms", p90), ("minMs", min), ("maxMs", max)] {
+            w.raw(", ")
+            w.key(key)
+            w.double(rounded(value, 6))
+        }
+    }
+
+    private func errorJSON(_ w: inout JSONWriter, _ launches: SimulatedLaunches) {
+        w.raw("{ ")
+        var first = true
+        for (name, simulated, measured) in [
+            ("median", launches.median, self.measured.median), ("p90", launches.p90, self.measured.p90),
+        ] {
+            if !first { w.raw(", ") }
+            first = false
+            w.key("\(name)Ms")
+            w.double(rounded(simulated - measured, 6))
+            w.raw(", ")
+            w.key("\(name)Percent")
+            if measured > 0 { w.double(rounded((simulated - measured) * 100 / measured, 3)) } else { w.raw("null") }
+        }
+        w.raw(" }")
+    }
+
+    private func rounded(_ x: Double, _ digits: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return (x * scale).rounded() / scale
+    }
+
+    // MARK: The calibrated scenario
+
+    /// The scenario file `bytes` (at `path`) with the fit applied at the text
+    /// level — costs scaled, or the overhead phase set — and every other byte
+    /// as it was; validated like an `import --into`.
+    public func calibratedScenario(_ bytes: [UInt8], path: String, log: inout ImportLog) throws(ImportError) -> [UInt8]
+    {
+        guard let fit else { return bytes }
+        let text: ScenarioText
+        do {
+            text = try ScenarioText(bytes)
+        } catch {
+            let (line, column) = error.location(in: bytes)
+            throw ImportError(file: path, "invalid JSON: \(error.message)", line: line, at: "column \(column)")
+        }
+        var before: [Diagnostic] = []
+        do {
+            _ = try ScenarioLoader.decode(bytes, file: path)
+        } catch {
+            before = error.problems
+        }
+        var edits: [ScenarioText.Edit] = []
+        switch fit.kind {
+        case .scale:
+            for task in text.tasks {
+                guard let cost = task.cost else { continue }
+                edits.append(ScenarioText.Edit(range: cost.range, text: millisText(cost.value * fit.value)))
+                if let p90 = task.costP90 {
+                    edits.append(
+                        ScenarioText.Edit(range: p90.range, text: millisText(max(p90.value, cost.value) * fit.value)))
+                }
+            }
+        case .overhead:
+            let cost = formatMillis(Micros((fit.value * 1000).rounded()))
+            if let phase = text.phases.first(where: { $0.name == Self.overheadPhase }), let old = phase.cost {
+                edits.append(ScenarioText.Edit(range: old.range, text: cost))
+            } else if let edit = text.appendPhase(name: Self.overheadPhase, cost: cost) {
+                edits.append(edit)
+            }
+        }
+        let edited = text.applying(edits)
+        try ScenarioBuilder.checkEdited(edited, path: path, before: before, log: &log)
+        return edited
+    }
+}

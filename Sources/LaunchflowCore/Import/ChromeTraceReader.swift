@@ -1,0 +1,463 @@
+/// Reads Chrome Trace Event JSON (the format of chrome://tracing, Perfetto's
+/// JSON importer, speedscope, and `launchflow simulate --format trace`) into
+/// the slice model, in one streaming pass with ``JSONReader``: no tree of the
+/// document is built, so a 200 MB trace costs its bytes plus its slices.
+///
+/// Understood (Trace Event Format, Google, "JSON Object Format"):
+/// - the object form `{"traceEvents": [...], "displayTimeUnit": …, "otherData": {…}}`
+///   and the bare array form `[...]`;
+/// - `X` complete events (`ts`, `dur`), `B`/`E` pairs per thread (matched in
+///   time order, as the trace viewers do; an `E` needs no name);
+/// - `M` metadata `process_name` and `thread_name`;
+/// - flow events `s`, `t`, `f` (matched by `cat`, `name` and `id` or `id2`;
+///   `"bp": "e"` on `f` binds it to the enclosing slice).
+///
+/// `ts` and `dur` are microseconds, fractional allowed, whatever
+/// `displayTimeUnit` says (that key only sets how a viewer displays times).
+/// Everything else (instants, counters, async and sample events, `args`,
+/// `tts`/`tdur`) is read for syntax only.
+///
+/// - Complexity: O(n) in the file size, plus O(k log k) for the k `B`/`E`
+///   events of a thread when they are not in time order.
+enum ChromeTraceReader {
+    /// The root looked like a MetricKit payload, not a trace.
+    struct LooksLikeMetricKit: Error {}
+
+    /// The trace in `bytes`, or nil after recording errors in `log`.
+    ///
+    /// - Parameter progress: called now and then with the number of bytes read.
+    static func read(
+        _ bytes: [UInt8], file: String, log: inout ImportLog, progress: ((Int) -> Void)? = nil
+    ) throws(LooksLikeMetricKit) -> Trace? {
+        var state = State(trace: Trace(file: file, format: .chrome, bytes: bytes), progress: progress)
+        var reader = JSONReader(bytes: bytes)
+        do {
+            try state.readRoot(&reader)
+            try reader.expectEnd()
+        } catch let error as JSONSyntaxError {
+            let (line, column) = error.location(in: bytes)
+            log.add(
+                ImportDiagnostic(
+                    .error, file: file, line: line, column: column,
+                    message: "not valid JSON: \(error.message); nothing was imported"))
+            return nil
+        } catch is LooksLikeMetricKit {
+            throw LooksLikeMetricKit()
+        } catch let error as StructureError {
+            log.error(file, error.message)
+            return nil
+        } catch {
+            log.error(file, "not valid JSON: \(error)")
+            return nil
+        }
+        state.matchBeginEnd()
+        var trace = state.trace
+        if trace.generator == "launchflow" { trace.format = .launchflow }
+        return trace
+    }
+
+    struct StructureError: Error {
+        var message: String
+    }
+
+    /// An event's members, as read.
+    private struct Event {
+        var phase: String?
+        var name: String?
+        var category: String?
+        var ts: Double?
+        var dur: Double?
+        var pid: Int?
+        var tid: Int?
+        var flowID: String?
+        var bindingPoint: String?
+        var args = Arguments()
+        /// A member with the wrong type: (key, what was found).
+        var badMember: (key: String, found: String)?
+        var sawMetricKitKey = false
+    }
+
+    /// The `args` members import uses: metadata names, launchflow task declarations.
+    private struct Arguments {
+        var name: String?
+        var id: String?
+        var dependsOn: [String]?
+        var mainThreadOnly: Bool?
+        var firstFrame: Bool?
+        var priority: Int?
+        var phase: Int?
+    }
+
+    /// A `B` or `E` event, kept until the thread's events are matched.
+    private struct BeginEnd {
+        var thread: Int32
+        var name: Int32
+        var category: Int32
+        var time: Nanos
+        var isBegin: Bool
+        var event: Int32
+        var offset: Int
+    }
+
+    private struct State {
+        var trace: Trace
+        var progress: ((Int) -> Void)?
+        var beginEnds: [BeginEnd] = []
+        var sawEvents = false
+
+        static let metricKitKeys: Set<String> = [
+            "signpostMetrics", "applicationLaunchMetrics", "metaData", "appVersion", "timeStampBegin",
+        ]
+
+        mutating func readRoot(_ r: inout JSONReader) throws {
+            switch try r.peekKind() {
+            case .array:
+                try readEvents(&r)
+            case .object:
+                var metricKit = false
+                try r.readObject { r, key, _ in
+                    switch key {
+                    case "traceEvents":
+                        guard try r.peekKind() == .array else {
+                            throw StructureError(
+                                message: "'traceEvents' must be an array of events, found \(try r.peekKind().noun)")
+                        }
+                        try self.readEvents(&r)
+                    case "otherData":
+                        guard try r.peekKind() == .object else { return try r.skipValue() }
+                        try r.readObject { r, key, _ in
+                            if key == "generator", try r.peekKind() == .string {
+                                self.trace.generator = try r.readString()
+                            } else if key == "scenario", try r.peekKind() == .string {
+                                self.trace.scenarioName = try r.readString()
+                            } else {
+                                try r.skipValue()
+                            }
+                        }
+                    default:
+                        if Self.metricKitKeys.contains(key) { metricKit = true }
+                        try r.skipValue()
+                    }
+                }
+                if !sawEvents {
+                    if metricKit { throw LooksLikeMetricKit() }
+                    throw StructureError(
+                        message:
+                            "no 'traceEvents' array: not a Chrome trace (expected {\"traceEvents\": [...]} or an array of events)"
+                    )
+                }
+            case let kind:
+                throw StructureError(message: "a Chrome trace is an object or an array, found \(kind.noun)")
+            }
+        }
+
+        mutating func readEvents(_ r: inout JSONReader) throws {
+            sawEvents = true
+            try r.readArray { r, index in
+                let offset = r.valueOffset()
+                if index & 8191 == 0, let progress = self.progress { progress(offset) }
+                guard try r.peekKind() == .object else {
+                    let kind = try r.peekKind()
+                    self.trace.record(
+                        pid: nil,
+                        self.diagnostic(
+                            .warning, index: index, offset: offset,
+                            "an event must be an object, found \(kind.noun); skipped"))
+                    return try r.skipValue()
+                }
+                var event = Event()
+                try r.readObject { r, key, _ in try Self.readMember(key, of: &event, &r) }
+                if index == 0, event.phase == nil, event.sawMetricKitKey { throw LooksLikeMetricKit() }
+                self.handle(event, index: index, offset: offset)
+            }
+        }
+
+        private static func readMember(_ key: String, of event: inout Event, _ r: inout JSONReader) throws {
+            switch key {
+            case "ph": event.phase = try string(key, &r, &event)
+            case "name": event.name = try string(key, &r, &event)
+            case "cat": event.category = try string(key, &r, &event)
+            case "ts": event.ts = try number(key, &r, &event)
+            case "dur": event.dur = try number(key, &r, &event)
+            case "pid": event.pid = try integer(key, &r, &event)
+            case "tid": event.tid = try integer(key, &r, &event)
+            case "bp": event.bindingPoint = try string(key, &r, &event)
+            case "id": event.flowID = try identifier(&r)
+            case "id2":
+                guard try r.peekKind() == .object else { return try r.skipValue() }
+                try r.readObject { r, scope, _ in
+                    if let id = try identifier(&r) { event.flowID = "\(scope):\(id)" }
+                }
+            case "args":
+                guard try r.peekKind() == .object else { return try r.skipValue() }
+                try r.readObject { r, key, _ in try readArgument(key, of: &event.args, &r) }
+            default:
+                if metricKitKeys.contains(key) { event.sawMetricKitKey = true }
+                try r.skipValue()
+            }
+        }
+
+        private static func readArgument(_ key: String, of args: inout Arguments, _ r: inout JSONReader) throws {
+            let kind = try r.peekKind()
+            switch (key, kind) {
+            case ("name", .string): args.name = try r.readString()
+            case ("id", .string): args.id = try r.readString()
+            case ("mainThreadOnly", .bool): args.mainThreadOnly = try r.readBool()
+            case ("firstFrame", .bool): args.firstFrame = try r.readBool()
+            case ("priority", .number):
+                let n = try r.readNumber()
+                if n.isIntegral, abs(n.value) <= 1e9 { args.priority = Int(n.value) }
+            case ("phase", .number):
+                let n = try r.readNumber()
+                if n.isIntegral, n.value >= 0, n.value <= 1e9 { args.phase = Int(n.value) }
+            case ("dependsOn", .array):
+                var ids: [String] = []
+                try r.readArray { r, _ in
+                    if try r.peekKind() == .string { ids.append(try r.readString()) } else { try r.skipValue() }
+                }
+                args.dependsOn = ids
+            default: try r.skipValue()
+            }
+        }
+
+        private static func string(_ key: String, _ r: inout JSONReader, _ event: inout Event) throws -> String? {
+            let kind = try r.peekKind()
+            if kind == .string { return try r.readString() }
+            if kind != .null { event.badMember = (key, kind.noun) }
+            try r.skipValue()
+            return nil
+        }
+
+        private static func number(_ key: String, _ r: inout JSONReader, _ event: inout Event) throws -> Double? {
+            let kind = try r.peekKind()
+            if kind == .number { return try r.readNumber().value }
+            if kind == .string, let value = Double(try r.readString()) { return value }
+            if kind != .null { event.badMember = (key, kind.noun) }
+            if kind != .string { try r.skipValue() }
+            return nil
+        }
+
+        /// pid and tid: integers, or strings holding one.
+        private static func integer(_ key: String, _ r: inout JSONReader, _ event: inout Event) throws -> Int? {
+            let kind = try r.peekKind()
+            if kind == .number {
+                let n = try r.readNumber()
+                if n.isIntegral, abs(n.value) < 9e15 { return Int(n.value) }
+                event.badMember = (key, "the number \(formatNumber(n.value))")
+                return nil
+            }
+            if kind == .string {
+                let text = try r.readString()
+                if let value = Int(text) { return value }
+                event.badMember = (key, "the string \"\(text)\"")
+                return nil
+            }
+            if kind != .null { event.badMember = (key, kind.noun) }
+            try r.skipValue()
+            return nil
+        }
+
+        /// A flow id as the JSON value it is: `7` and `"7"` are different ids.
+        private static func identifier(_ r: inout JSONReader) throws -> String? {
+            switch try r.peekKind() {
+            case .string: return "\"" + (try r.readString()) + "\""
+            case .number: return formatNumber(try r.readNumber().value)
+            default:
+                try r.skipValue()
+                return nil
+            }
+        }
+
+        // MARK: Events
+
+        private mutating func handle(_ event: Event, index: Int, offset: Int) {
+            guard let phase = event.phase, let letter = phase.utf8.first, phase.utf8.count == 1 else {
+                if event.phase == nil {
+                    report(event, index: index, offset: offset, .warning, "an event without 'ph' is ignored")
+                }
+                return
+            }
+            switch letter {
+            case UInt8(ascii: "X"), UInt8(ascii: "B"), UInt8(ascii: "E"), UInt8(ascii: "s"), UInt8(ascii: "t"),
+                UInt8(ascii: "f"), UInt8(ascii: "M"):
+                break
+            default: return  // instants, counters, async, samples, objects…
+            }
+            if let bad = event.badMember {
+                report(
+                    event, index: index, offset: offset, .error,
+                    "'\(bad.key)' must be \(bad.key == "pid" || bad.key == "tid" ? "an integer" : bad.key == "ts" || bad.key == "dur" ? "a number (µs)" : "a string"), found \(bad.found)"
+                )
+                return
+            }
+            if letter == UInt8(ascii: "M") {
+                guard let pid = event.pid else { return }
+                if event.name == "process_name", let name = event.args.name { trace.processNames[pid] = name }
+                if event.name == "thread_name", let tid = event.tid, let name = event.args.name {
+                    let thread = trace.thread(pid: pid, tid: tid)
+                    trace.threads[Int(thread)].name = name
+                }
+                return
+            }
+            guard let pid = event.pid, let tid = event.tid else {
+                report(
+                    event, index: index, offset: offset, .error,
+                    "'\(event.pid == nil ? "pid" : "tid")' is missing: every slice and flow event needs a pid and a tid"
+                )
+                return
+            }
+            guard let ts = event.ts else {
+                report(event, index: index, offset: offset, .error, "'ts' is missing")
+                return
+            }
+            guard let time = nanos(fromMicroseconds: ts) else {
+                report(event, index: index, offset: offset, .error, "'ts' is out of range: \(formatNumber(ts))")
+                return
+            }
+            let thread = trace.thread(pid: pid, tid: tid)
+            switch letter {
+            case UInt8(ascii: "X"):
+                guard let dur = event.dur else {
+                    report(
+                        event, index: index, offset: offset, .error, "'dur' is missing: an 'X' event needs a duration")
+                    return
+                }
+                guard dur >= 0 else {
+                    report(
+                        event, index: index, offset: offset, .error,
+                        "'dur' is negative (\(formatNumber(dur)) µs): a slice cannot end before it starts")
+                    return
+                }
+                guard let duration = nanos(fromMicroseconds: dur) else {
+                    report(event, index: index, offset: offset, .error, "'dur' is out of range: \(formatNumber(dur))")
+                    return
+                }
+                let name = trace.names.intern(event.name ?? "")
+                let category = trace.names.intern(event.category ?? "")
+                let sliceIndex = trace.slices.count
+                trace.slices.append(
+                    TraceSlice(
+                        thread: thread, name: name, category: category, event: Int32(truncatingIfNeeded: index),
+                        start: time, end: time + duration, offset: offset))
+                declare(event, slice: sliceIndex)
+            case UInt8(ascii: "B"), UInt8(ascii: "E"):
+                beginEnds.append(
+                    BeginEnd(
+                        thread: thread, name: trace.names.intern(event.name ?? ""),
+                        category: trace.names.intern(event.category ?? ""), time: time,
+                        isBegin: letter == UInt8(ascii: "B"), event: Int32(truncatingIfNeeded: index), offset: offset))
+            default:  // s, t, f
+                guard let id = event.flowID else {
+                    report(event, index: index, offset: offset, .warning, "a flow event without 'id' is ignored")
+                    return
+                }
+                let key = trace.flowKeys.intern("\(event.category ?? "")\u{0}\(event.name ?? "")\u{0}\(id)")
+                let flowPhase: FlowStep.Phase =
+                    letter == UInt8(ascii: "s") ? .start : letter == UInt8(ascii: "t") ? .step : .finish
+                trace.flows.append(
+                    FlowStep(
+                        flow: key, phase: flowPhase,
+                        bindsToEnclosingSlice: flowPhase != .finish || event.bindingPoint == "e",
+                        thread: thread, time: time, event: Int32(truncatingIfNeeded: index), offset: offset))
+            }
+        }
+
+        /// launchflow's own traces declare each task in its slice's `args`.
+        private mutating func declare(_ event: Event, slice: Int) {
+            if event.category == "task", let id = event.args.id {
+                trace.declaredTasks[slice] = DeclaredTask(
+                    id: id, dependsOn: event.args.dependsOn ?? [], mainThreadOnly: event.args.mainThreadOnly ?? false,
+                    firstFrame: event.args.firstFrame ?? false, priority: event.args.priority ?? 0)
+            } else if event.category == "preMain", let phase = event.args.phase {
+                trace.declaredPhases[slice] = phase
+            }
+        }
+
+        private mutating func report(
+            _ event: Event, index: Int, offset: Int, _ severity: ImportDiagnostic.Severity, _ message: String
+        ) {
+            var where_ = "traceEvents[\(index)]"
+            var details: [String] = []
+            if let phase = event.phase { details.append("ph '\(phase)'") }
+            if let name = event.name, !name.isEmpty { details.append("name '\(name)'") }
+            if let pid = event.pid { details.append("pid \(pid)") }
+            if let tid = event.tid { details.append("tid \(tid)") }
+            if let ts = event.ts { details.append("ts \(formatNumber(ts))") }
+            if !details.isEmpty { where_ += " (" + details.joined(separator: ", ") + ")" }
+            let diagnostic = ImportDiagnostic(
+                severity, file: trace.file, line: trace.lines.line(of: offset), location: where_, message: message)
+            trace.record(pid: event.pid, diagnostic)
+        }
+
+        private mutating func diagnostic(
+            _ severity: ImportDiagnostic.Severity, index: Int, offset: Int, _ message: String
+        ) -> ImportDiagnostic {
+            ImportDiagnostic(
+                severity, file: trace.file, line: trace.lines.line(of: offset), location: "traceEvents[\(index)]",
+                message: message)
+        }
+
+        // MARK: B/E matching
+
+        /// Turns the `B`/`E` events of each thread into slices: in time order
+        /// (ties in file order), each `E` closes the innermost open `B`.
+        mutating func matchBeginEnd() {
+            guard !beginEnds.isEmpty else { return }
+            var byThread = [[Int32]](repeating: [], count: trace.threads.count)
+            for (k, event) in beginEnds.enumerated() { byThread[Int(event.thread)].append(Int32(k)) }
+            let events = beginEnds
+            for var list in byThread where !list.isEmpty {
+                let sorted = zip(list, list.dropFirst()).allSatisfy { events[Int($0)].time <= events[Int($1)].time }
+                if !sorted {
+                    list.sort { (events[Int($0)].time, $0) < (events[Int($1)].time, $1) }
+                }
+                var open: [Int32] = []
+                for k in list {
+                    let event = events[Int(k)]
+                    if event.isBegin {
+                        open.append(k)
+                        continue
+                    }
+                    guard let b = open.popLast() else {
+                        unbalanced(
+                            event,
+                            "an 'E' event with no open 'B' on \(trace.describe(thread: event.thread)): its slice's beginning is missing"
+                        )
+                        continue
+                    }
+                    let begin = events[Int(b)]
+                    if event.name != 0, event.name != begin.name {
+                        unbalanced(
+                            event,
+                            "this 'E' names '\(trace.names[event.name])' but closes '\(trace.names[begin.name])' (traceEvents[\(begin.event)]) on \(trace.describe(thread: event.thread))",
+                            severity: .warning)
+                    }
+                    trace.slices.append(
+                        TraceSlice(
+                            thread: begin.thread, name: begin.name, category: begin.category, event: begin.event,
+                            start: begin.time, end: event.time, offset: begin.offset))
+                }
+                for b in open {
+                    unbalanced(
+                        events[Int(b)],
+                        "this 'B' event never ends on \(trace.describe(thread: events[Int(b)].thread)): no matching 'E'"
+                    )
+                }
+            }
+            beginEnds = []
+        }
+
+        private mutating func unbalanced(
+            _ event: BeginEnd, _ message: String, severity: ImportDiagnostic.Severity = .error
+        ) {
+            let thread = trace.threads[Int(event.thread)]
+            var details = ["ph '\(event.isBegin ? "B" : "E")'"]
+            if event.name != 0 { details.append("name '\(trace.names[event.name])'") }
+            details += ["pid \(thread.pid)", "tid \(thread.tid)", "ts \(formatMicros(nanos: event.time))"]
+            let diagnostic = ImportDiagnostic(
+                severity, file: trace.file, line: trace.lines.line(of: event.offset),
+                location: "traceEvents[\(event.event)] (\(details.joined(separator: ", ")))", message: message)
+            trace.record(pid: thread.pid, diagnostic)
+        }
+    }
+}

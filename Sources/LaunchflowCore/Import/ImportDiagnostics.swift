@@ -1,0 +1,200 @@
+/// Findings about the files `import` and `calibrate` read: errors (nothing is
+/// written, exit 2), warnings and notes, each with the file and where in it.
+
+/// One finding, printed as `error: FILE:LINE: WHERE: message`.
+public struct ImportDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Comparable {
+        case error, warning, note
+
+        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+        private var rank: Int {
+            switch self {
+            case .error: 0
+            case .warning: 1
+            case .note: 2
+            }
+        }
+    }
+
+    public var severity: Severity
+    /// The file as the user named it.
+    public var file: String
+    /// 1-based line (and column, for JSON syntax errors); nil when it does not apply.
+    public var line: Int?
+    public var column: Int?
+    /// Where beyond the line: `traceEvents[12] (ph 'E', tid 4123, ts 987350.5)`, `tasks[3].cost`.
+    public var location: String?
+    public var message: String
+
+    public init(
+        _ severity: Severity, file: String, line: Int? = nil, column: Int? = nil, location: String? = nil,
+        message: String
+    ) {
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.column = column
+        self.location = location
+        self.message = message
+    }
+
+    /// The line as printed; everything that came from an input file is
+    /// escaped (``TerminalText/escape(_:)``), so a trace cannot drive the terminal.
+    public var description: String {
+        var text = "\(severity.rawValue): \(file)"
+        if let line {
+            text += ":\(line)"
+            if let column { text += ":\(column)" }
+        }
+        text += ": "
+        if let location { text += location + ": " }
+        return TerminalText.escape(text + message)
+    }
+}
+
+/// Collects the findings of one command run, in the order found.
+///
+/// Keeps at most ``limit`` findings of each severity (a broken 200 MB trace
+/// can have millions) and counts the rest.
+public struct ImportLog: Sendable {
+    public static let limit = 200
+    public private(set) var diagnostics: [ImportDiagnostic] = []
+    /// Findings beyond ``limit``, per severity.
+    public private(set) var dropped: [ImportDiagnostic.Severity: Int] = [:]
+    private var kept: [ImportDiagnostic.Severity: Int] = [:]
+
+    public init() {}
+
+    public var hasErrors: Bool { errorCount > 0 }
+    public var errorCount: Int { kept[.error, default: 0] + dropped[.error, default: 0] }
+
+    public mutating func add(_ diagnostic: ImportDiagnostic) {
+        if kept[diagnostic.severity, default: 0] >= Self.limit {
+            dropped[diagnostic.severity, default: 0] += 1
+            return
+        }
+        kept[diagnostic.severity, default: 0] += 1
+        diagnostics.append(diagnostic)
+    }
+
+    /// Counts `count` findings that were not kept.
+    public mutating func countDropped(_ severity: ImportDiagnostic.Severity, _ count: Int) {
+        dropped[severity, default: 0] += count
+    }
+
+    public mutating func error(_ file: String, _ message: String, line: Int? = nil, at location: String? = nil) {
+        add(ImportDiagnostic(.error, file: file, line: line, location: location, message: message))
+    }
+
+    public mutating func warning(_ file: String, _ message: String, line: Int? = nil, at location: String? = nil) {
+        add(ImportDiagnostic(.warning, file: file, line: line, location: location, message: message))
+    }
+
+    public mutating func note(_ file: String, _ message: String, line: Int? = nil, at location: String? = nil) {
+        add(ImportDiagnostic(.note, file: file, line: line, location: location, message: message))
+    }
+
+    public mutating func append(contentsOf other: ImportLog) {
+        for diagnostic in other.diagnostics { add(diagnostic) }
+        for (severity, count) in other.dropped { dropped[severity, default: 0] += count }
+    }
+
+    /// Every finding, one line each (errors first, then warnings, then notes,
+    /// each in the order found), then a count of those left out.
+    public var text: String {
+        var out = ""
+        for severity in [ImportDiagnostic.Severity.error, .warning, .note] {
+            for diagnostic in diagnostics where diagnostic.severity == severity { out += diagnostic.description + "\n" }
+            if let more = dropped[severity], more > 0 {
+                out += "\(severity.rawValue): … and \(more) more \(severity.rawValue)s like these\n"
+            }
+        }
+        return out
+    }
+}
+
+/// The input could not be used; ``log`` holds every finding (errors first).
+public struct ImportError: Error, Sendable, CustomStringConvertible {
+    public var log: ImportLog
+
+    public init(_ log: ImportLog) { self.log = log }
+
+    public init(file: String, _ message: String, line: Int? = nil, at location: String? = nil) {
+        var log = ImportLog()
+        log.error(file, message, line: line, at: location)
+        self.log = log
+    }
+
+    public var description: String { log.text }
+}
+
+/// Text from input files made safe to print on a terminal.
+public enum TerminalText {
+    /// `text` with every control character (C0, DEL, C1) and every bidirectional
+    /// override written as a Swift escape, `\u{1B}`, so that a slice name
+    /// cannot move the cursor, change colours or reorder the line.
+    ///
+    /// ```swift
+    /// TerminalText.escape("a\u{1B}[31mb")   // "a\\u{1B}[31mb"
+    /// ```
+    public static func escape(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F: true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true  // bidi marks and overrides
+        default: false
+        }
+    }
+}
+
+/// Nanoseconds: trace times keep fractional microseconds exactly (Chrome
+/// traces write `5640.5` µs), and sums of them stay exact.
+public typealias Nanos = Int64
+
+/// Nanoseconds as exact decimal milliseconds: 5_640_500 → "5.6405".
+public func formatMillis(nanos: Nanos) -> String {
+    let negative = nanos < 0
+    let magnitude = nanos.magnitude
+    var text = (negative ? "-" : "") + String(magnitude / 1_000_000)
+    var fraction = magnitude % 1_000_000
+    if fraction != 0 {
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 6 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        fraction = 0
+        text += "." + digits
+    }
+    return text
+}
+
+/// Nanoseconds as exact decimal microseconds: 987_350_500 → "987350.5".
+func formatMicros(nanos: Nanos) -> String { formatMillis(nanos: nanos * 1000) }
+
+/// A double in ms (or µs) to integer nanoseconds, nil when not finite or out of range.
+func nanos(fromMilliseconds ms: Double) -> Nanos? {
+    let value = (ms * 1_000_000).rounded()
+    guard value.isFinite, abs(value) < 9.0e18 else { return nil }
+    return Nanos(value)
+}
+
+func nanos(fromMicroseconds us: Double) -> Nanos? {
+    let value = (us * 1000).rounded()
+    guard value.isFinite, abs(value) < 9.0e18 else { return nil }
+    return Nanos(value)
+}
+
+/// The largest cost a scenario accepts (MODEL.md §1): an hour.
+let maximumCostNanos: Nanos = 3_600_000 * 1_000_000

@@ -1,0 +1,230 @@
+/// From a trace's slices to launch tasks: which process is the app, which
+/// thread is its main thread, which slices are tasks (and which pre-main
+/// phases), what each costs, and which flows become dependencies.
+///
+/// Rules (docs/import.md):
+/// - the app is the process of the main thread: `--main-thread NAME|TID`, else
+///   the thread named `main`, else the thread whose tid equals its pid;
+///   slices of other processes are ignored;
+/// - on each thread of the app, the *selected* slices are the outermost
+///   interesting ones: by default every slice at depth 0; with `--match`, the
+///   slices whose name the regex finds; with `--into` (and no `--match`), the
+///   slices named after a task of the scenario. A slice nested in a selected
+///   slice is part of it, never a task of its own;
+/// - a selected main-thread slice that `--premain` finds (or, with `--into`,
+///   named after a pre-main phase) is a pre-main phase;
+/// - a task's cost is the sum of its selected slices (a note when there are
+///   several); it is `mainThreadOnly` when all of them ran on the main thread;
+/// - the steps of a flow (`s`, `t`…, `f`) bind to slices (`s`, `t` and `f`
+///   with `"bp": "e"` to the enclosing slice, other `f` to the next slice that
+///   begins on that thread) and through them to the selected slice around
+///   them; each step depends on the one before it. Nothing is guessed from timing.
+///
+/// - Complexity: O(n log n) for n slices (one sort per thread), plus
+///   O(m log m) for m flow steps.
+enum SliceSelection {
+    /// The import of one trace, or nil after recording errors in `log`.
+    static func run(
+        of trace: inout Trace, rules: SelectionRules, mainThread option: String?, log: inout ImportLog
+    ) -> ImportedRun? {
+        let errorsBefore = log.errorCount
+        guard let app = chooseApp(trace, option: option, log: &log) else {
+            trace.report(appPID: nil, into: &log)
+            return nil
+        }
+        trace.report(appPID: app.pid, into: &log)
+        guard log.errorCount == errorsBefore else { return nil }
+        var run = ImportedRun(file: trace.file, format: trace.format.rawValue)
+        let main = trace.threads[Int(app.mainThread)]
+        run.appName = trace.processNames[app.pid]
+        run.app =
+            (run.appName.map { "'\($0)' (pid \(app.pid))" } ?? "pid \(app.pid)")
+            + ", main thread \(main.name.map { "'\($0)' " } ?? "")(tid \(main.tid))"
+        if trace.format == .launchflow {
+            run.appName = trace.scenarioName ?? run.appName
+            declaredRun(trace, app: app, rules: rules, into: &run, log: &log)
+        } else {
+            var walk = Walk(trace: trace, app: app, rules: rules)
+            walk.select(log: &log)
+            if !rules.isInto { walk.bindFlows(log: &log) }  // --into changes costs only
+            walk.finish(into: &run, log: &log)
+        }
+        guard log.errorCount == errorsBefore else { return nil }
+        return run
+    }
+
+    struct App {
+        var pid: Int
+        var mainThread: Int32
+    }
+
+    /// The app's main thread, or nil after an error that lists the candidates.
+    static func chooseApp(_ trace: Trace, option: String?, log: inout ImportLog) -> App? {
+        var slicesPerThread = [Int](repeating: 0, count: trace.threads.count)
+        for slice in trace.slices { slicesPerThread[Int(slice.thread)] += 1 }
+        var slicesPerProcess: [Int: Int] = [:]
+        for (k, thread) in trace.threads.enumerated() { slicesPerProcess[thread.pid, default: 0] += slicesPerThread[k] }
+        let all = Array(trace.threads.indices)
+        func describe(_ list: [Int]) -> String {
+            let shown = list.prefix(12).map { k in
+                let thread = trace.threads[k]
+                let name = thread.name.map { "'\($0)' " } ?? ""
+                let process = trace.processNames[thread.pid].map { " '\($0)'" } ?? ""
+                let count = slicesPerThread[k]
+                return
+                    "\(name)tid \(thread.tid) of pid \(thread.pid)\(process) (\(count) slice\(count == 1 ? "" : "s"))"
+            }
+            return shown.joined(separator: "; ") + (list.count > 12 ? "; … (\(list.count - 12) more)" : "")
+        }
+        let withSlices = all.filter { slicesPerThread[$0] > 0 }
+        func pick(_ candidates: [Int], _ what: String) -> App? {
+            var list = candidates
+            if list.count > 1 { list = list.filter { slicesPerProcess[trace.threads[$0].pid, default: 0] > 0 } }
+            if list.count > 1 { list = list.filter { slicesPerThread[$0] > 0 } }
+            if list.count == 1 { return App(pid: trace.threads[list[0]].pid, mainThread: Int32(list[0])) }
+            if list.count > 1 {
+                log.error(
+                    trace.file,
+                    "\(what) in several processes: \(describe(list)). Say which is the app's main thread with --main-thread TID"
+                )
+            }
+            return nil
+        }
+        if let option {
+            let candidates =
+                Int(option).map { tid in all.filter { trace.threads[$0].tid == tid } }
+                ?? all.filter { trace.threads[$0].name == option }
+            if candidates.isEmpty {
+                log.error(
+                    trace.file,
+                    "--main-thread '\(option)': no thread \(Int(option) == nil ? "named" : "with tid") \(option) in this trace. Threads with slices: \(withSlices.isEmpty ? "none" : describe(withSlices))"
+                )
+                return nil
+            }
+            return pick(candidates, "--main-thread '\(option)' matches threads")
+        }
+        let named = all.filter { trace.threads[$0].name == "main" }
+        if !named.isEmpty { return pick(named, "there are threads named 'main'") }
+        let leaders = all.filter {
+            trace.threads[$0].tid == trace.threads[$0].pid && slicesPerProcess[trace.threads[$0].pid, default: 0] > 0
+        }
+        if !leaders.isEmpty {
+            return pick(leaders, "no thread is named 'main', and threads whose tid equals their pid are")
+        }
+        if withSlices.isEmpty {
+            log.error(trace.file, "the trace has no slices (no 'X' events and no 'B'/'E' pairs): nothing to import")
+            return nil
+        }
+        log.error(
+            trace.file,
+            "cannot tell which thread is the app's main thread: no thread is named 'main' (thread_name metadata) and no thread's tid equals its pid. Threads with slices: \(describe(withSlices)). Name it with --main-thread TID (or its name)"
+        )
+        return nil
+    }
+
+    // MARK: launchflow traces
+
+    /// launchflow's own trace: the tasks, threads and dependencies its slices
+    /// declare, exactly; costs are the slices' durations.
+    private static func declaredRun(
+        _ trace: Trace, app: App, rules: SelectionRules, into run: inout ImportedRun, log: inout ImportLog
+    ) {
+        var tasks: [String: Int] = [:]
+        var declaredDependencies: [[String]] = []
+        let ordered = trace.declaredTasks.keys.sorted {
+            (trace.slices[$0].start, trace.slices[$0].event) < (trace.slices[$1].start, trace.slices[$1].event)
+        }
+        for k in ordered {
+            let declared = trace.declaredTasks[k]!
+            let slice = trace.slices[k]
+            guard trace.threads[Int(slice.thread)].pid == app.pid, let id = declared.id else { continue }
+            let decision = rules.decide(id)
+            guard decision.matches else { continue }
+            guard decision.known else {
+                run.addUnmatched(id, slice.duration)
+                continue
+            }
+            if let slot = tasks[decision.task] {
+                run.tasks[slot].cost += slice.duration
+                run.tasks[slot].slices += 1
+                continue
+            }
+            tasks[decision.task] = run.tasks.count
+            run.tasks.append(
+                ImportedTask(
+                    id: decision.task, cost: slice.duration, onMain: declared.mainThreadOnly, slices: 1,
+                    priority: declared.priority, firstFrame: declared.firstFrame))
+            declaredDependencies.append(declared.dependsOn.map { rules.decide($0).task })
+        }
+        for (slot, dependencies) in declaredDependencies.enumerated() {
+            var seen = Set<String>()
+            run.tasks[slot].dependsOn = dependencies.filter {
+                tasks[$0] != nil && $0 != run.tasks[slot].id && seen.insert($0).inserted
+            }
+        }
+        for (k, _) in trace.declaredPhases.sorted(by: { $0.value < $1.value })
+        where trace.threads[Int(trace.slices[k].thread)].pid == app.pid {
+            run.preMain.append(ImportedPhase(name: trace.names[trace.slices[k].name], cost: trace.slices[k].duration))
+        }
+        let threads = trace.threads.filter {
+            $0.pid == app.pid && ($0.name == "main" || $0.name?.hasPrefix("worker-") == true)
+        }
+        run.cores = max(threads.count, 2)
+    }
+}
+
+/// One trace's contribution: its tasks with their costs, threads and
+/// dependencies, its pre-main phases.
+struct ImportedRun {
+    var file: String
+    var format: String
+    /// `'com.example.shop' (pid 4100), main thread 'main' (tid 4100)`.
+    var app: String?
+    var appName: String?
+    /// In order of their first slice.
+    var tasks: [ImportedTask] = []
+    var preMain: [ImportedPhase] = []
+    /// App threads (main included) that ran a task.
+    var threadsWithTasks: Int?
+    /// Cores as the trace states them (launchflow traces).
+    var cores: Int?
+    /// With `--into`: selected slices whose task is not in the scenario, by name.
+    var unmatched: [UnmatchedSlice] = []
+    /// MetricKit: the costs are already distributions (cost = median, `p90`).
+    var isDistribution = false
+    var dependencyCount: Int { tasks.reduce(0) { $0 + $1.dependsOn.count } }
+
+    mutating func addUnmatched(_ name: String, _ duration: Nanos) {
+        if let k = unmatched.firstIndex(where: { $0.name == name }) {
+            unmatched[k].count += 1
+            unmatched[k].total += duration
+        } else {
+            unmatched.append(UnmatchedSlice(name: name, count: 1, total: duration))
+        }
+    }
+}
+
+struct ImportedTask {
+    var id: String
+    var cost: Nanos
+    var p90: Nanos? = nil
+    /// Every slice ran on the main thread; nil when the source does not say (MetricKit).
+    var onMain: Bool?
+    /// Ids, in task order.
+    var dependsOn: [String] = []
+    var slices: Int = 1
+    /// launchflow traces only.
+    var priority: Int? = nil
+    var firstFrame: Bool? = nil
+}
+
+struct ImportedPhase {
+    var name: String
+    var cost: Nanos
+}
+
+struct UnmatchedSlice {
+    var name: String
+    var count: Int
+    var total: Nanos
+}

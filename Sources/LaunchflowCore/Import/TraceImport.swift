@@ -1,0 +1,212 @@
+/// `launchflow import`: traces (or MetricKit payloads) in, a scenario out —
+/// a new one, or an existing one whose costs are refreshed (`--into`).
+///
+/// ```swift
+/// let outcome = try TraceImport.run(ImportRequest(traces: ["launch.json"]))
+/// outcome.scenario   // the scenario file's bytes, validated
+/// ```
+public enum TraceImport {
+    /// Reads every trace, then builds or edits the scenario. Every problem of
+    /// every input is collected before it throws; nothing is written here.
+    ///
+    /// - Parameter progress: `(file, bytes read, file size)`, now and then, while a trace is read.
+    public static func run(
+        _ request: ImportRequest, progress: ((String, Int, Int) -> Void)? = nil
+    ) throws(ImportError) -> ImportOutcome {
+        var log = ImportLog()
+        var target: IntoTarget? = nil
+        if let into = request.into {
+            do {
+                target = try IntoTarget(path: into)
+            } catch {
+                log.append(contentsOf: error.log)
+            }
+        }
+        let rules: SelectionRules
+        do {
+            rules = try SelectionRules(
+                request.options, taskIDs: target.map { Set($0.text.tasks.compactMap(\.id)) },
+                phaseNames: Set(target?.text.phases.compactMap(\.name) ?? []))
+        } catch {
+            log.append(contentsOf: error.log)
+            throw ImportError(log)
+        }
+
+        var runs: [ImportedRun] = []
+        var payloads: [(file: String, payload: MetricKitReader.Payload)] = []
+        for path in request.traces {
+            let bytes: [UInt8]
+            do {
+                bytes = try readInputFile(path, what: "a trace file")
+            } catch {
+                log.append(contentsOf: error.log)
+                continue
+            }
+            let report = progress.map { report in { (done: Int) in report(path, done, bytes.count) } }
+            switch read(bytes, file: path, format: request.options.format, log: &log, progress: report) {
+            case .trace(var trace)?:
+                if let run = SliceSelection.run(
+                    of: &trace, rules: rules, mainThread: request.options.mainThread, log: &log)
+                {
+                    runs.append(run)
+                }
+            case .metricKit(let payload)?:
+                payloads.append((path, payload))
+            case nil:
+                continue
+            }
+        }
+        if !runs.isEmpty, !payloads.isEmpty {
+            log.error(
+                payloads[0].file,
+                "a MetricKit payload cannot be mixed with traces: import the traces, then the payloads into the result (--into), or import each kind alone"
+            )
+        }
+        guard !log.hasErrors else { throw ImportError(log) }
+        if !payloads.isEmpty, let run = metricKitRun(payloads, rules: rules, log: &log) { runs.append(run) }
+        guard !log.hasErrors else { throw ImportError(log) }
+
+        let merged = MergedImport(runs, log: &log)
+        if let target {
+            return try target.refresh(with: merged, log: log)
+        }
+        return try ScenarioBuilder.build(merged, log: log)
+    }
+
+    enum Input {
+        case trace(Trace)
+        case metricKit(MetricKitReader.Payload)
+    }
+
+    /// Reads one file in its format (`--from`, or detected from the content).
+    static func read(
+        _ bytes: [UInt8], file: String, format: ImportFormat?, log: inout ImportLog, progress: ((Int) -> Void)?
+    ) -> Input? {
+        let detected = format ?? detect(bytes)
+        switch detected {
+        case .chrome?:
+            do {
+                return try ChromeTraceReader.read(bytes, file: file, log: &log, progress: progress).map { .trace($0) }
+            } catch {
+                if format == .chrome {
+                    log.error(file, "this is a MetricKit payload, not a Chrome trace: drop --from chrome")
+                    return nil
+                }
+                return MetricKitReader.read(bytes, file: file, log: &log).map { .metricKit($0) }
+            }
+        case .atrace?:
+            return AtraceReader.read(bytes, file: file, log: &log, progress: progress).map { .trace($0) }
+        case .metrickit?:
+            guard let payload = MetricKitReader.read(bytes, file: file, log: &log) else { return nil }
+            if payload.signposts.isEmpty {
+                log.error(
+                    file,
+                    "no interval signposts (signpostMetrics[] with signpostIntervalData): no task costs in this payload"
+                )
+                return nil
+            }
+            return .metricKit(payload)
+        case nil:
+            log.error(
+                file,
+                "unknown format: expected Chrome trace JSON ({\"traceEvents\": [...]} or [...]), atrace/systrace text ('# tracer:' or tracing_mark_write lines) or a MetricKit payload; --from chrome|atrace|metrickit says which"
+            )
+            return nil
+        }
+    }
+
+    /// JSON (a Chrome trace or a MetricKit payload, told apart while reading) or atrace text.
+    static func detect(_ bytes: [UInt8]) -> ImportFormat? {
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while i < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[i]) { i += 1 }
+        guard i < bytes.count else { return nil }
+        if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") { return .chrome }
+        return AtraceReader.looksLikeAtrace(bytes) ? .atrace : nil
+    }
+
+    /// MetricKit payloads, histograms merged per signpost, as one run whose
+    /// costs are the histograms' medians and p90s.
+    private static func metricKitRun(
+        _ payloads: [(file: String, payload: MetricKitReader.Payload)], rules: SelectionRules, log: inout ImportLog
+    ) -> ImportedRun? {
+        var order: [String] = []
+        var histograms: [String: Histogram] = [:]
+        for (_, payload) in payloads {
+            for (name, histogram) in payload.signposts {
+                if histograms[name] == nil { order.append(name) }
+                histograms[name, default: Histogram()].merge(histogram)
+            }
+        }
+        let file = payloads[0].file
+        var run = ImportedRun(file: file, format: "MetricKit payload")
+        run.isDistribution = true
+        var slots: [String: Int] = [:]
+        for name in order {
+            let histogram = histograms[name]!
+            let decision = rules.decide(name)
+            guard decision.matches || decision.premain else { continue }
+            if !decision.conflicts.isEmpty {
+                log.error(
+                    file,
+                    "signpost '\(name)' matches map rules for \(decision.conflicts.count) tasks: \(decision.conflicts.joined(separator: " and ")); a signpost must count towards one task"
+                )
+                continue
+            }
+            let median = histogram.percentile(50)
+            if decision.premain {
+                run.preMain.append(ImportedPhase(name: name, cost: median))
+            } else if !decision.known {
+                run.addUnmatched(name, median)
+            } else if let slot = slots[decision.task] {
+                run.tasks[slot].cost += median
+                run.tasks[slot].p90 = (run.tasks[slot].p90 ?? 0) + histogram.percentile(90)
+                run.tasks[slot].slices += 1
+            } else {
+                slots[decision.task] = run.tasks.count
+                run.tasks.append(
+                    ImportedTask(id: decision.task, cost: median, p90: histogram.percentile(90), onMain: nil, slices: 1)
+                )
+            }
+        }
+        return log.hasErrors ? nil : run
+    }
+}
+
+/// What to import and how.
+public struct ImportRequest: Sendable {
+    public var traces: [String]
+    public var options: ImportOptions
+    /// `--into SCENARIO`: refresh that scenario's costs instead of building one.
+    public var into: String?
+
+    public init(traces: [String], options: ImportOptions = ImportOptions(), into: String? = nil) {
+        self.traces = traces
+        self.options = options
+        self.into = into
+    }
+}
+
+/// The result of an import: the scenario to write and what to tell the user.
+public struct ImportOutcome: Sendable {
+    /// The scenario file (new, or the `--into` file with refreshed costs), validated.
+    public var scenario: [UInt8]
+    /// Warnings and notes.
+    public var log: ImportLog
+    /// What was imported (and, with `--into`, which costs moved by how much).
+    public var summary: String
+    /// With `--into`: every cost that changed, largest change first.
+    public var changes: [CostChange]
+}
+
+/// A cost `--into` changed.
+public struct CostChange: Sendable, Equatable {
+    public enum Kind: String, Sendable { case task, preMain }
+    public var kind: Kind
+    public var name: String
+    public var before: Nanos
+    public var after: Nanos
+    public var p90Before: Nanos?
+    public var p90After: Nanos?
+
+    public var delta: Nanos { after - before }
+}

@@ -1,0 +1,228 @@
+import Foundation
+
+/// The slice model every trace format is read into: processes, threads, the
+/// slices on each thread and the flow steps between them. Times are
+/// nanoseconds on the trace's own clock.
+///
+/// Slices are compact values (40 bytes) and names are interned, so that a
+/// trace of two million events stays far below the size of its file.
+struct Trace {
+    enum Format: String, Sendable {
+        case chrome = "Chrome trace"
+        case atrace = "atrace text"
+        case launchflow = "launchflow trace"
+    }
+
+    var file: String
+    var format: Format
+    var names = NameTable()
+    /// Process names by pid (`process_name` metadata, or the main thread's command in atrace).
+    var processNames: [Int: String] = [:]
+    var threads: [TraceThread] = []
+    var slices: [TraceSlice] = []
+    var flows: [FlowStep] = []
+    /// Flow identities (`cat`, `name`, `id`) as text, indexed by ``FlowStep/flow``.
+    var flowKeys = NameTable()
+    /// Problems found while reading; those of one process (pid) count only if
+    /// that process turns out to be the app, those without a pid always.
+    private(set) var problems: [(pid: Int?, diagnostic: ImportDiagnostic)] = []
+    /// Problems beyond ``ImportLog/limit``, by pid.
+    private(set) var uncountedProblems: [Int?: [ImportDiagnostic.Severity: Int]] = [:]
+    /// launchflow's own traces: the task each `task` slice declares in its
+    /// `args`, and the pre-main phase index of each `preMain` slice.
+    var declaredTasks: [Int: DeclaredTask] = [:]
+    var declaredPhases: [Int: Int] = [:]
+    /// `otherData.generator`, and `otherData.scenario` (launchflow's traces).
+    var generator: String?
+    var scenarioName: String?
+    /// Where each event sits, for messages: computed only when one is needed.
+    var lines: LineIndex
+
+    init(file: String, format: Format, bytes: [UInt8]) {
+        self.file = file
+        self.format = format
+        self.lines = LineIndex(bytes: bytes)
+    }
+
+    private var threadIndex: [ThreadKey: Int32] = [:]
+
+    /// The thread `(pid, tid)`, registered on first use.
+    mutating func thread(pid: Int, tid: Int) -> Int32 {
+        let key = ThreadKey(pid: pid, tid: tid)
+        if let index = threadIndex[key] { return index }
+        let index = Int32(threads.count)
+        threads.append(TraceThread(pid: pid, tid: tid))
+        threadIndex[key] = index
+        return index
+    }
+
+    mutating func record(pid: Int?, _ diagnostic: ImportDiagnostic) {
+        if problems.count < 4 * ImportLog.limit {
+            problems.append((pid, diagnostic))
+        } else {
+            uncountedProblems[pid, default: [:]][diagnostic.severity, default: 0] += 1
+        }
+    }
+
+    /// Moves the problems of the app (and those of no process) into `log`;
+    /// those of other processes are dropped.
+    mutating func report(appPID: Int?, into log: inout ImportLog) {
+        for (pid, diagnostic) in problems where pid == nil || pid == appPID { log.add(diagnostic) }
+        for (pid, counts) in uncountedProblems where pid == nil || pid == appPID {
+            for (severity, count) in counts { log.countDropped(severity, count) }
+        }
+        problems = []
+        uncountedProblems = [:]
+    }
+
+    /// `thread 'main' (pid 4100, tid 4100)`.
+    func describe(thread index: Int32) -> String {
+        let thread = threads[Int(index)]
+        let name = thread.name.map { "'\($0)' " } ?? ""
+        return "thread \(name)(pid \(thread.pid), tid \(thread.tid))"
+    }
+}
+
+struct ThreadKey: Hashable {
+    var pid: Int
+    var tid: Int
+}
+
+struct TraceThread {
+    var pid: Int
+    var tid: Int
+    var name: String?
+}
+
+/// One slice: a span of time on one thread.
+struct TraceSlice {
+    var thread: Int32
+    /// Index into ``Trace/names``.
+    var name: Int32
+    /// Index into ``Trace/names`` (the Chrome `cat`; 0, the empty string, when none).
+    var category: Int32
+    /// The 0-based index of the event that began it (Chrome), or its 1-based line (atrace).
+    var event: Int32
+    var start: Nanos
+    var end: Nanos
+    /// Byte offset of that event in the file (for line numbers in messages).
+    var offset: Int
+
+    var duration: Nanos { end - start }
+}
+
+/// One step of a flow (Chrome `s`, `t`, `f` events): an arrow between slices.
+struct FlowStep {
+    enum Phase: UInt8 { case start, step, finish }
+
+    /// Index into ``Trace/flowKeys``.
+    var flow: Int32
+    var phase: Phase
+    /// `f` with `"bp": "e"` binds to the enclosing slice; without it, to the
+    /// next slice that begins at or after it. `s` and `t` always enclose.
+    var bindsToEnclosingSlice: Bool
+    var thread: Int32
+    var time: Nanos
+    var event: Int32
+    var offset: Int
+}
+
+/// What a launchflow trace's task slice says about its task (its `args`).
+struct DeclaredTask {
+    var id: String?
+    var dependsOn: [String] = []
+    var mainThreadOnly = false
+    var firstFrame = false
+    var priority = 0
+}
+
+/// Interned strings: each distinct string once, numbered in order of first use.
+struct NameTable {
+    private(set) var strings: [String] = [""]
+    private var numbers: [String: Int32] = ["": 0]
+
+    mutating func intern(_ text: String) -> Int32 {
+        if let number = numbers[text] { return number }
+        let number = Int32(strings.count)
+        strings.append(text)
+        numbers[text] = number
+        return number
+    }
+
+    func number(of text: String) -> Int32? { numbers[text] }
+
+    subscript(number: Int32) -> String { strings[Int(number)] }
+
+    var count: Int { strings.count }
+}
+
+/// Line numbers of byte offsets, built on first use (one pass over the bytes).
+struct LineIndex {
+    private let bytes: [UInt8]
+    private var starts: [Int]? = nil
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The 1-based line holding byte `offset`.
+    mutating func line(of offset: Int) -> Int {
+        if starts == nil {
+            var found = [0]
+            bytes.withUnsafeBufferPointer { buffer in
+                for i in 0..<buffer.count where buffer[i] == 0x0A { found.append(i + 1) }
+            }
+            starts = found
+        }
+        let starts = starts!
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return low + 1
+    }
+
+    /// Frees the bytes (line numbers already computed stay available).
+    mutating func release() {
+        if starts != nil { self = LineIndex(bytes: [], starts: starts) }
+    }
+
+    private init(bytes: [UInt8], starts: [Int]?) {
+        self.bytes = bytes
+        self.starts = starts
+    }
+}
+
+/// Reads a whole file into bytes, with one copy (no `Data` in between): a
+/// 200 MB trace costs 200 MB.
+func readInputFile(_ path: String, what: String) throws(ImportError) -> [UInt8] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw ImportError(file: path, "no such file")
+    }
+    if isDirectory.boolValue { throw ImportError(file: path, "is a directory, expected \(what)") }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+        throw ImportError(file: path, "cannot be read: \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+        throw ImportError(file: path, "cannot be read: \(String(cString: strerror(errno)))")
+    }
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(max(Int(info.st_size), 0))
+    let chunkSize = 1 << 20
+    let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
+    defer { chunk.deallocate() }
+    while true {
+        let count = Foundation.read(descriptor, chunk, chunkSize)
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw ImportError(file: path, "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        if count == 0 { break }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
+    }
+    return bytes
+}

@@ -1,0 +1,50 @@
+/// The anchor closure of MODEL.md §4 (v2): the anchors — every `anchor` task,
+/// and under `anchored` every `firstFrame` task too — and every task they
+/// depend on, directly or not; then every `mainThreadOnly` task that shares a
+/// `queue` with a task taken so far. `didFinishLaunching` runs the closure's
+/// main-thread work itself, and its tasks rank first.
+public struct AnchorClosure: Sendable {
+    /// Whether each task is in the closure.
+    public let contains: [Bool]
+    /// The number of tasks in it.
+    public let count: Int
+    /// `firstFrame` tasks are anchors (the `anchored` strategy).
+    public let firstFrameIsAnchor: Bool
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// - Complexity: O(n + e).
+    init(tasks: [LaunchTask], graph: TaskGraph, queueOf: [Int32], firstFrameIsAnchor: Bool) {
+        self.firstFrameIsAnchor = firstFrameIsAnchor
+        var inside = [Bool](repeating: false, count: tasks.count)
+        var stack: [Int] = []
+        for i in tasks.indices where tasks[i].anchor || (firstFrameIsAnchor && tasks[i].firstFrame) {
+            inside[i] = true
+            stack.append(i)
+        }
+        guard !stack.isEmpty else {
+            contains = inside
+            count = 0
+            return
+        }
+        while let task = stack.popLast() {
+            for k in Int(graph.dependencyStart[task])..<Int(graph.dependencyStart[task + 1]) {
+                let dependency = Int(graph.dependencies[k])
+                if !inside[dependency] {
+                    inside[dependency] = true
+                    stack.append(dependency)
+                }
+            }
+        }
+        let queueCount = (queueOf.max() ?? -1) + 1
+        if queueCount > 0 {
+            var queueTaken = [Bool](repeating: false, count: Int(queueCount))
+            for i in tasks.indices where inside[i] && queueOf[i] >= 0 { queueTaken[Int(queueOf[i])] = true }
+            for i in tasks.indices where !inside[i] && tasks[i].mainThreadOnly && queueOf[i] >= 0 {
+                if queueTaken[Int(queueOf[i])] { inside[i] = true }
+            }
+        }
+        contains = inside
+        count = inside.lazy.filter { $0 }.count
+    }
+}

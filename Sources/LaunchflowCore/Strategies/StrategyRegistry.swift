@@ -1,0 +1,61 @@
+/// The launch strategies of MODEL.md §4, by name.
+///
+/// Each strategy is one ``StrategyDefinition`` (in its own file beside this
+/// one); ``StrategyDefinition/all`` lists them in report order. Everything
+/// else — the CLI's choices and help, reports, charts — reads the registry.
+public enum Strategy: String, CaseIterable, Sendable, Codable {
+    case serial, priority, dag, anchored
+
+    /// This strategy's entry in the registry.
+    public var definition: StrategyDefinition {
+        switch self {
+        case .serial: .serial
+        case .priority: .priority
+        case .dag: .dag
+        case .anchored: .anchored
+        }
+    }
+
+    /// The names, in report order, for help and error messages: `serial, priority, dag, anchored`.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// One strategy: its name and help, the facts the reports need, and how the
+/// engine runs it.
+public struct StrategyDefinition: Sendable {
+    public let strategy: Strategy
+    /// One line for `--help` and reports.
+    public let summary: String
+    /// `--max-concurrent` applies to it.
+    public let limitsConcurrency: Bool
+    /// It may start a task before a dependency is done (its times can be
+    /// reached only by breaking dependencies).
+    public let canBreakDependencies: Bool
+    /// What `didFinishLaunching` waits for when it blocks the main thread.
+    public let blockedReason: String
+    /// What the engine needs of the strategy for one scenario, built once.
+    let plan: @Sendable (PreparedScenario) -> StrategyPlan
+    /// One run of the engine with this strategy's policy.
+    let execute: @Sendable (PreparedScenario, StrategyPlan, RunInputs, inout SimulatorBuffers) -> RunOutcome
+
+    /// Every strategy, in report order.
+    public static var all: [StrategyDefinition] { Strategy.allCases.map(\.definition) }
+
+    /// The strategy the others are compared with (deltas in reports).
+    public static let baseline = Strategy.serial
+}
+
+extension StrategyDefinition {
+    /// Runs `policy` on the engine (specialised for each policy type).
+    static func runEngine<P: LaunchPolicy>(
+        _ prepared: PreparedScenario, _ plan: StrategyPlan, _ inputs: RunInputs, _ policy: P,
+        _ buffers: inout SimulatorBuffers
+    ) -> RunOutcome {
+        var simulator = Simulator(
+            scenario: prepared.scenario, plan: plan, run: inputs, policy: policy,
+            buffers: SimulatorBuffers.take(from: &buffers))
+        let outcome = simulator.run(from: prepared.t0)
+        buffers = simulator.takeBuffers()
+        return outcome
+    }
+}
