@@ -268,6 +268,107 @@ struct ImportTests {
         }
     }
 
+    /// The same with every v2 key: latency, queue, idle, anchor and group come
+    /// back under every strategy; `delay` is the delay the strategy applied
+    /// (all of it under priority, dag and anchored; none under serial, which
+    /// ignores delays); the inputs come back in `at` order (then file order),
+    /// which is the order the run loop takes them in. Zero-cost tasks, idle
+    /// tasks and inputs survive. `idleMode` is not in the trace.
+    @Test(arguments: 1...8)
+    func launchflowTracesRoundTripEveryV2Key(seed: Int) throws {
+        var generator = RandomScenario(taskCount: 30 + seed * 6).usingEveryV2Key()
+        generator.zeroCostShare = 0.15
+        generator.anchorShare = 0.05
+        var scenario = generator.make(seed: UInt64(seed))
+        // At least one zero-cost idle task, one anchor, a zero-cost input and
+        // two inputs arriving at the same instant.
+        let idle = try #require(scenario.tasks.lastIndex { $0.mainThreadOnly && !$0.firstFrame })
+        scenario.tasks[idle].idle = true
+        scenario.tasks[idle].cost = 0
+        scenario.tasks[seed % scenario.tasks.count].anchor = true
+        scenario.inputs.append(UserInput(name: "late twin", at: scenario.inputs[2].at, cost: 0))
+        scenario.inputs.insert(UserInput(name: "early twin", at: scenario.inputs[2].at, cost: 2000), at: 1)
+        let inputsInOrder = scenario.inputs.enumerated().sorted {
+            ($0.element.at, $0.offset) < ($1.element.at, $1.offset)
+        }
+        .map { "\($0.element.name) \($0.element.at) \($0.element.cost)" }
+
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for strategy in Strategy.allCases {
+            let label = "seed \(seed) \(strategy)"
+            let path = folder.path("trace-\(strategy).json")
+            try Data(TraceExport.json(SimulationResult(scenario, strategy: strategy))).write(
+                to: URL(fileURLWithPath: path))
+            let outcome = try TraceImport.run(ImportRequest(traces: [path]))
+            let back = try ScenarioLoader.decode(outcome.scenario, file: path)
+            #expect(outcome.log.diagnostics.filter { $0.severity != .note }.isEmpty, "\(label)")
+            #expect(back.device.cores == scenario.device.cores, "\(label)")
+            #expect(back.preMain == scenario.preMain, "\(label)")
+            #expect(back.inputs.map { "\($0.name) \($0.at) \($0.cost)" } == inputsInOrder, "\(label)")
+            #expect(back.tasks.count == scenario.tasks.count, "\(label)")
+            let byID = Dictionary(uniqueKeysWithValues: back.tasks.map { ($0.id, $0) })
+            for task in scenario.tasks {
+                guard let imported = byID[task.id] else {
+                    Issue.record("\(label): \(task.id) missing")
+                    continue
+                }
+                var expected = task
+                expected.dependsOn = []
+                if strategy == .serial { expected.delay = 0 }
+                var got = imported
+                got.dependsOn = []
+                #expect(got == expected, "\(label)")
+                #expect(
+                    imported.dependsOn.map { back.tasks[$0].id } == task.dependsOn.map { scenario.tasks[$0].id },
+                    "\(label) \(task.id)")
+            }
+        }
+    }
+
+    /// Several launchflow traces: latency is the median with its p90 (as
+    /// cost), delay the largest any strategy applied; `--into` refreshes the
+    /// costs only and adds no v2 key.
+    @Test func severalLaunchflowTracesAndIntoKeepTheirRules() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = repositoryRoot.appendingPathComponent("scenarios/permission-alerts.json").path
+        var scenario = try ScenarioLoader.load(path: source)
+        let alert = try #require(scenario.tasks.firstIndex { $0.id == "push-permission-alert" })
+        scenario.tasks[alert].delay = 250_000
+        var paths: [String] = []
+        for (k, latency) in [2_000_000, 2_500_000, 4_000_000].enumerated() {
+            var run = scenario
+            run.tasks[alert].latency = latency
+            let path = folder.path("run\(k).json")
+            try Data(TraceExport.json(SimulationResult(run, strategy: k == 0 ? .serial : .dag))).write(
+                to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let back = try ScenarioLoader.decode(
+            try TraceImport.run(ImportRequest(traces: paths)).scenario, file: "merged.json")
+        let merged = try #require(back.tasks.first { $0.id == "push-permission-alert" })
+        #expect(merged.latency == 2_500_000)
+        #expect(merged.latencyP90 == 3_700_000)
+        #expect(merged.delay == 250_000)
+        #expect(merged.queue == "alerts" && merged.group == "permissions")
+        #expect(back.inputs == scenario.inputs)
+
+        // --into: the scenario's own file with one cost changed comes back byte for byte.
+        let original = try Data(contentsOf: URL(fileURLWithPath: source))
+        let edited = String(decoding: original, as: UTF8.self).replacingOccurrences(
+            of: #"{ "id": "crash-reporter", "cost": 4,"#, with: #"{ "id": "crash-reporter", "cost": 4.5,"#)
+        #expect(edited.utf8.count == original.count + 2)
+        let into = folder.path("into.json")
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: into))
+        let trace = folder.path("original.json")
+        try Data(TraceExport.json(SimulationResult(try ScenarioLoader.load(path: source), strategy: .dag))).write(
+            to: URL(fileURLWithPath: trace))
+        let refreshed = try TraceImport.run(ImportRequest(traces: [trace], into: into))
+        #expect(Data(refreshed.scenario) == original)
+        #expect(refreshed.changes.map(\.name) == ["crash-reporter"])
+    }
+
     @Test func theBundledScenariosRoundTripThroughTheCommand() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -86,6 +86,14 @@ enum ChromeTraceReader {
         var firstFrame: Bool?
         var priority: Int?
         var phase: Int?
+        // v2 task keys, and an input's arrival.
+        var latencyMs: Nanos?
+        var delayMs: Nanos?
+        var queue: String?
+        var idle: Bool?
+        var anchor: Bool?
+        var group: String?
+        var atMs: Nanos?
     }
 
     /// A `B` or `E` event, kept until the thread's events are matched.
@@ -210,6 +218,13 @@ enum ChromeTraceReader {
             case ("phase", .number):
                 let n = try r.readNumber()
                 if n.isIntegral, n.value >= 0, n.value <= 1e9 { args.phase = Int(n.value) }
+            case ("latencyMs", .number): args.latencyMs = try milliseconds(&r)
+            case ("delayMs", .number): args.delayMs = try milliseconds(&r)
+            case ("atMs", .number): args.atMs = try milliseconds(&r)
+            case ("queue", .string): args.queue = try r.readString()
+            case ("group", .string): args.group = try r.readString()
+            case ("idle", .bool): args.idle = try r.readBool()
+            case ("anchor", .bool): args.anchor = try r.readBool()
             case ("dependsOn", .array):
                 var ids: [String] = []
                 try r.readArray { r, _ in
@@ -218,6 +233,13 @@ enum ChromeTraceReader {
                 args.dependsOn = ids
             default: try r.skipValue()
             }
+        }
+
+        /// A duration or instant in ms (launchflow's args), nil when negative or out of range.
+        private static func milliseconds(_ r: inout JSONReader) throws -> Nanos? {
+            let value = try r.readNumber().value
+            guard value >= 0, let nanos = nanos(fromMilliseconds: value) else { return nil }
+            return nanos
         }
 
         private static func string(_ key: String, _ r: inout JSONReader, _ event: inout Event) throws -> String? {
@@ -364,12 +386,17 @@ enum ChromeTraceReader {
 
         /// launchflow's own traces declare each task in its slice's `args`.
         private mutating func declare(_ event: Event, slice: Int) {
-            if event.category == "task", let id = event.args.id {
+            let args = event.args
+            if event.category == "task", let id = args.id {
                 trace.declaredTasks[slice] = DeclaredTask(
-                    id: id, dependsOn: event.args.dependsOn ?? [], mainThreadOnly: event.args.mainThreadOnly ?? false,
-                    firstFrame: event.args.firstFrame ?? false, priority: event.args.priority ?? 0)
-            } else if event.category == "preMain", let phase = event.args.phase {
+                    id: id, dependsOn: args.dependsOn ?? [], mainThreadOnly: args.mainThreadOnly ?? false,
+                    firstFrame: args.firstFrame ?? false, priority: args.priority ?? 0, latency: args.latencyMs,
+                    delay: args.delayMs, queue: args.queue, idle: args.idle ?? false, anchor: args.anchor ?? false,
+                    group: args.group)
+            } else if event.category == "preMain", let phase = args.phase {
                 trace.declaredPhases[slice] = phase
+            } else if event.category == "input", let at = args.atMs {
+                trace.declaredInputs[slice] = at
             }
         }
 

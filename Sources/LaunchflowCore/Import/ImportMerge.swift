@@ -13,6 +13,10 @@
 ///   trace's order).
 /// - Pre-main phases take the median.
 /// - MetricKit runs already carry a distribution (histogram median and p90).
+/// - (v2, launchflow traces) `latency` is the median as well, with
+///   `latencyP90` over several traces; `delay` is the largest applied (a
+///   strategy that ignores delays applies none); the other keys, and the
+///   inputs, come from the first trace that has them.
 struct MergedImport {
     struct Task {
         var id: String
@@ -24,10 +28,14 @@ struct MergedImport {
         var firstFrame: Bool?
         /// In how many runs the task appears.
         var runs: Int
+        /// (v2) launchflow traces only.
+        var v2: ImportedTask.V2? = nil
+        var latencyP90: Nanos? = nil
     }
 
     var tasks: [Task] = []
     var preMain: [ImportedPhase] = []
+    var inputs: [ImportedInput] = []
     var runs: [ImportedRun]
     /// Threads that ran tasks (the most in one trace), or the trace's cores.
     var cores: Int?
@@ -55,6 +63,16 @@ struct MergedImport {
                 task.cost = Percentile.interpolated(50, ofSorted: costs)
                 task.p90 = Percentile.interpolated(90, ofSorted: costs)
             }
+            let declared = seen.compactMap(\.v2)
+            if var v2 = declared.first {
+                let latencies = declared.map(\.latency).sorted()
+                if latencies.count > 1 {
+                    v2.latency = Percentile.interpolated(50, ofSorted: latencies)
+                    if latencies.last! > 0 { task.latencyP90 = Percentile.interpolated(90, ofSorted: latencies) }
+                }
+                v2.delay = declared.map(\.delay).max()!
+                task.v2 = v2
+            }
             if several && seen.count < runs.count {
                 log.warning(
                     runs[0].file,
@@ -71,6 +89,8 @@ struct MergedImport {
             }
             tasks[k].dependsOn = union
         }
+
+        inputs = runs.first { !$0.inputs.isEmpty }?.inputs ?? []
 
         var phaseOrder: [String] = []
         var phaseCosts: [String: [Nanos]] = [:]

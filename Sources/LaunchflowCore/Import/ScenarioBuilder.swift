@@ -13,6 +13,22 @@ enum ScenarioBuilder {
                 "task '\(task.id)' would cost \(formatMillis(nanos: max(task.cost, task.p90 ?? 0))) ms, more than the model's limit of an hour (3600000 ms)"
             )
         }
+        for task in merged.tasks {
+            guard let v2 = task.v2 else { continue }
+            let longest = max(v2.latency, task.latencyP90 ?? 0, v2.delay)
+            if longest > maximumCostNanos {
+                log.error(
+                    source,
+                    "task '\(task.id)' would have a \(longest == v2.delay ? "delay" : "latency") of \(formatMillis(nanos: longest)) ms, more than the model's limit of an hour (3600000 ms)"
+                )
+            }
+        }
+        for (k, input) in merged.inputs.enumerated() where max(input.at, input.cost) > maximumCostNanos {
+            log.error(
+                source,
+                "input \(k + 1) ('\(input.name ?? "")') would \(input.at > maximumCostNanos ? "arrive at \(formatMillis(nanos: input.at))" : "cost \(formatMillis(nanos: input.cost))") ms, more than an hour"
+            )
+        }
         for phase in merged.preMain where phase.cost > maximumCostNanos {
             log.error(
                 source,
@@ -56,6 +72,26 @@ enum ScenarioBuilder {
             }
             w.raw("\n  ]")
         }
+        if !merged.inputs.isEmpty {
+            w.raw(",\n  ")
+            w.key("inputs")
+            w.raw("[")
+            for (k, input) in merged.inputs.enumerated() {
+                w.raw(k == 0 ? "\n    { " : ",\n    { ")
+                if let name = input.name {
+                    w.key("name")
+                    w.string(name)
+                    w.raw(", ")
+                }
+                w.key("at")
+                w.raw(formatMillis(nanos: input.at))
+                w.raw(", ")
+                w.key("cost")
+                w.raw(formatMillis(nanos: input.cost))
+                w.raw(" }")
+            }
+            w.raw("\n  ]")
+        }
         w.raw(",\n  ")
         w.key("tasks")
         w.raw("[")
@@ -71,6 +107,21 @@ enum ScenarioBuilder {
                 w.key("costP90")
                 w.raw(formatMillis(nanos: p90))
             }
+            if let v2 = task.v2, v2.latency > 0 || task.latencyP90 != nil {
+                w.raw(", ")
+                w.key("latency")
+                w.raw(formatMillis(nanos: v2.latency))
+                if let p90 = task.latencyP90 {
+                    w.raw(", ")
+                    w.key("latencyP90")
+                    w.raw(formatMillis(nanos: p90))
+                }
+            }
+            if let delay = task.v2?.delay, delay > 0 {
+                w.raw(", ")
+                w.key("delay")
+                w.raw(formatMillis(nanos: delay))
+            }
             if task.onMain == true {
                 w.raw(", ")
                 w.key("mainThreadOnly")
@@ -85,6 +136,28 @@ enum ScenarioBuilder {
                 w.raw(", ")
                 w.key("firstFrame")
                 w.bool(true)
+            }
+            if let v2 = task.v2 {
+                if let queue = v2.queue, !queue.isEmpty {
+                    w.raw(", ")
+                    w.key("queue")
+                    w.string(queue)
+                }
+                if v2.idle, task.onMain == true {
+                    w.raw(", ")
+                    w.key("idle")
+                    w.bool(true)
+                }
+                if v2.anchor {
+                    w.raw(", ")
+                    w.key("anchor")
+                    w.bool(true)
+                }
+                if let group = v2.group, !group.isEmpty {
+                    w.raw(", ")
+                    w.key("group")
+                    w.string(group)
+                }
             }
             if !task.dependsOn.isEmpty {
                 w.raw(", ")
@@ -148,7 +221,7 @@ enum ScenarioBuilder {
         var text = "Imported \(plural(tasks.count, "task"))"
         if tasks.contains(where: { $0.onMain != nil }) { text += " (\(onMain) on the main thread)" }
         text +=
-            ", \(plural(merged.preMain.count, "pre-main phase")) and \(plural(dependencies, "dependency", "dependencies"))"
+            ", \(plural(merged.preMain.count, "pre-main phase"))\(merged.inputs.isEmpty ? "" : ", \(plural(merged.inputs.count, "input"))") and \(plural(dependencies, "dependency", "dependencies"))"
         text += " from \(sources(merged.runs))"
         if let app = merged.runs[0].app { text += "; app \(app)" }
         if let cores = merged.cores { text += "; device.cores \(cores)" }

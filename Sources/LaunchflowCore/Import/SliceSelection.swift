@@ -153,7 +153,10 @@ enum SliceSelection {
             run.tasks.append(
                 ImportedTask(
                     id: decision.task, cost: slice.duration, onMain: declared.mainThreadOnly, slices: 1,
-                    priority: declared.priority, firstFrame: declared.firstFrame))
+                    priority: declared.priority, firstFrame: declared.firstFrame,
+                    v2: ImportedTask.V2(
+                        latency: declared.latency ?? 0, delay: declared.delay ?? 0, queue: declared.queue,
+                        idle: declared.idle, anchor: declared.anchor, group: declared.group)))
             declaredDependencies.append(declared.dependsOn.map { rules.decide($0).task })
         }
         for (slot, dependencies) in declaredDependencies.enumerated() {
@@ -165,6 +168,19 @@ enum SliceSelection {
         for (k, _) in trace.declaredPhases.sorted(by: { $0.value < $1.value })
         where trace.threads[Int(trace.slices[k].thread)].pid == app.pid {
             run.preMain.append(ImportedPhase(name: trace.names[trace.slices[k].name], cost: trace.slices[k].duration))
+        }
+        // (v2) The inputs the app handled: in `at` order, then trace order (the
+        // order the run loop takes pending inputs in).
+        let inputs = trace.declaredInputs.keys.filter {
+            trace.threads[Int(trace.slices[$0].thread)].pid == app.pid
+        }.sorted {
+            (trace.declaredInputs[$0]!, trace.slices[$0].event) < (trace.declaredInputs[$1]!, trace.slices[$1].event)
+        }
+        run.inputs = inputs.map { k in
+            var name = Substring(trace.names[trace.slices[k].name])
+            if name.hasPrefix("input: ") { name = name.dropFirst("input: ".count) }
+            return ImportedInput(
+                name: name.isEmpty ? nil : String(name), at: trace.declaredInputs[k]!, cost: trace.slices[k].duration)
         }
         let threads = trace.threads.filter {
             $0.pid == app.pid && ($0.name == "main" || $0.name?.hasPrefix("worker-") == true)
@@ -184,6 +200,8 @@ struct ImportedRun {
     /// In order of their first slice.
     var tasks: [ImportedTask] = []
     var preMain: [ImportedPhase] = []
+    /// (v2) launchflow traces: the inputs handled, in `at` order.
+    var inputs: [ImportedInput] = []
     /// App threads (main included) that ran a task.
     var threadsWithTasks: Int?
     /// Cores as the trace states them (launchflow traces).
@@ -216,6 +234,26 @@ struct ImportedTask {
     /// launchflow traces only.
     var priority: Int? = nil
     var firstFrame: Bool? = nil
+    var v2: V2? = nil
+
+    /// The v2 keys a launchflow trace declares (MODEL.md §1).
+    struct V2 {
+        var latency: Nanos = 0
+        /// The delay the traced strategy applied (`serial` applies none).
+        var delay: Nanos = 0
+        var queue: String?
+        var idle = false
+        var anchor = false
+        var group: String?
+    }
+}
+
+/// (v2) A user input of a launchflow trace: its handler's slice.
+struct ImportedInput {
+    /// Nil when the slice's name says none.
+    var name: String?
+    var at: Nanos
+    var cost: Nanos
 }
 
 struct ImportedPhase {

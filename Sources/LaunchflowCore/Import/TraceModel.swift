@@ -32,6 +32,8 @@ struct Trace {
     /// `args`, and the pre-main phase index of each `preMain` slice.
     var declaredTasks: [Int: DeclaredTask] = [:]
     var declaredPhases: [Int: Int] = [:]
+    /// launchflow's own traces (v2): the arrival time (`atMs`) of each `input` slice.
+    var declaredInputs: [Int: Nanos] = [:]
     /// `otherData.generator`, and `otherData.scenario` (launchflow's traces).
     var generator: String?
     var scenarioName: String?
@@ -134,6 +136,14 @@ struct DeclaredTask {
     var mainThreadOnly = false
     var firstFrame = false
     var priority = 0
+    /// (v2) `latencyMs`, `delayMs` (the delay the strategy applied), `queue`,
+    /// `idle`, `anchor`, `group`: absent when the task has none.
+    var latency: Nanos? = nil
+    var delay: Nanos? = nil
+    var queue: String? = nil
+    var idle = false
+    var anchor = false
+    var group: String? = nil
 }
 
 /// Interned strings: each distinct string once, numbered in order of first use.
