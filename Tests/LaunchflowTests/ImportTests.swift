@@ -279,7 +279,7 @@ struct ImportTests {
         var generator = RandomScenario(taskCount: 30 + seed * 6).usingEveryV2Key()
         generator.zeroCostShare = 0.15
         generator.anchorShare = 0.05
-        var scenario = generator.make(seed: UInt64(seed))
+        var scenario = try generator.make(seed: UInt64(seed))
         // At least one zero-cost idle task, one anchor, a zero-cost input and
         // two inputs arriving at the same instant.
         let idle = try #require(scenario.tasks.lastIndex { $0.mainThreadOnly && !$0.firstFrame })
