@@ -187,10 +187,12 @@ extension OptionSpec {
     static let maxConcurrent = OptionSpec(
         name: "max-concurrent", value: "<n>",
         help:
-            "\(StrategyDefinition.all.filter(\.limitsConcurrency).map(\.strategy.rawValue).joined(separator: " and ")) only: at most n worker tasks in\nflight, started and not yet done (an integer ≥ 1).")
+            "\(StrategyDefinition.all.filter(\.limitsConcurrency).map(\.strategy.rawValue).joined(separator: " and ")) only: at most n worker tasks in\nflight, started and not yet done (an integer ≥ 1)."
+    )
     static let idleMode = OptionSpec(
         name: "idle-mode", value: "<mode>",
-        help: "How the run loop runs idle tasks: batch (all at once) or\noneByOne (one per iteration); overrides the scenario's idleMode.",
+        help:
+            "How the run loop runs idle tasks: batch (all at once) or\noneByOne (one per iteration); overrides the scenario's idleMode.",
         choices: IdleMode.allCases.map(\.rawValue))
 }
 

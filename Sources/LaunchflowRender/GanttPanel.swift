@@ -210,7 +210,8 @@ struct GanttPanel {
         fill: String, stroke: String, classes: String, style: String = "filled", penwidth: Double = 0.8,
         tooltip: String?
     ) {
-        let x0 = axis.x(span.start), x1 = axis.x(span.end)
+        let x0 = axis.x(span.start)
+        let x1 = axis.x(span.end)
         var attributes: GraphDescription.Attributes = [
             "fillcolor": .init(fill), "color": .init(stroke), "class": .init(classes),
         ]

@@ -219,7 +219,9 @@ public enum Graphviz {
             edgeObjects.append(UnsafeMutableRawPointer(agedge(g, nodes[edge.tail]!, nodes[edge.head]!, nil, 1)!))
         }
 
-        let nodeKind = Int32(AGNODE), edgeKind = Int32(AGEDGE), graphKind = Int32(AGRAPH)
+        let nodeKind = Int32(AGNODE)
+        let edgeKind = Int32(AGEDGE)
+        let graphKind = Int32(AGRAPH)
         var declared: [[String: UnsafeMutablePointer<Agsym_t>]] = [[:], [:], [:]]  // by kind: graph, node, edge
         func symbol(_ kind: Int32, _ name: String, _ defaults: GraphDescription.Attributes) -> UnsafeMutablePointer<
             Agsym_t

@@ -46,7 +46,7 @@ func runCommand(_ args: [String], quiet: Bool = false) throws -> (seconds: Doubl
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     let argv = ([binary] + args).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     let start = DispatchTime.now().uptimeNanoseconds
     guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else {
@@ -112,7 +112,8 @@ for size in sizes {
     for strategy in Strategy.allCases {
         var result: SimulationResult?
         let engine = best(of: runs) { result = SimulationResult(scenario, strategy: strategy) }
-        var decodeTime = 0.0, encodeTime = 0.0
+        var decodeTime = 0.0
+        var encodeTime = 0.0
         decodeTime = try best(of: runs) { _ = try ScenarioLoader.load(path: file.path) }
         encodeTime = best(of: runs) {
             var writer = JSONWriter(capacity: 128 * size)

@@ -81,7 +81,8 @@ struct SVG {
 
     /// Ids that occur more than once.
     var duplicateIDs: [String] {
-        var seen = Set<String>(), duplicates = Set<String>()
+        var seen = Set<String>()
+        var duplicates = Set<String>()
         for element in elements {
             if let id = SVG.attribute(element, "id"), !seen.insert(id).inserted { duplicates.insert(id) }
         }

@@ -410,7 +410,8 @@ struct CheckTests {
     func files() throws -> (folder: URL, baseline: String, halved: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-gate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let app = folder.appendingPathComponent("app.json"), fast = folder.appendingPathComponent("fast.json")
+        let app = folder.appendingPathComponent("app.json")
+        let fast = folder.appendingPathComponent("fast.json")
         try Data(Self.app.utf8).write(to: app)
         try Data(Self.halved.utf8).write(to: fast)
         let baseline = try Launchflow.run(["baseline", app.path])

@@ -19,7 +19,9 @@ struct GoldenMetricsTests {
     @Test func everyBundledScenarioHasAGoldenFile() throws {
         #expect(Self.scenarios.count >= 8)
         for name in Self.scenarios {
-            #expect(FileManager.default.fileExists(atPath: Self.sourceFixtures.appendingPathComponent("\(name).json").path), "\(name)")
+            #expect(
+                FileManager.default.fileExists(atPath: Self.sourceFixtures.appendingPathComponent("\(name).json").path),
+                "\(name)")
         }
     }
 

@@ -192,7 +192,7 @@ struct ImportErrorTests {
     @Test func terminalTextEscapesControlAndBidiCharacters() {
         #expect(TerminalText.escape("plain → text") == "plain → text")
         #expect(TerminalText.escape("a\u{1B}[2Jb") == #"a\u{1B}[2Jb"#)
-        #expect(TerminalText.escape("x\ny\u{7F}\u{9B}") == #"x\u{A}y\u{7F}\u{9B}"#)
+        #expect(TerminalText.escape("x\ny\u{7F}\u{9B}") == #"x\ny\u{7F}\u{9B}"#)
         #expect(TerminalText.escape("abc\u{202E}def") == #"abc\u{202E}def"#)
     }
 }

@@ -13,7 +13,8 @@ struct LintV2Tests {
     static func doc(_ tasks: String) -> String { #"{"name": "x", "tasks": [\#(tasks)]}"# }
 
     @Test func anIdleTaskTheFirstFrameNeedsIsReportedAtItsIdleKey() throws {
-        let json = #"{"name": "x", "device": {"refreshRate": 1000}, "tasks": ["#
+        let json =
+            #"{"name": "x", "device": {"refreshRate": 1000}, "tasks": ["#
             + #"{"id": "setup", "cost": 20, "mainThreadOnly": true},"#
             + #"{"id": "theme", "cost": 4, "mainThreadOnly": true, "idle": true},"#
             + #"{"id": "root", "cost": 10, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["theme"]}]}"#
@@ -51,7 +52,9 @@ struct LintV2Tests {
         let found = try lint(json).filter { $0.rule == .anchorClosureBlocksLaunch }
         #expect(found.map(\.problem.path) == ["tasks[1].anchor"])
         // net ends at 2, is done at 42; root runs 0..10 under anchored, so dFL is blocked 10..42.
-        #expect(found.first?.problem.message.hasPrefix("under anchored, didFinishLaunching waits 32 ms (blocked, of 43 ms)") == true)
+        #expect(
+            found.first?.problem.message.hasPrefix("under anchored, didFinishLaunching waits 32 ms (blocked, of 43 ms)")
+                == true)
         #expect(found.first?.problem.message.contains("under dag, didFinishLaunching waits 42 ms") == true)
     }
 

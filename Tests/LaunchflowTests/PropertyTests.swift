@@ -66,7 +66,9 @@ struct PropertyTests {
             var level = 0
             for (_, delta) in events.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
                 level += delta
-                if level > (schedule.maxConcurrent ?? .max) { failures.append("more than maxConcurrent worker tasks at once") }
+                if level > (schedule.maxConcurrent ?? .max) {
+                    failures.append("more than maxConcurrent worker tasks at once")
+                }
             }
         }
         let m = result.metrics

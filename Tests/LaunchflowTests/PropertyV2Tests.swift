@@ -64,7 +64,9 @@ struct PropertyV2Tests {
             if run.ready > run.start || run.start < schedule.t0 { fail("\(id) starts before it is ready") }
             if tasks[i].mainThreadOnly && !run.isOnMain { fail("\(id) is mainThreadOnly but ran on a worker") }
             if strategy != .serial {
-                if !(run.madeReady <= run.released && run.released <= run.ready) { fail("\(id): ready → released → handed over out of order") }
+                if !(run.madeReady <= run.released && run.released <= run.ready) {
+                    fail("\(id): ready → released → handed over out of order")
+                }
                 if run.released - run.madeReady != tasks[i].delay { fail("\(id): released ≠ ready + delay") }
             } else if !run.isOnMain {
                 fail("serial ran \(id) off main")
@@ -87,7 +89,8 @@ struct PropertyV2Tests {
         for (i, task) in tasks.enumerated() {
             guard let queue = task.queue else { continue }
             let run = schedule.tasks[i]
-            byQueue[queue, default: []].append(TimeSpan(start: strategy == .serial ? run.start : run.ready, end: run.done))
+            byQueue[queue, default: []].append(
+                TimeSpan(start: strategy == .serial ? run.start : run.ready, end: run.done))
         }
         for (queue, spans) in byQueue {
             let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
@@ -139,7 +142,9 @@ struct PropertyV2Tests {
         }
         let m = result.metrics
         if strategy != .priority && m.dependencyViolations != 0 { fail("\(strategy) violated a dependency") }
-        if strategy == .anchored && m.firstFrameIteration != 0 { fail("anchored: the first frame is not iteration 0's") }
+        if strategy == .anchored && m.firstFrameIteration != 0 {
+            fail("anchored: the first frame is not iteration 0's")
+        }
         if m.lowerBound < m.criticalPath { fail("lower bound below the critical path") }
         if strategy != .priority && m.launchComplete < m.lowerBound { fail("launch complete below the lower bound") }
         if !(0...1).contains(m.cpuUtilization) { fail("utilisation out of range") }
@@ -153,10 +158,12 @@ struct PropertyV2Tests {
                 s.tasks[i].anchor = false
                 s.tasks[i].firstFrame = false
             }
-            var a = JSONWriter(), d = JSONWriter()
+            var a = JSONWriter()
+            var d = JSONWriter()
             a.result(SimulationResult(s, strategy: .anchored))
             d.result(SimulationResult(s, strategy: .dag))
-            let anchored = String(decoding: a.bytes, as: UTF8.self).replacingOccurrences(of: "\"anchored\"", with: "\"dag\"")
+            let anchored = String(decoding: a.bytes, as: UTF8.self).replacingOccurrences(
+                of: "\"anchored\"", with: "\"dag\"")
             #expect(anchored == String(decoding: d.bytes, as: UTF8.self), "seed \(seed)")
         }
     }

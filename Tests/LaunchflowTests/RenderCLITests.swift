@@ -18,7 +18,8 @@ struct RenderCLITests {
             let result = try Launchflow.run(["render", "scenarios/article.json", "--out", out.path])
             #expect(result.status == 0, "\(result.stderr)")
             let listed = result.stdout.split(separator: "\n").map(String.init)
-            let expected = ["dag", "serial-gantt", "priority-gantt", "dag-gantt", "anchored-gantt", "compare-gantt"].map {
+            let expected = ["dag", "serial-gantt", "priority-gantt", "dag-gantt", "anchored-gantt", "compare-gantt"].map
+            {
                 out.appendingPathComponent("article-\($0).svg").path
             }
             #expect(listed == expected)

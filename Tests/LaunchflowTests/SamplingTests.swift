@@ -76,7 +76,8 @@ struct SamplingTests {
 
     @Test func aRunsCostsDependOnlyOnTheSeedAndTheRunIndex() throws {
         let sampler = try CostSampler(try scenario(Self.json))
-        var a = sampler.medians, b = sampler.medians
+        var a = sampler.medians
+        var b = sampler.medians
         sampler.sample(run: 41, seed: 3, into: &a)
         sampler.sample(run: 40, seed: 3, into: &b)
         sampler.sample(run: 41, seed: 3, into: &b)
@@ -96,8 +97,10 @@ struct SamplingTests {
             #"{"name": "s", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 4, "costP90": 6}]}"#)
         let two = try scenario(
             #"{"name": "s", "tasks": [{"id": "a", "cost": 1, "costP90": 3}, {"id": "b", "cost": 4, "costP90": 6}]}"#)
-        let first = try CostSampler(one), second = try CostSampler(two)
-        var x = first.medians, y = second.medians
+        let first = try CostSampler(one)
+        let second = try CostSampler(two)
+        var x = first.medians
+        var y = second.medians
         for run in 0..<200 {
             first.sample(run: run, seed: 8, into: &x)
             second.sample(run: run, seed: 8, into: &y)

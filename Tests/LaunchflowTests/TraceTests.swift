@@ -140,12 +140,14 @@ struct TraceTests {
         }
 
         // One flow arrow per dependency: start inside the dependency's slice, end where the dependent starts.
-        let starts = events.filter { $0.phase == "s" }, ends = events.filter { $0.phase == "f" }
+        let starts = events.filter { $0.phase == "s" }
+        let ends = events.filter { $0.phase == "f" }
         let dependencies = scenario.tasks.flatMap { task in task.dependsOn.map { (task, scenario.tasks[$0]) } }
         if starts.count != dependencies.count || ends.count != dependencies.count { failures.append("flow count") }
         let sliceOf = Dictionary(taskSlices.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for (k, (task, dependency)) in dependencies.enumerated() where k < starts.count && k < ends.count {
-            let s = starts[k], f = ends[k]
+            let s = starts[k]
+            let f = ends[k]
             guard s.id == f.id, let source = sliceOf[dependency.id], let target = sliceOf[task.id] else {
                 failures.append("flow \(k) unpaired")
                 continue

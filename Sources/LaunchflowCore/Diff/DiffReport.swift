@@ -10,7 +10,8 @@ extension ScenarioDiff {
         for metric in Metric.allCases {
             var row = [metric.rawValue]
             for k in strategies.indices {
-                let a = oldMetrics[k].value(metric), b = newMetrics[k].value(metric)
+                let a = oldMetrics[k].value(metric)
+                let b = newMetrics[k].value(metric)
                 if Check.above(b, a) || Check.below(b, a) {
                     let delta = CheckReport.format(metric, b - a, signed: true)
                     row.append("\(Self.plain(metric, a)) → \(Self.plain(metric, b)) (\(delta))")
@@ -50,7 +51,8 @@ extension ScenarioDiff {
         out += "\nCritical path (dependsOn only, without pre-main)\n"
         out += "  old: \(path(oldCriticalPath, oldCriticalLength))\n"
         out += "  new: \(path(newCriticalPath, newCriticalLength))\n"
-        let entered = enteredCriticalPath, left = leftCriticalPath
+        let entered = enteredCriticalPath
+        let left = leftCriticalPath
         if entered.isEmpty && left.isEmpty {
             out += "  the same tasks\n"
         } else {

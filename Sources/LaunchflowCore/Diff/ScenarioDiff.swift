@@ -98,11 +98,13 @@ public struct ScenarioDiff: Sendable {
                 }
                 return (0, -abs(change.costDelta), change.costDelta > 0 ? 0 : 1, 0)
             }
-            let x = key(a.element), y = key(b.element)
+            let x = key(a.element)
+            let y = key(b.element)
             return (x.0, x.1, x.2, x.3, a.offset) < (y.0, y.1, y.2, y.3, b.offset)
         }.map(\.element)
 
-        let oldPath = CriticalPath(of: old), newPath = CriticalPath(of: new)
+        let oldPath = CriticalPath(of: old)
+        let newPath = CriticalPath(of: new)
         oldCriticalPath = oldPath.tasks.map { old.tasks[$0].id }
         newCriticalPath = newPath.tasks.map { new.tasks[$0].id }
         oldCriticalLength = oldPath.length
@@ -133,14 +135,16 @@ public struct ScenarioDiff: Sendable {
         let newIDs = Dictionary(new.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
 
         // The dependency graphs, for the tasks that depend on an added or removed task.
-        let oldGraph = TaskGraph(tasks: old.tasks), newGraph = TaskGraph(tasks: new.tasks)
+        let oldGraph = TaskGraph(tasks: old.tasks)
+        let newGraph = TaskGraph(tasks: new.tasks)
 
         let device = fieldChanges(old.device, new.device, ScenarioFields.device)
         if !device.isEmpty { out.append(ScenarioChange(kind: .device, fields: device)) }
 
         if old.preMain != new.preMain {
             var fields: [FieldChange] = []
-            let oldNames = old.preMain.map(\.name), newNames = new.preMain.map(\.name)
+            let oldNames = old.preMain.map(\.name)
+            let newNames = new.preMain.map(\.name)
             for phase in new.preMain {
                 if let before = old.preMain.first(where: { $0.name == phase.name }) {
                     if before.cost != phase.cost {
@@ -213,7 +217,8 @@ public struct ScenarioDiff: Sendable {
                 if case .dependencies = field.access {
                     let oldDeps = before.dependsOn.map { old.tasks[$0].id }
                     // Edges to added or removed tasks belong to those tasks' changes.
-                    let ownOld = oldDeps.filter { newIDs[$0] != nil }, ownNew = newDeps.filter { oldIDs[$0] != nil }
+                    let ownOld = oldDeps.filter { newIDs[$0] != nil }
+                    let ownNew = newDeps.filter { oldIDs[$0] != nil }
                     change = Set(ownOld) == Set(ownNew) ? nil : FieldChange(field.key, .ids(ownOld), .ids(ownNew))
                 } else {
                     change = fieldChange(field, before, task)
@@ -263,7 +268,8 @@ public struct ScenarioDiff: Sendable {
             .text("'\(input.name)' at \(formatMillis(input.at)) ms (\(formatMillis(input.cost)) ms)")
         }
         return (0..<max(old.count, new.count)).compactMap { k in
-            let a = k < old.count ? text(old[k]) : .absent, b = k < new.count ? text(new[k]) : .absent
+            let a = k < old.count ? text(old[k]) : .absent
+            let b = k < new.count ? text(new[k]) : .absent
             return a == b ? nil : FieldChange("inputs[\(k)]", a, b)
         }
     }

@@ -8,34 +8,35 @@ extension Calibration {
             "  measured:  \(measured.file) — \(measured.description), \(plural(measured.count, "launch", "launches"))"
         )
         lines.append("  simulated: \(simulatedText(simulated))")
-        var out_ = lines.map(TerminalText.escape).joined(separator: "\n") + "\n\n"
-        out_ += comparison(simulated)
+        var report = lines.map(TerminalText.escape).joined(separator: "\n") + "\n\n"
+        report += comparison(simulated)
         if let fit {
-            out_ += "\n"
+            report += "\n"
             switch fit.kind {
             case .scale:
-                out_ += "Fit: costScale \(fixed(fit.value, 4))"
+                report += "Fit: costScale \(fixed(fit.value, 4))"
                 if fit.range.upperBound - fit.range.lowerBound >= 0.0002 {
-                    out_ +=
+                    report +=
                         " (every factor from \(fixed(fit.range.lowerBound, 4)) to \(fixed(fit.range.upperBound, 4)) gives the same simulated median)"
                 }
-                out_ += ": every task's cost and costP90 × \(fixed(fit.value, 4))\n"
+                report += ": every task's cost and costP90 × \(fixed(fit.value, 4))\n"
             case .overhead:
-                out_ += "Fit: overheadMs \(fixed(fit.value, 3))"
+                report += "Fit: overheadMs \(fixed(fit.value, 3))"
                 if fit.range.upperBound - fit.range.lowerBound >= 0.002 {
-                    out_ +=
+                    report +=
                         " (every overhead from \(fixed(fit.range.lowerBound, 3)) to \(fixed(fit.range.upperBound, 3)) ms gives the same simulated median)"
                 }
-                out_ += ": main-thread time before didFinishLaunching, as the pre-main phase '\(Self.overheadPhase)'\n"
+                report +=
+                    ": main-thread time before didFinishLaunching, as the pre-main phase '\(Self.overheadPhase)'\n"
             }
-            if let note = fit.note { out_ += "note: \(note)\n" }
-            out_ += comparison(fit.simulated)
+            if let note = fit.note { report += "note: \(note)\n" }
+            report += comparison(fit.simulated)
         }
-        if let out { out_ += "\n" + TerminalText.escape("Wrote \(out).") + "\n" }
-        if let plot { out_ += (out == nil ? "\n" : "") + TerminalText.escape("Plot: \(plot)") + "\n" }
-        out_ +=
+        if let out { report += "\n" + TerminalText.escape("Wrote \(out).") + "\n" }
+        if let plot { report += (out == nil ? "\n" : "") + TerminalText.escape("Plot: \(plot)") + "\n" }
+        report +=
             "\nmedian and p90 interpolated between ranks (as Macrobenchmark computes them); a MetricKit histogram's are the midpoints of the buckets holding ranks ⌈p·N/100⌉.\n"
-        return out_
+        return report
     }
 
     private func simulatedText(_ launches: SimulatedLaunches) -> String {

@@ -403,16 +403,16 @@ enum ChromeTraceReader {
         private mutating func report(
             _ event: Event, index: Int, offset: Int, _ severity: ImportDiagnostic.Severity, _ message: String
         ) {
-            var where_ = "traceEvents[\(index)]"
+            var location = "traceEvents[\(index)]"
             var details: [String] = []
             if let phase = event.phase { details.append("ph '\(phase)'") }
             if let name = event.name, !name.isEmpty { details.append("name '\(name)'") }
             if let pid = event.pid { details.append("pid \(pid)") }
             if let tid = event.tid { details.append("tid \(tid)") }
             if let ts = event.ts { details.append("ts \(formatNumber(ts))") }
-            if !details.isEmpty { where_ += " (" + details.joined(separator: ", ") + ")" }
+            if !details.isEmpty { location += " (" + details.joined(separator: ", ") + ")" }
             let diagnostic = ImportDiagnostic(
-                severity, file: trace.file, line: trace.lines.line(of: offset), location: where_, message: message)
+                severity, file: trace.file, line: trace.lines.line(of: offset), location: location, message: message)
             trace.record(pid: event.pid, diagnostic)
         }
 

@@ -130,34 +130,14 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
 
 /// Text from input files made safe to print on a terminal.
 public enum TerminalText {
-    /// `text` with every control character (C0, DEL, C1) and every bidirectional
-    /// override written as a Swift escape, `\u{1B}`, so that a slice name
-    /// cannot move the cursor, change colours or reorder the line.
+    /// `text` safe for a terminal: ``escapedForTerminal(_:)``, the one escaping
+    /// function, so that a slice name cannot move the cursor, change colours
+    /// or reorder the line.
     ///
     /// ```swift
     /// TerminalText.escape("a\u{1B}[31mb")   // "a\\u{1B}[31mb"
     /// ```
-    public static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 8)
-        for scalar in text.unicodeScalars {
-            if needsEscape(scalar) {
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F: true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true  // bidi marks and overrides
-        default: false
-        }
-    }
+    public static func escape(_ text: String) -> String { escapedForTerminal(text) }
 }
 
 /// Nanoseconds: trace times keep fractional microseconds exactly (Chrome

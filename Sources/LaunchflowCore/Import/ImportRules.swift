@@ -48,11 +48,6 @@ public struct NameMap: Sendable {
     let file: String
     let form: Form
 
-    init(file: String, form: Form) {
-        self.file = file
-        self.form = form
-    }
-
     /// Reads and checks a map file; every problem at once.
     public static func load(path: String) throws(ImportError) -> NameMap {
         let bytes = try readInputFile(path, what: "a JSON map of slice names to task ids")

@@ -376,7 +376,8 @@ struct IntoTarget {
         let bytes = text.applying(edits)
         try ScenarioBuilder.checkEdited(bytes, path: path, before: problemsBefore, log: &log)
         let ordered = changes.sorted {
-            let a = abs($0.change.delta), b = abs($1.change.delta)
+            let a = abs($0.change.delta)
+            let b = abs($1.change.delta)
             return a != b ? a > b : $0.order < $1.order
         }.map(\.change)
         let summary = summaryText(ordered, refreshed: refreshed, missing: missing, merged: merged)

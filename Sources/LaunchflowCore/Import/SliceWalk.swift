@@ -10,7 +10,9 @@ extension SliceSelection {
 
         /// What a selected slice counts towards.
         enum Target: Equatable {
-            case task(Int32), phase(Int32), none
+            case task(Int32)
+            case phase(Int32)
+            case none
         }
 
         struct Selected {

@@ -33,18 +33,23 @@ extension Lint {
             }
             for (i, task) in tasks.enumerated() where neededBy[i] >= 0 {
                 let frame = tasks[neededBy[i]].id
-                let who = neededBy[i] == i ? "the first-frame task '\(frame)' is idle" : "the first frame ('\(frame)') needs idle task '\(task.id)'"
+                let who =
+                    neededBy[i] == i
+                    ? "the first-frame task '\(frame)' is idle"
+                    : "the first frame ('\(frame)') needs idle task '\(task.id)'"
                 if task.idle {
                     warn(
                         .idleTaskDelaysFirstFrame, i, task.dependsOn.count, 0, "tasks[\(i)].idle",
                         "\(who): under priority and dag it runs only when the run loop is about to sleep, "
-                            + "so the first frame waits for an iteration with nothing else to do (anchored runs it at once)")
+                            + "so the first frame waits for an iteration with nothing else to do (anchored runs it at once)"
+                    )
                 }
                 if task.delay > 0 {
                     warn(
                         .delayOnFirstFramePath, i, task.dependsOn.count, 1, "tasks[\(i)].delay",
                         "the first frame ('\(frame)') needs '\(task.id)', which is released \(formatMillis(task.delay)) ms "
-                            + "after it becomes ready: the first frame comes at least that much later under priority, dag and anchored")
+                            + "after it becomes ready: the first frame comes at least that much later under priority, dag and anchored"
+                    )
                 }
             }
         }
@@ -71,7 +76,8 @@ extension Lint {
             guard blocked >= scenario.device.frameInterval else { continue }
             lines.append(
                 "under \(strategy.rawValue), didFinishLaunching waits \(formatMillis(blocked)) ms (blocked, of "
-                    + "\(formatMillis(launch.duration)) ms) for its anchor closure of \(closure.count) task\(closure.count == 1 ? "" : "s")")
+                    + "\(formatMillis(launch.duration)) ms) for its anchor closure of \(closure.count) task\(closure.count == 1 ? "" : "s")"
+            )
         }
         guard !lines.isEmpty else { return }
         warn(

@@ -32,17 +32,28 @@ public enum Metric: String, CaseIterable, Sendable, Codable {
     /// path and the lower bound are facts about the scenario or the run, not goals.
     public var info: Info {
         switch self {
-        case .timeToFirstFrameMs: Info(label: "time to first frame", unit: "ms", direction: .lowerIsBetter, value: .time(\.timeToFirstFrame))
-        case .launchCompleteMs: Info(label: "launch complete", unit: "ms", direction: .lowerIsBetter, value: .time(\.launchComplete))
-        case .mainThreadBusyMs: Info(label: "main thread busy", unit: "ms", direction: .lowerIsBetter, value: .time(\.mainThreadBusy))
-        case .mainThreadBlockedMs: Info(label: "main thread blocked", unit: "ms", direction: .lowerIsBetter, value: .time(\.mainThreadBlocked))
-        case .cpuUtilization: Info(label: "CPU utilisation", unit: "%", direction: .higherIsBetter, value: .ratio(\.cpuUtilization))
+        case .timeToFirstFrameMs:
+            Info(label: "time to first frame", unit: "ms", direction: .lowerIsBetter, value: .time(\.timeToFirstFrame))
+        case .launchCompleteMs:
+            Info(label: "launch complete", unit: "ms", direction: .lowerIsBetter, value: .time(\.launchComplete))
+        case .mainThreadBusyMs:
+            Info(label: "main thread busy", unit: "ms", direction: .lowerIsBetter, value: .time(\.mainThreadBusy))
+        case .mainThreadBlockedMs:
+            Info(label: "main thread blocked", unit: "ms", direction: .lowerIsBetter, value: .time(\.mainThreadBlocked))
+        case .cpuUtilization:
+            Info(label: "CPU utilisation", unit: "%", direction: .higherIsBetter, value: .ratio(\.cpuUtilization))
         case .frames: Info(label: "frames", unit: "", direction: .neither, value: .count(\.frames))
-        case .maxInputDelayMs: Info(label: "max input delay", unit: "ms", direction: .lowerIsBetter, value: .time(\.maxInputDelay))
-        case .inputLatencyMaxMs: Info(label: "input latency", unit: "ms", direction: .lowerIsBetter, value: .time(\.inputLatencyMax))
-        case .criticalPathMs: Info(label: "critical path", unit: "ms", direction: .neither, value: .time(\.criticalPath))
+        case .maxInputDelayMs:
+            Info(label: "max input delay", unit: "ms", direction: .lowerIsBetter, value: .time(\.maxInputDelay))
+        case .inputLatencyMaxMs:
+            Info(label: "input latency", unit: "ms", direction: .lowerIsBetter, value: .time(\.inputLatencyMax))
+        case .criticalPathMs:
+            Info(label: "critical path", unit: "ms", direction: .neither, value: .time(\.criticalPath))
         case .lowerBoundMs: Info(label: "lower bound", unit: "ms", direction: .neither, value: .time(\.lowerBound))
-        case .dependencyViolations: Info(label: "dependency violations", unit: "", direction: .lowerIsBetter, value: .count(\.dependencyViolations))
+        case .dependencyViolations:
+            Info(
+                label: "dependency violations", unit: "", direction: .lowerIsBetter,
+                value: .count(\.dependencyViolations))
         }
     }
 

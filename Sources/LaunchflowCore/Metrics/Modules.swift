@@ -24,7 +24,9 @@ public struct ModuleBreakdown: Sendable {
     public init(_ result: SimulationResult) {
         let schedule = result.schedule
         let tasks = schedule.scenario.tasks
-        let path = FirstFramePath(graph: TaskGraph(tasks: tasks), tasks: tasks, weight: zip(schedule.costs, schedule.latencies).map { $0 + $1 })
+        let path = FirstFramePath(
+            graph: TaskGraph(tasks: tasks), tasks: tasks,
+            weight: zip(schedule.costs, schedule.latencies).map { $0 + $1 })
         firstFramePath = path.tasks
         var onPath = [Bool](repeating: false, count: tasks.count)
         for task in path.tasks { onPath[task] = true }
@@ -66,7 +68,8 @@ struct FirstFramePath {
             }
             finish[i] = best + weight[i]
         }
-        let candidates = specs.contains(where: \.firstFrame) ? specs.indices.filter { specs[$0].firstFrame } : Array(specs.indices)
+        let candidates =
+            specs.contains(where: \.firstFrame) ? specs.indices.filter { specs[$0].firstFrame } : Array(specs.indices)
         guard var end = candidates.first else {
             self.tasks = []
             length = 0

@@ -61,7 +61,8 @@ struct LocatedProblem {
 /// The result of reading one key: absent (or null), present but invalid (a
 /// problem was recorded), or a value.
 enum Field<Value> {
-    case absent, invalid, value(Value)
+    case absent, invalid
+    case value(Value)
 
     var value: Value? {
         if case .value(let v) = self { return v }
@@ -101,7 +102,8 @@ extension FieldLimits {
     /// The problem with a number `v` read from a file, or nil when it is within these limits.
     func problem(with v: Double) -> String? {
         guard v.isFinite else { return "number out of range (beyond the double range)" }
-        let low = minimum ?? -.infinity, high = maximum ?? .infinity
+        let low = minimum ?? -.infinity
+        let high = maximum ?? .infinity
         let inRange = (minimumIsExclusive ? v > low : v >= low) && v <= high
         guard inRange else {
             let found = "found \(formatNumber(v))"

@@ -27,7 +27,8 @@ public struct HonestComparison: Sendable {
     /// The index of the best correct result (see the type's summary); nil when every result breaks dependencies.
     public var bestCorrect: Int? {
         results.indices.filter { isCorrect[$0] }.min {
-            let a = results[$0].metrics, b = results[$1].metrics
+            let a = results[$0].metrics
+            let b = results[$1].metrics
             return (a.timeToFirstFrame, a.launchComplete, $0) < (b.timeToFirstFrame, b.launchComplete, $1)
         }
     }

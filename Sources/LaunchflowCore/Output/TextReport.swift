@@ -18,7 +18,9 @@ public enum TextReport {
             "device: \(device.cores) cores (main + \(device.workerCount) workers), \(formatNumber(device.refreshRate)) Hz"
         out +=
             " (frame \(formatMillis(device.frameInterval)) ms), commit \(formatMillis(device.commitCost)) ms, render \(formatMillis(device.renderTime)) ms"
-        if let limit = schedule.maxConcurrent, limit < device.workerCount || schedule.latencies.contains(where: { $0 > 0 }) {
+        if let limit = schedule.maxConcurrent,
+            limit < device.workerCount || schedule.latencies.contains(where: { $0 > 0 })
+        {
             out += ", at most \(limit) worker tasks in flight"
         }
         out += "\n\nMetrics\n"
@@ -86,7 +88,9 @@ public enum TextReport {
         }
         for i in indices {
             let run = schedule.tasks[i]
-            var row = [tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start), fixed(run.end)]
+            var row = [
+                tasks[i].id, Schedule.threadName(run.thread), fixed(run.ready), fixed(run.start), fixed(run.end),
+            ]
             if showDone { row.append(fixed(run.done)) }
             row.append(fixed(run.wait))
             if showDelay { row.append(run.delayed > 0 ? fixed(run.delayed) : "") }
@@ -171,7 +175,9 @@ public enum TextReport {
             out += table(rows, rightAligned: [false] + results.map { _ in true }, indent: "")
             out += "\n* best value of the metric among the strategies that keep every dependency"
         }
-        out += baseline == nil || results.count < 2 ? ".\n" : "; (±x) is the change against \(StrategyDefinition.baseline.rawValue).\n"
+        out +=
+            baseline == nil || results.count < 2
+            ? ".\n" : "; (±x) is the change against \(StrategyDefinition.baseline.rawValue).\n"
         let warnings = judged.warnings
         if !warnings.isEmpty {
             out += (markdown ? "\n" : "") + "† better than every correct strategy only by breaking dependencies:\n"

@@ -90,7 +90,8 @@ public enum TraceExport {
             }
         }
         let byTime = { (a: Int, b: Int) -> Bool in
-            let x = schedule.tasks[a], y = schedule.tasks[b]
+            let x = schedule.tasks[a]
+            let y = schedule.tasks[b]
             return (x.start, x.end, a) < (y.start, y.end, b)
         }
         for (k, commit) in schedule.commits.enumerated() {

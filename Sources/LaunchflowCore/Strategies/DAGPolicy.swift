@@ -51,7 +51,8 @@ struct DAGPolicy: LaunchPolicy, Sendable {
 
     mutating func taskDone(_ task: Int, ready: inout [Int32]) {
         if keepsMainThread && untilDone[task] { waitingForDone -= 1 }
-        let start = Int(graph.dependentStart[task]), end = Int(graph.dependentStart[task + 1])
+        let start = Int(graph.dependentStart[task])
+        let end = Int(graph.dependentStart[task + 1])
         guard start < end else { return }
         graph.dependents.withUnsafeBufferPointer { dependents in
             pending.withUnsafeMutableBufferPointer { pending in

@@ -55,7 +55,8 @@ struct SerialPolicy: LaunchPolicy, Sendable {
             for rank in parked[queue] { available.push(rank) }
             parked[queue].removeAll()
         }
-        let start = Int(graph.dependentStart[task]), end = Int(graph.dependentStart[task + 1])
+        let start = Int(graph.dependentStart[task])
+        let end = Int(graph.dependentStart[task + 1])
         for k in start..<end {
             let dependent = Int(graph.dependents[k])
             pending[dependent] -= 1

@@ -117,7 +117,8 @@ struct PreparedScenario: Sendable {
             clock += phase.cost
         }
         return Schedule(
-            scenario: scenario, strategy: strategy, maxConcurrent: inputs.maxInFlight == .max ? nil : inputs.maxInFlight,
+            scenario: scenario, strategy: strategy,
+            maxConcurrent: inputs.maxInFlight == .max ? nil : inputs.maxInFlight,
             costs: inputs.cost, latencies: inputs.latency, t0: t0, preMain: preMain, tasks: outcome.tasks,
             commits: outcome.commits, blocked: outcome.blocked, didFinishLaunching: outcome.launch,
             inputs: outcome.inputs, idleMode: inputs.idleMode)

@@ -123,7 +123,8 @@ public struct CostSampler: Sendable {
                 latencies[i] = latencyMedians[i]
                 continue
             }
-            latencies[i] = Self.lognormal(median: latencyMedians[i], sigma: sigma, z: NormalDistribution.quantile(openUnit: bits))
+            latencies[i] = Self.lognormal(
+                median: latencyMedians[i], sigma: sigma, z: NormalDistribution.quantile(openUnit: bits))
         }
     }
 

@@ -13,7 +13,8 @@ public enum UncertaintyReport {
         out += "uncertainty: \(uncertaintyLine(result))\n"
         let limited = configuration.strategies.filter(\.definition.limitsConcurrency)
         if let maxConcurrent = configuration.options.maxConcurrent, !limited.isEmpty {
-            out += "\(limited.map(\.rawValue).joined(separator: ", ")): at most \(maxConcurrent) worker tasks in flight\n"
+            out +=
+                "\(limited.map(\.rawValue).joined(separator: ", ")): at most \(maxConcurrent) worker tasks in flight\n"
         }
         let tables:
             [(String, KeyPath<SweepSummary, Distribution>, KeyPath<SweepSummary, Int>, KeyPath<SweepSummary, Int>)] = [

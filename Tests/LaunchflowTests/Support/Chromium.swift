@@ -97,10 +97,12 @@ enum Chromium {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
+        let outURL = folder.appendingPathComponent("out")
+        let errURL = folder.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice

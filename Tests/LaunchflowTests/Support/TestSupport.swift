@@ -38,7 +38,7 @@ func resultObject(_ scenario: Scenario, _ strategy: Strategy, maxConcurrent: Int
 /// milliseconds compare exactly to the microsecond).
 func jsonDifferences(_ expected: Any, _ actual: Any, path: String = "$") -> [String] {
     switch (expected, actual) {
-    case let (e as [String: Any], a as [String: Any]):
+    case (let e as [String: Any], let a as [String: Any]):
         var out: [String] = []
         for key in e.keys.sorted() {
             guard let value = a[key] else {
@@ -48,13 +48,14 @@ func jsonDifferences(_ expected: Any, _ actual: Any, path: String = "$") -> [Str
             out += jsonDifferences(e[key]!, value, path: "\(path).\(key)")
         }
         return out
-    case let (e as [Any], a as [Any]):
+    case (let e as [Any], let a as [Any]):
         guard e.count == a.count else { return ["\(path): expected \(e.count) elements, got \(a.count)"] }
         return zip(e, a).enumerated().flatMap { jsonDifferences($1.0, $1.1, path: "\(path)[\($0)]") }
-    case let (e as String, a as String):
+    case (let e as String, let a as String):
         return e == a ? [] : ["\(path): expected \(e), got \(a)"]
-    case let (e as NSNumber, a as NSNumber):
-        let x = e.doubleValue, y = a.doubleValue
+    case (let e as NSNumber, let a as NSNumber):
+        let x = e.doubleValue
+        let y = a.doubleValue
         return abs(x - y) <= 1e-9 * max(1, abs(x)) ? [] : ["\(path): expected \(x), got \(y)"]
     default:
         return ["\(path): expected \(expected), got \(actual)"]
