@@ -6,7 +6,7 @@ OUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: all demo test deps deps-browser build release install bench crosscheck format lint clean
+.PHONY: all demo images test deps deps-browser build release install bench crosscheck format lint clean
 
 all: demo
 
@@ -48,6 +48,16 @@ install: release
 ## demo: compare the strategies on the bundled example and render its pictures into output/
 demo: build
 	.build/debug/launchflow compare $(SCENARIO) --out $(OUT)
+
+## images: regenerate the README's pictures (docs/images/: each scenario's task
+## graph and its strategies on one time scale) from the bundled scenarios
+IMAGES = article permission-alerts idle-work modules
+images: build
+	@rm -rf .build/images && for s in $(IMAGES); do \
+		.build/debug/launchflow render scenarios/$$s.json --out .build/images >/dev/null || exit 1; \
+		cp .build/images/$$s-dag.svg .build/images/$$s-compare-gantt.svg docs/images/ || exit 1; \
+		echo "docs/images/$$s-dag.svg docs/images/$$s-compare-gantt.svg"; \
+	done
 
 ## test: what CI runs — the lint, the whole test suite (Swift Testing only:
 ## there are no XCTest cases, so XCTest's empty "Executed 0 tests" run is not
