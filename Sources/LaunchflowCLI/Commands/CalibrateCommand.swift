@@ -35,6 +35,7 @@ enum CalibrateCommand {
             OptionSpec(name: "seed", value: "<s>", help: "Seed of the sampled launches (default: 1)."),
             .jobs,
             .maxConcurrent,
+            .idleMode,
             .textOrJSON,
         ],
         discussion: """
