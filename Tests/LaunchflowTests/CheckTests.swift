@@ -364,7 +364,7 @@ struct CheckTests {
             try CheckBudget.parse("launchCompleteMs = 900ms").get()
                 == CheckBudget(metric: .launchCompleteMs, limit: 900, source: .option))
         let merged = Check.budgets(
-            scenario: [Budget(metric: "launchCompleteMs", limit: 1), Budget(metric: "timeToFirstFrameMs", limit: 2)],
+            scenario: [Budget(metric: .launchCompleteMs, limit: 1), Budget(metric: .timeToFirstFrameMs, limit: 2)],
             options: [CheckBudget(metric: .launchCompleteMs, limit: 9, source: .option)])
         #expect(
             merged == [

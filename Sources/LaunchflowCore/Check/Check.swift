@@ -77,7 +77,7 @@ public enum Check {
     public static func budgets(scenario: [Budget], options: [CheckBudget]) -> [CheckBudget] {
         var byMetric: [Metric: CheckBudget] = [:]
         for budget in scenario {
-            guard let metric = Metric(rawValue: budget.metric) else { continue }
+            let metric = budget.metric
             byMetric[metric] = CheckBudget(metric: metric, limit: budget.limit, source: .scenario)
         }
         for budget in options { byMetric[budget.metric] = budget }

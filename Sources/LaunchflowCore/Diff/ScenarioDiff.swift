@@ -170,8 +170,8 @@ public struct ScenarioDiff: Sendable {
         for field in ScenarioFields.root.fields where field.written != .never {
             switch field.access {
             case .nested(.budgets):
-                let oldBudgets = old.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
-                let newBudgets = new.budgets.map { "\($0.metric)=\(formatNumber($0.limit))" }
+                let oldBudgets = old.budgets.map { "\($0.metric.rawValue)=\(formatNumber($0.limit))" }
+                let newBudgets = new.budgets.map { "\($0.metric.rawValue)=\(formatNumber($0.limit))" }
                 if Set(oldBudgets) != Set(newBudgets) {
                     info.append(FieldChange("budgets", .ids(oldBudgets), .ids(newBudgets)))
                 }

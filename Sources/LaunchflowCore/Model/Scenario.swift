@@ -193,11 +193,13 @@ public struct UserInput: Sendable, Equatable {
     }
 }
 
+/// A limit `launchflow check` enforces on one metric, in the metric's unit
+/// (ms for times, a fraction for `cpuUtilization`).
 public struct Budget: Sendable, Equatable {
-    public var metric: String
+    public var metric: Metric
     public var limit: Double
 
-    public init(metric: String, limit: Double) {
+    public init(metric: Metric, limit: Double) {
         self.metric = metric
         self.limit = limit
     }

@@ -237,7 +237,7 @@ final class ScenarioDecoder {
         let metrics = Metric.allCases.map(\.rawValue)
         var seen = Set<String>()
         try r.readObject { r, key, keyOffset in
-            guard Metric(rawValue: key) != nil else {
+            guard let metric = Metric(rawValue: key) else {
                 self.report(
                     "unknown metric '\(key)'", at: .budget(key), offset: keyOffset,
                     suggestion: closestMatch(to: key, in: metrics))
@@ -250,7 +250,7 @@ final class ScenarioDecoder {
                 return
             }
             if let v = try self.number(&r, at: .budget(key), Budget.limits).value {
-                self.budgets.append(Budget(metric: key, limit: v))
+                self.budgets.append(Budget(metric: metric, limit: v))
             }
         }
     }

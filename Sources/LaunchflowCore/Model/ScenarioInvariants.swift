@@ -27,17 +27,13 @@ extension Scenario {
         for (k, phase) in preMain.enumerated() {
             check(phase, ScenarioFields.preMain, offset: 0) { .preMain(k, $0) }
         }
-        let metrics = Metric.allCases.map(\.rawValue)
-        var seen = Set<String>()
+        var seen = Set<Metric>()
         for budget in budgets {
-            if Metric(rawValue: budget.metric) == nil {
-                report(
-                    .budget(budget.metric), 0, "unknown metric '\(budget.metric)'",
-                    suggestion: closestMatch(to: budget.metric, in: metrics))
-            } else if !seen.insert(budget.metric).inserted {
-                report(.budget(budget.metric), 0, "key '\(budget.metric)' appears twice in this object")
+            let key = budget.metric.rawValue
+            if !seen.insert(budget.metric).inserted {
+                report(.budget(key), 0, "key '\(key)' appears twice in this object")
             } else if let message = Budget.limits.problem(with: budget.limit) {
-                report(.budget(budget.metric), 0, message)
+                report(.budget(key), 0, message)
             }
         }
         for (k, input) in inputs.enumerated() {

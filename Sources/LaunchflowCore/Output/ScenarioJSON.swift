@@ -27,7 +27,7 @@ extension Scenario {
                 w.raw("{ ")
                 for (k, budget) in budgets.enumerated() {
                     if k > 0 { w.raw(", ") }
-                    w.key(budget.metric)
+                    w.key(budget.metric.rawValue)
                     w.double(budget.limit)
                 }
                 w.raw(" }")
