@@ -14,6 +14,7 @@ enum ReportCommand {
                 help: "The page to write (default: output/<name>-report.html;\nits directory is created if missing)."),
             .strategies,
             .maxConcurrent,
+            .clusters,
             .tiers,
             .jobs,
         ],
