@@ -47,11 +47,29 @@ public enum ChartStyle {
     public static let firstFrame = "#1e8e3e"
     /// The launch-complete line.
     public static let launchComplete = "#1f3b73"
+    /// A task's delay (line and diamond) and its wait for its queue (dotted line).
+    public static let delay = "#8e24aa"
+    public static let queueWait = "#37474f"
+    /// Input handlers and their waits.
+    public static let inputFill = "#ffab91"
+    public static let inputStroke = "#bf360c"
+    /// The mark of an anchor task.
+    public static let anchor = "#263238"
+    /// Anchor-closure nodes in the DAG: a light background.
+    public static let closureFill = "#eceff1"
+    public static let closureStroke = "#607d8b"
     /// Lane backgrounds, alternating, and grid lines.
     public static let laneFills = ["#f5f7fa", "#ffffff"]
     public static let laneStroke = "#d0d5dd"
     public static let grid = "#e3e6eb"
     public static let axis = "#555555"
+
+    /// A `striped` fill for an idle task's bar `width` points wide: its tier
+    /// colour and white, alternating about every 3 points ("hatched").
+    static func idleStripes(_ fill: String, width: Double) -> String {
+        let count = max(2, min(60, Int(width / 3)))
+        return (0..<count).map { $0 % 2 == 0 ? fill : "white" }.joined(separator: ":")
+    }
 
     /// A rough width of `text` in points at `size` points, for deciding
     /// whether a label fits (Helvetica averages about 0.56 em per character).

@@ -4,6 +4,9 @@ import LaunchflowCore
 public enum TierDisplay: String, CaseIterable, Sendable {
     /// A shaded box around each tier's tasks, labelled with the tier.
     case clusters
+    /// A box around each `group`'s (module's) tasks, labelled with the group;
+    /// tasks without a group stay outside.
+    case groups
     /// Each tier is a band of columns: a tier's tasks sit right of its header
     /// and left of the next tier's header (dependencies permitting).
     case bands
@@ -30,7 +33,12 @@ public enum EdgeDisplay: String, CaseIterable, Sendable {
 /// - Fill colour by priority tier; `mainThreadOnly` tasks have square corners
 ///   and a double outline (others are rounded); `firstFrame` tasks are marked ★.
 /// - The critical path's nodes and edges carry the class `critical` (red, thick).
-/// - Tiers as clusters, bands or colour only (``TierDisplay``).
+/// - (v2) `anchor` tasks are marked ⚓ (class `anchor`); the anchor closure
+///   of the first `dag`/`anchored` result (else `dag`'s) has a slate outline
+///   (class `closure`); a task in a queue says so in its label (class
+///   `queue-<n>`, n = the queue's number by first appearance); idle tasks
+///   have a dashed outline (class `idle`); latency and delay are in the label.
+/// - Tiers as clusters, bands or colour only, or clusters by group (``TierDisplay``).
 /// - For a `priority` result, each dependency violation gets an extra dashed
 ///   magenta edge (dependency → task) whose class is `violation`.
 /// - A legend and title above the graph (the graph label).
@@ -128,26 +136,40 @@ public struct DAGChart: Sendable {
                 "color": .init(ChartStyle.dependency), "arrowsize": "0.7", "penwidth": "1",
             ])
 
+        let closure = self.closure
+        let queues = queueNumbers
         for (i, task) in tasks.enumerated() {
             let tier = tierInfo.ofTask[i]
             let colors = ChartStyle.tierColors(tier)
             let critical = onPath.contains(i)
+            let inClosure = closure?.contains[i] ?? false
             var classes = "task tier-\(tier)"
             if critical { classes += " critical" }
             if task.mainThreadOnly { classes += " main-thread-only" }
             if task.firstFrame { classes += " first-frame" }
-            let costLine = "\(formatMillis(task.cost)) ms" + (task.mainThreadOnly ? " · main" : "")
+            if task.anchor { classes += " anchor" }
+            if inClosure { classes += " closure" }
+            if task.idle { classes += " idle" }
+            if let queue = task.queue, let n = queues[queue] { classes += " queue-\(n)" }
+            var costLine = "\(formatMillis(task.cost)) ms" + (task.mainThreadOnly ? " · main" : "")
+            if task.latency > 0 { costLine += " · +\(formatMillis(task.latency)) ms latency" }
+            if task.delay > 0 { costLine += " · delay \(formatMillis(task.delay)) ms" }
+            var lines = [(task.anchor ? "⚓ " : "") + (task.firstFrame ? "★ " : "") + task.id, costLine]
+            if let queue = task.queue { lines.append("queue: \(queue)") }
+            if task.idle { lines.append("idle") }
+            let stroke = critical ? ChartStyle.critical : inClosure ? ChartStyle.closureStroke : colors.stroke
             var attributes: GraphDescription.Attributes = [
                 "id": .init(GraphvizText.id(task.id)),
-                "label": .init(GraphvizText.label(lines: [(task.firstFrame ? "★ " : "") + task.id, costLine])),
-                "fillcolor": .init(colors.fill), "color": .init(critical ? ChartStyle.critical : colors.stroke),
+                "label": .init(GraphvizText.label(lines: lines)),
+                "fillcolor": .init(colors.fill), "color": .init(stroke),
                 "class": .init(classes),
             ]
-            if critical { attributes["penwidth"] = "2.6" }
-            if task.mainThreadOnly {
-                attributes["style"] = "filled"
-                attributes["peripheries"] = "2"
-            }
+            if critical { attributes["penwidth"] = "2.6" } else if inClosure { attributes["penwidth"] = "2.2" }
+            var style = task.mainThreadOnly ? "filled" : "filled,rounded"
+            if task.idle { style += ",dashed" }
+            if task.anchor { style += ",bold" }
+            if style != "filled,rounded" { attributes["style"] = .init(style) }
+            if task.mainThreadOnly { attributes["peripheries"] = "2" }
             if ids.tooltipAllowed(forTask: task.id) {
                 attributes["tooltip"] = .init(GraphvizText.tooltip(tooltip(i, tier: tierInfo)))
             }
@@ -201,6 +223,7 @@ public struct DAGChart: Sendable {
         switch tiers {
         case .none: break
         case .clusters: addClusters(&graph, ids: ids, tiers: tierInfo)
+        case .groups: addGroupClusters(&graph, ids: ids)
         case .bands: addBands(&graph, ids: ids, tiers: tierInfo)
         }
         return graph
@@ -214,6 +237,46 @@ public struct DAGChart: Sendable {
     private func isImplied(_ dependency: Int, _ task: Int, _ implied: [[Bool]]?) -> Bool {
         guard let implied, let k = scenario.tasks[task].dependsOn.firstIndex(of: dependency) else { return false }
         return implied[task][k]
+    }
+
+    /// The anchor closure drawn: that of the first `dag` or `anchored`
+    /// result, else `dag`'s; nil when it is empty.
+    var closure: AnchorClosure? {
+        let strategy = results.map(\.schedule.strategy).first { $0 == .dag || $0 == .anchored } ?? .dag
+        guard let closure = AnchorClosure(of: scenario, strategy: strategy), !closure.isEmpty else { return nil }
+        return closure
+    }
+
+    /// Each queue's number, by first appearance in the tasks.
+    var queueNumbers: [String: Int] {
+        var numbers: [String: Int] = [:]
+        for task in scenario.tasks {
+            if let queue = task.queue, numbers[queue] == nil { numbers[queue] = numbers.count }
+        }
+        return numbers
+    }
+
+    /// The groups (modules), in order of first appearance.
+    var groups: [String] {
+        var seen = Set<String>()
+        return scenario.tasks.compactMap(\.group).filter { seen.insert($0).inserted }
+    }
+
+    /// One cluster per group, labelled "module: <group>"; tasks without a group stay outside.
+    private func addGroupClusters(_ graph: inout GraphDescription, ids: ElementIDs) {
+        for (k, group) in groups.enumerated() {
+            let members = scenario.tasks.indices.filter { scenario.tasks[$0].group == group }.map(name)
+            graph.clusters.append(
+                GraphDescription.Cluster(
+                    name: "group\(k)",
+                    [
+                        "id": .init(GraphvizText.id(ids("group-\(k)"))), "class": "group",
+                        "label": .init(GraphvizText.label("module: \(group)")), "labeljust": "l",
+                        "style": "filled,rounded", "fillcolor": "#f6f7f9", "color": "#90a4ae",
+                        "fontcolor": "#37474f", "fontsize": "11", "penwidth": "1",
+                        "fontname": .init(ChartStyle.font),
+                    ], nodes: members))
+        }
     }
 
     private func addClusters(_ graph: inout GraphDescription, ids: ElementIDs, tiers: Tiers) {
@@ -351,6 +414,16 @@ public struct DAGChart: Sendable {
             "<TD><TABLE BORDER=\"1\" CELLBORDER=\"1\" CELLSPACING=\"2\" CELLPADDING=\"2\"><TR><TD>double: main thread only</TD></TR></TABLE></TD>"
         styles += "<TD>★ needed by the first frame</TD>"
         styles += "<TD><FONT COLOR=\"\(ChartStyle.critical)\"><B>━━▶ critical path</B></FONT></TD>"
+        let tasks = scenario.tasks
+        if tasks.contains(where: \.anchor) { styles += "<TD>⚓ anchor (dFL waits for it under dag, anchored)</TD>" }
+        if let closure {
+            let which = closure.firstFrameIsAnchor ? "anchored" : "dag"
+            styles += swatch(
+                "anchor closure (\(which): anchors and what they need)",
+                "BORDER=\"2\" COLOR=\"\(ChartStyle.closureStroke)\" STYLE=\"rounded\"")
+        }
+        if tasks.contains(where: { $0.queue != nil }) { styles += "<TD>queue: serial category</TD>" }
+        if tasks.contains(where: \.idle) { styles += swatch("dashed: idle task", "BORDER=\"1\" STYLE=\"dashed\"") }
         if results.contains(where: { $0.schedule.strategy == .priority }) {
             styles += "<TD><FONT COLOR=\"\(ChartStyle.violation)\">╌╌▶ dependency violated (priority)</FONT></TD>"
         }

@@ -40,8 +40,7 @@ public struct GanttChart: Sendable {
             result: result, axis: axis, ids: ids, tiers: tiers, scope: "", barID: { scenario.tasks[$0].id })
         y = panel.draw(on: &canvas, top: y)
         y = GanttFrame.axis(&canvas, ids: ids, axis: axis, top: y + 2)
-        y = GanttFrame.legend(
-            &canvas, ids: ids, tiers: tiers, showsBlocked: !result.schedule.blocked.isEmpty, top: y + 8)
+        y = GanttFrame.legend(&canvas, ids: ids, tiers: tiers, contents: GanttContents([result]), top: y + 8)
         canvas.height = y + 10
         return canvas.graph(name: scenario.name + " " + result.schedule.strategy.rawValue, graphID: ids("graph"))
     }
@@ -101,13 +100,38 @@ public struct ComparisonChart: Sendable {
             y = panel.draw(on: &canvas, top: y)
         }
         y = GanttFrame.axis(&canvas, ids: ids, axis: axis, top: y + 2)
-        let blocked = results.contains { !$0.schedule.blocked.isEmpty }
-        y = GanttFrame.legend(&canvas, ids: ids, tiers: tiers, showsBlocked: blocked, top: y + 8)
+        y = GanttFrame.legend(&canvas, ids: ids, tiers: tiers, contents: GanttContents(results), top: y + 8)
         canvas.height = y + 10
         return canvas.graph(name: scenario.name + " comparison", graphID: ids("graph"))
     }
 
     public func svg() throws(RenderError) -> [UInt8] { try Graphviz.svg(graph) }
+}
+
+/// What the charts of some results contain, for the legend: only what is drawn gets an entry.
+struct GanttContents {
+    var blocked = false
+    var latency = false
+    var delay = false
+    var queueWait = false
+    var inputs = false
+    var idle = false
+    var anchor = false
+
+    init(_ results: [SimulationResult]) {
+        for result in results {
+            let schedule = result.schedule
+            blocked = blocked || !schedule.blocked.isEmpty
+            inputs = inputs || !schedule.inputs.isEmpty
+            for (i, run) in schedule.tasks.enumerated() {
+                latency = latency || run.done > run.end
+                delay = delay || run.released > run.madeReady
+                queueWait = queueWait || run.ready > run.released
+                idle = idle || schedule.scenario.tasks[i].idle
+                anchor = anchor || schedule.scenario.tasks[i].anchor
+            }
+        }
+    }
 }
 
 /// The parts around the panels: title, axis, legend.
@@ -164,73 +188,149 @@ enum GanttFrame {
         return top + 34
     }
 
-    /// Swatches with labels in two rows that never wrap: the tiers, then the
-    /// marks (critical path, pre-main, commits…); a row too long for the width
-    /// gets smaller text. Returns the y below.
-    static func legend(_ canvas: inout Canvas, ids: ElementIDs, tiers: Tiers, showsBlocked: Bool, top: Double) -> Double
-    {
-        typealias Item = (label: String, attributes: GraphDescription.Attributes)
-        var items: [Item] = []
+    /// One legend entry: its label and how its swatch is drawn.
+    struct LegendItem {
+        enum Swatch {
+            /// A 14 × 10 box with these attributes.
+            case box(GraphDescription.Attributes)
+            /// A thin vertical line (first frame, launch complete).
+            case line(String)
+            case latency, delay, queueWait, input
+        }
+        var label: String
+        var swatch: Swatch
+    }
+
+    /// Swatches with labels in rows that never wrap: the tiers, then the
+    /// marks (critical path, pre-main, commits…), then — when the chart has
+    /// any — the v2 marks (latency, delay, queue wait, inputs, idle tasks,
+    /// anchors); a row too long for the width gets smaller text. Returns the y below.
+    static func legend(
+        _ canvas: inout Canvas, ids: ElementIDs, tiers: Tiers, contents: GanttContents, top: Double
+    ) -> Double {
+        var rows: [[LegendItem]] = [[], [], []]
         let shownTiers = min(tiers.priorities.count, 8)
         for tier in 0..<shownTiers {
             let colors = ChartStyle.tierColors(tier)
-            items.append(
-                (tiers.name(tier), ["fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "0.8"]))
+            rows[0].append(
+                .init(
+                    label: tiers.name(tier),
+                    swatch: .box(["fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "0.8"])))
         }
         if tiers.priorities.count > shownTiers {
-            items.append(
-                ("… \(tiers.priorities.count - shownTiers) more tiers (colours repeat)", ["fillcolor": "white"]))
+            rows[0].append(
+                .init(
+                    label: "… \(tiers.priorities.count - shownTiers) more tiers (colours repeat)",
+                    swatch: .box(["fillcolor": "white"])))
         }
-        items.append(("critical path", ["fillcolor": "white", "color": .init(ChartStyle.critical), "penwidth": "1.6"]))
-        items.append(("pre-main", ["fillcolor": .init(ChartStyle.preMain[0]), "color": "#8c8c8c", "penwidth": "0.8"]))
-        items.append(
-            (
-                "didFinishLaunching",
-                [
+        rows[1].append(
+            .init(
+                label: "critical path",
+                swatch: .box(["fillcolor": "white", "color": .init(ChartStyle.critical), "penwidth": "1.6"])))
+        rows[1].append(
+            .init(
+                label: "pre-main",
+                swatch: .box(["fillcolor": .init(ChartStyle.preMain[0]), "color": "#8c8c8c", "penwidth": "0.8"])))
+        rows[1].append(
+            .init(
+                label: "didFinishLaunching",
+                swatch: .box([
                     "fillcolor": .init(ChartStyle.launchSpanFill), "color": .init(ChartStyle.launchSpanStroke),
                     "penwidth": "0.8",
-                ]
-            ))
-        if showsBlocked {
-            items.append(
-                (
-                    "main thread blocked",
-                    [
+                ])))
+        if contents.blocked {
+            rows[1].append(
+                .init(
+                    label: "main thread blocked",
+                    swatch: .box([
                         "fillcolor": .init(ChartStyle.blockedFill), "color": .init(ChartStyle.blockedStroke),
                         "penwidth": "0.8", "style": "filled,dashed",
-                    ]
-                ))
+                    ])))
         }
-        items.append(("commit", ["shape": "invtriangle", "fillcolor": .init(ChartStyle.commit)]))
-        items.append(("first frame", ["fillcolor": .init(ChartStyle.firstFrame)]))
-        items.append(("launch complete", ["fillcolor": .init(ChartStyle.launchComplete)]))
+        rows[1].append(
+            .init(label: "commit", swatch: .box(["shape": "invtriangle", "fillcolor": .init(ChartStyle.commit)])))
+        rows[1].append(.init(label: "first frame", swatch: .line(ChartStyle.firstFrame)))
+        rows[1].append(.init(label: "launch complete", swatch: .line(ChartStyle.launchComplete)))
+        if contents.latency { rows[2].append(.init(label: "latency (until done)", swatch: .latency)) }
+        if contents.delay { rows[2].append(.init(label: "delay", swatch: .delay)) }
+        if contents.queueWait { rows[2].append(.init(label: "waiting for its queue", swatch: .queueWait)) }
+        if contents.inputs { rows[2].append(.init(label: "input: wait and handler", swatch: .input)) }
+        if contents.idle {
+            let colors = ChartStyle.tierColors(0)
+            rows[2].append(
+                .init(
+                    label: "idle task",
+                    swatch: .box([
+                        "fillcolor": .init(ChartStyle.idleStripes(colors.fill, width: 14)), "style": "striped",
+                        "color": .init(colors.stroke), "penwidth": "1.2",
+                    ])))
+        }
+        if contents.anchor {
+            rows[2].append(
+                .init(
+                    label: "⚓ anchor",
+                    swatch: .box([
+                        "fillcolor": "white", "color": .init(ChartStyle.anchor), "penwidth": "0.8",
+                        "style": "filled",
+                    ])))
+        }
 
         canvas.text(ids("legend-title"), "Legend", x: GanttPanel.laneLabelX, y: top + 6, size: 10, bold: true)
-        let tierItems = tiers.priorities.count > shownTiers ? shownTiers + 1 : shownTiers
-        let rows = [Array(items.indices.prefix(tierItems)), Array(items.indices.dropFirst(tierItems))]
         let left = GanttPanel.laneLabelX + 56
         var y = top
+        var k = 0
         for row in rows where !row.isEmpty {
-            func width(_ k: Int, _ size: Double) -> Double {
-                ChartStyle.estimatedWidth(items[k].label, size: size) * 1.1 + 26 * size / 9.5
+            func width(_ item: LegendItem, _ size: Double) -> Double {
+                ChartStyle.estimatedWidth(item.label, size: size) * 1.1 + 26 * size / 9.5
             }
             var size = 9.5
             let room = canvas.width - 8 - left
             let natural = row.reduce(0) { $0 + width($1, size) }
             if natural > room { size = max(6, size * room / natural) }
             var x = left
-            for k in row {
-                let item = items[k]
-                let lineLike = item.label == "first frame" || item.label == "launch complete"
-                let swatchWidth = lineLike ? 2.0 : 14
-                canvas.box(
-                    ids("legend-\(k)"), x0: x + (14 - swatchWidth) / 2, x1: x + (14 + swatchWidth) / 2, top: y,
-                    height: lineLike ? 12 : 10, item.attributes)
+            for item in row {
+                swatch(&canvas, ids("legend-\(k)"), item.swatch, x: x, y: y)
                 canvas.text(ids("legend-label-\(k)"), item.label, x: x + 18, y: y + 5, size: size)
-                x += width(k, size)
+                x += width(item, size)
+                k += 1
             }
             y += 16
         }
         return y
+    }
+
+    /// A legend swatch in the 14 × 10 cell at (`x`, `y`); extra parts get ids `<id>-…`.
+    private static func swatch(_ canvas: inout Canvas, _ id: String, _ swatch: LegendItem.Swatch, x: Double, y: Double)
+    {
+        switch swatch {
+        case .box(let attributes):
+            canvas.box(id, x0: x, x1: x + 14, top: y, height: 10, attributes)
+        case .line(let color):
+            canvas.box(id, x0: x + 6, x1: x + 8, top: y, height: 12, ["fillcolor": .init(color)])
+        case .latency:
+            let stroke = ChartStyle.tierColors(0).stroke
+            canvas.box(id, x0: x, x1: x + 14, top: y + 3.5, height: 3, ["fillcolor": .init(stroke + "80")])
+            canvas.verticalLine(id + "-end", x: x + 14, top: y + 1.5, bottom: y + 8.5, thickness: 1.2, color: stroke)
+        case .delay:
+            canvas.box(id, x0: x + 2, x1: x + 14, top: y + 4.25, height: 1.5, ["fillcolor": .init(ChartStyle.delay)])
+            canvas.box(
+                id + "-start", x0: x, x1: x + 6, top: y + 2, height: 6,
+                ["shape": "diamond", "fillcolor": .init(ChartStyle.delay)])
+        case .queueWait:
+            canvas.box(
+                id, x0: x, x1: x + 14, top: y + 4, height: 2,
+                [
+                    "fillcolor": "none", "color": .init(ChartStyle.queueWait), "style": "dotted",
+                    "penwidth": "1.2",
+                ])
+        case .input:
+            canvas.verticalLine(
+                id + "-arrival", x: x, top: y + 1, bottom: y + 9, thickness: 1.2, color: ChartStyle.inputStroke)
+            canvas.box(
+                id + "-wait", x0: x, x1: x + 9, top: y + 4.4, height: 1.2, ["fillcolor": .init(ChartStyle.inputStroke)])
+            canvas.box(
+                id, x0: x + 9, x1: x + 14, top: y + 1, height: 8,
+                ["fillcolor": .init(ChartStyle.inputFill), "color": .init(ChartStyle.inputStroke)])
+        }
     }
 }

@@ -25,6 +25,8 @@ struct GanttPanel {
     static let barInset = 4.0
     static let laneLabelX = 12.0
     static let idleRowHeight = 14.0
+    /// The row under the `main` lane's bars where inputs are drawn (when the scenario has some).
+    static let inputRowHeight = 12.0
 
     let result: SimulationResult
     let axis: TimeAxis
@@ -48,6 +50,11 @@ struct GanttPanel {
         return (1..<Int32(result.schedule.scenario.device.cores)).filter { !shown.contains($0) }
     }
 
+    /// The `main` lane's height: taller by ``inputRowHeight`` when there are inputs.
+    var mainHeight: Double {
+        Self.mainLaneHeight + (result.schedule.inputs.isEmpty ? 0 : Self.inputRowHeight)
+    }
+
     /// The y range (points, downward) of each shown thread's lane, by thread;
     /// and the idle row below them, if any.
     func lanes(top: Double) -> (byThread: [Int32: (top: Double, bottom: Double)], idle: (top: Double, bottom: Double)?)
@@ -55,7 +62,7 @@ struct GanttPanel {
         var lanes: [Int32: (top: Double, bottom: Double)] = [:]
         var y = top + Self.markerRows
         for thread in shownThreads {
-            let height = thread == 0 ? Self.mainLaneHeight : Self.workerLaneHeight
+            let height = thread == 0 ? mainHeight : Self.workerLaneHeight
             lanes[thread] = (y, y + height)
             y += height + Self.laneGap
         }
@@ -107,7 +114,10 @@ struct GanttPanel {
             canvas.box(
                 id("lane-idle"), x0: axis.originX - 4, x1: axis.x(axis.end) + 4, top: idle.top,
                 height: idle.bottom - idle.top,
-                ["fillcolor": "white", "color": .init(ChartStyle.laneStroke), "penwidth": "0.6", "class": "lane idle"])
+                [
+                    "fillcolor": "white", "color": .init(ChartStyle.laneStroke), "penwidth": "0.6",
+                    "class": "lane idle-workers",
+                ])
             canvas.text(
                 id("lane-idle-label"), text, x: axis.originX + 4, y: (idle.top + idle.bottom) / 2, size: 8.5,
                 color: ChartStyle.mutedText)
@@ -118,7 +128,9 @@ struct GanttPanel {
                 color: ChartStyle.grid)
         }
 
-        let mainBand = (top: lanes[0]!.top + Self.runLoopStrip, bottom: lanes[0]!.bottom - Self.barInset)
+        let mainBand = (
+            top: lanes[0]!.top + Self.runLoopStrip, bottom: lanes[0]!.top + Self.mainLaneHeight - Self.barInset
+        )
         for (k, span) in schedule.preMain.enumerated() where span.end > axis.start {
             let phase = scenario.preMain[k]
             let span = TimeSpan(start: max(span.start, axis.start), end: span.end)
@@ -153,20 +165,40 @@ struct GanttPanel {
         for (i, run) in schedule.tasks.enumerated() {
             let task = scenario.tasks[i]
             let lane = lanes[run.thread]!
-            let band = (
-                top: run.thread == 0 ? mainBand.top : lane.top + Self.barInset, bottom: lane.bottom - Self.barInset
-            )
+            let band = run.thread == 0 ? mainBand : (top: lane.top + Self.barInset, bottom: lane.bottom - Self.barInset)
             let colors = ChartStyle.tierColors(tiers.ofTask[i])
             var classes = "task tier-\(tiers.ofTask[i])"
             if critical.contains(i) { classes += " critical" }
             if task.firstFrame { classes += " first-frame" }
             if task.mainThreadOnly { classes += " main-thread-only" }
+            if task.idle { classes += " idle" }
+            if task.anchor { classes += " anchor" }
             let tip = ids.tooltipAllowed(forTask: barID(i)) ? taskTooltip(i) : nil
+            let x0 = axis.x(run.start)
+            let x1 = axis.x(run.end)
             bar(
                 &canvas, barID(i), TimeSpan(start: run.start, end: run.end), band: band,
-                label: (task.firstFrame ? "★ " : "") + task.id, fill: colors.fill,
+                label: (task.anchor ? "⚓ " : "") + (task.firstFrame ? "★ " : "") + task.id,
+                fill: task.idle ? ChartStyle.idleStripes(colors.fill, width: x1 - x0) : colors.fill,
                 stroke: critical.contains(i) ? ChartStyle.critical : colors.stroke,
-                classes: classes, penwidth: critical.contains(i) ? 1.6 : 0.8, tooltip: tip)
+                classes: classes, style: task.idle ? "striped" : "filled",
+                penwidth: critical.contains(i) ? 1.6 : task.idle ? 1.2 : 0.8, tooltip: tip)
+            if task.anchor {
+                canvas.box(
+                    id("anchor-\(i)"), x0: x0, x1: min(x0 + 3, max(x1, x0 + 1.5)), top: band.top,
+                    height: band.bottom - band.top,
+                    [
+                        "fillcolor": .init(ChartStyle.anchor), "class": "anchor anchor-mark",
+                        "tooltip": .init(
+                            GraphvizText.tooltip(
+                                "\(task.id): an anchor (didFinishLaunching waits for it under dag and anchored)")),
+                    ])
+            }
+            waits(&canvas, task: i, run: run, band: band)
+            tail(&canvas, task: i, run: run, band: band, color: colors.stroke)
+        }
+        if let mainLane = lanes[0], !schedule.inputs.isEmpty {
+            inputs(&canvas, row: (top: mainBand.bottom + Self.barInset, bottom: mainLane.bottom))
         }
 
         let firstFrameCommit = result.metrics.firstFrameIteration
@@ -201,6 +233,118 @@ struct GanttPanel {
             text: "launch complete \(formatMillis(result.metrics.launchComplete)) ms", color: ChartStyle.launchComplete,
             avoiding: firstFrameX)
         return lanesBottom
+    }
+
+    /// The way to the thread before task `i`'s bar, on the top edge of its
+    /// band: its delay (a diamond at `madeReady`, a line to `released`,
+    /// class `delay`) and its wait for its queue (a dotted line from
+    /// `released` to `ready`, class `queue-wait`).
+    private func waits(
+        _ canvas: inout Canvas, task i: Int, run: TaskRun, band: (top: Double, bottom: Double)
+    ) {
+        let task = result.schedule.scenario.tasks[i]
+        let y = band.top - 1.5
+        if run.released > run.madeReady && run.released > axis.start {
+            let from = max(run.madeReady, axis.start)
+            let tip =
+                "\(task.id): delayed \(formatMillis(run.delayed)) ms"
+                + " (made ready at \(formatMillis(run.madeReady)) ms, released at \(formatMillis(run.released)) ms)"
+            canvas.box(
+                id("delay-\(i)"), x0: axis.x(from), x1: axis.x(run.released), top: y - 0.75, height: 1.5,
+                [
+                    "fillcolor": .init(ChartStyle.delay), "class": "delay",
+                    "tooltip": .init(GraphvizText.tooltip(tip)),
+                ])
+            if run.madeReady >= axis.start {
+                let x = axis.x(run.madeReady)
+                canvas.box(
+                    id("delay-\(i)-start"), x0: x - 3, x1: x + 3, top: y - 3, height: 6,
+                    [
+                        "shape": "diamond", "fillcolor": .init(ChartStyle.delay), "class": "delay delay-start",
+                        "tooltip": .init(GraphvizText.tooltip(tip)),
+                    ])
+            }
+        }
+        if run.ready > run.released && run.ready > axis.start {
+            let tip =
+                "\(task.id): waited \(formatMillis(run.queueWait)) ms for queue '\(task.queue ?? "")'"
+                + " (released at \(formatMillis(run.released)) ms, admitted at \(formatMillis(run.ready)) ms)"
+            canvas.box(
+                id("queue-wait-\(i)"), x0: axis.x(max(run.released, axis.start)), x1: axis.x(run.ready),
+                top: y - 1, height: 2,
+                [
+                    "fillcolor": "none", "color": .init(ChartStyle.queueWait), "style": "dotted", "penwidth": "1.2",
+                    "class": "queue-wait", "tooltip": .init(GraphvizText.tooltip(tip)),
+                ])
+        }
+    }
+
+    /// Task `i`'s latency: a thin translucent line on the bottom edge of its
+    /// band from its end to its done time, with a tick at the done time
+    /// (class `latency`; the tick also `latency-end`).
+    private func tail(
+        _ canvas: inout Canvas, task i: Int, run: TaskRun, band: (top: Double, bottom: Double), color: String
+    ) {
+        guard run.done > run.end, run.done > axis.start else { return }
+        let tip = "latency \(formatMillis(run.latency)) ms, done at \(formatMillis(run.done)) ms"
+        let y = band.bottom + 2
+        canvas.box(
+            id("latency-\(i)"), x0: axis.x(max(run.end, axis.start)), x1: axis.x(run.done), top: y - 1.5,
+            height: 3,
+            [
+                "fillcolor": .init(color + "80"), "class": "latency",
+                "tooltip": .init(GraphvizText.tooltip(result.schedule.scenario.tasks[i].id + ": " + tip)),
+            ])
+        canvas.verticalLine(
+            id("latency-\(i)-end"), x: axis.x(run.done), top: y - 5, bottom: y + 2, thickness: 1.2, color: color,
+            ["class": "latency latency-end", "tooltip": .init(GraphvizText.tooltip(tip))])
+    }
+
+    /// The inputs, in the row under the `main` lane's bars: each one's wait
+    /// from its arrival (a tick and a thin line, class `input input-wait`;
+    /// consecutive inputs' lines alternate between two heights so overlapping waits stay apart)
+    /// and its handler (a small bar from start to end, class `input`).
+    private func inputs(_ canvas: inout Canvas, row: (top: Double, bottom: Double)) {
+        let scenario = result.schedule.scenario
+        let middle = (row.top + row.bottom) / 2
+        canvas.text(
+            id("inputs-label"), "inputs", x: Self.laneLabelX + 8, y: middle, size: 8, color: ChartStyle.mutedText)
+        let shown = result.schedule.inputs.filter { $0.end > axis.start }.sorted {
+            ($0.at, $0.input) < ($1.at, $1.input)
+        }
+        for (n, run) in shown.enumerated() {
+            let k = run.input
+            let input = scenario.inputs[k]
+            let tip =
+                "\(input.name): arrived at \(formatMillis(run.at)) ms, waited \(formatMillis(run.wait)) ms,"
+                + " handled \(formatMillis(run.start)) → \(formatMillis(run.end)) ms"
+            if run.start > run.at {
+                canvas.box(
+                    id("input-\(k)-wait"), x0: axis.x(max(run.at, axis.start)), x1: axis.x(run.start),
+                    top: (n % 2 == 0 ? row.top + 3 : row.bottom - 3) - 0.6, height: 1.2,
+                    [
+                        "fillcolor": .init(ChartStyle.inputStroke), "class": "input input-wait",
+                        "tooltip": .init(GraphvizText.tooltip(tip)),
+                    ])
+            }
+            if run.at >= axis.start {
+                canvas.verticalLine(
+                    id("input-\(k)-arrival"), x: axis.x(run.at), top: row.top + 1, bottom: row.bottom - 1,
+                    thickness: 1.2, color: ChartStyle.inputStroke,
+                    ["class": "input input-arrival", "tooltip": .init(GraphvizText.tooltip(tip))])
+            }
+            bar(
+                &canvas, id("input-\(k)"), TimeSpan(start: max(run.start, axis.start), end: run.end),
+                band: (row.top + 1, row.bottom - 1), label: "", fill: ChartStyle.inputFill,
+                stroke: ChartStyle.inputStroke, classes: "input", tooltip: tip)
+            // The name right of the handler, if it fits before the next input's marks (else only in the tooltip).
+            let labelX = axis.x(run.end) + 3
+            let limit = n + 1 < shown.count ? axis.x(max(shown[n + 1].at, axis.start)) - 3 : canvas.width - 4
+            if let text = Self.shortened(input.name, size: 7.5, in: limit - labelX) {
+                canvas.text(
+                    id("input-\(k)-label"), text, x: labelX, y: middle, size: 7.5, color: ChartStyle.inputStroke)
+            }
+        }
     }
 
     /// A bar from `span.start` to `span.end` inside `band` (points, downward).
@@ -266,6 +410,14 @@ struct GanttPanel {
         return (String(characters.prefix(room)) + "…", 7)
     }
 
+    /// `text` at `size` points if it fits in `width` points, else its start and "…" (at least 3 characters), else nil.
+    static func shortened(_ text: String, size: Double, in width: Double) -> String? {
+        let perCharacter = size * 0.58 * 1.15
+        if Double(text.unicodeScalars.count) * perCharacter <= width { return text }
+        let room = Int(width / perCharacter) - 1
+        return room >= 3 ? String(text.prefix(room)) + "…" : nil
+    }
+
     private func range(_ span: TimeSpan) -> String {
         "\(formatMillis(span.start)) → \(formatMillis(span.end)) ms (\(formatMillis(span.duration)) ms)"
     }
@@ -279,7 +431,15 @@ struct GanttPanel {
         var facts = [tiers.name(tiers.ofTask[i])]
         if task.mainThreadOnly { facts.append("main thread only") }
         if task.firstFrame { facts.append("needed by the first frame") }
+        if task.idle { facts.append("idle task (runs when the run loop is about to sleep)") }
+        if task.anchor { facts.append("anchor") }
+        if let queue = task.queue { facts.append("queue '\(queue)'") }
         lines.append(facts.joined(separator: " · "))
+        if run.delayed > 0 { lines.append("delayed \(formatMillis(run.delayed)) ms") }
+        if run.queueWait > 0 { lines.append("waited \(formatMillis(run.queueWait)) ms for its queue") }
+        if run.latency > 0 {
+            lines.append("latency \(formatMillis(run.latency)) ms, done at \(formatMillis(run.done)) ms")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -59,12 +59,15 @@ public struct TimeAxis: Sendable, Equatable {
     public var ticks: [Micros] { Array(stride(from: start, through: end, by: tickStep)) }
 
     /// The axis that fits every result: up to the latest launch completion or
-    /// first-frame presentation among them.
+    /// first-frame presentation among them, or the end of the last input's handler.
     /// With `foldingPreMain`, the axis starts at the run loop (`t0`, rounded down to a step).
     public static func shared(
         by results: [SimulationResult], foldingPreMain: Bool = false, originX: Double = 120, width: Double = 1000
     ) -> TimeAxis {
-        let latest = results.map { max($0.metrics.launchComplete, $0.metrics.timeToFirstFrame) }.max() ?? 0
+        let latest =
+            results.map {
+                max($0.metrics.launchComplete, $0.metrics.timeToFirstFrame, $0.schedule.inputs.map(\.end).max() ?? 0)
+            }.max() ?? 0
         let t0 = foldingPreMain ? (results.first?.schedule.t0 ?? 0) : 0
         return TimeAxis(upTo: latest, from: t0, originX: originX, width: width)
     }

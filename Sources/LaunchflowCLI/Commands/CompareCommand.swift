@@ -20,6 +20,7 @@ enum CompareCommand {
                 help:
                     "Also write the pictures (as 'render' does), report.md (the\ntable linking them) and report.html (as 'report' writes it)\ninto this directory."
             ),
+            .clusters,
             .tiers,
         ],
         discussion: """

@@ -14,6 +14,7 @@ enum RenderCommand {
                 help: "One of \(Strategy.names), or all.",
                 choices: Strategy.allCases.map(\.rawValue) + ["all"], defaultValue: "all"),
             .out,
+            .clusters,
             .tiers,
             .edges,
             OptionSpec(
@@ -97,10 +98,16 @@ enum RenderCommand {
 extension OptionSpec {
     static let out = OptionSpec(
         name: "out", value: "<dir>", help: "Directory for the pictures (default: output/; created if missing).")
+    static let clusters = OptionSpec(
+        name: "clusters", value: "<by>",
+        help:
+            "What the DAG draws boxes around: tiers (priority tiers), groups\n(the tasks' group: modules) or none (default: tiers).",
+        choices: ["tiers", "groups", "none"])
     static let tiers = OptionSpec(
         name: "tiers", value: "<style>",
-        help: "How the DAG shows priority tiers: clusters, bands or none\n(default: clusters).",
-        choices: TierDisplay.allCases.map(\.rawValue))
+        help:
+            "The older spelling of --clusters, with one more layout: clusters\n(= --clusters tiers), bands (a band of columns per tier) or\nnone. --clusters wins when both are given.",
+        choices: ["clusters", "bands", "none"])
     static let edges = OptionSpec(
         name: "edges", value: "<which>",
         help:
@@ -115,8 +122,15 @@ extension ParsedArguments {
     /// `--edges`, or auto.
     func edges() -> EdgeDisplay { value("edges").flatMap(EdgeDisplay.init(rawValue:)) ?? .auto }
 
-    /// `--tiers`, or clusters.
-    func tiers() -> TierDisplay { value("tiers").flatMap(TierDisplay.init(rawValue:)) ?? .clusters }
+    /// `--clusters` (tiers, groups, none), else `--tiers` (clusters, bands, none), else tier clusters.
+    func tiers() -> TierDisplay {
+        switch value("clusters") {
+        case "tiers": .clusters
+        case "groups": .groups
+        case "none": TierDisplay.none
+        default: value("tiers").flatMap(TierDisplay.init(rawValue:)) ?? .clusters
+        }
+    }
 
     /// The scenario file's name without directory and extension: `examples/app.json` → `app`.
     var scenarioStem: String {

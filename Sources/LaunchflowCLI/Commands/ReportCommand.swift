@@ -15,6 +15,7 @@ enum ReportCommand {
             .strategies,
             .maxConcurrent,
             .idleMode,
+            .clusters,
             .tiers,
             .jobs,
         ],

@@ -48,3 +48,22 @@ public struct AnchorClosure: Sendable {
         count = inside.lazy.filter { $0 }.count
     }
 }
+
+extension AnchorClosure {
+    /// The anchor closure `strategy` uses on `scenario` (for pictures and
+    /// reports): the one of its plan under `dag` and `anchored`, nil under
+    /// `serial` and `priority`, which ignore anchors. It may be empty.
+    ///
+    /// - Complexity: O(n + e).
+    public init?(of scenario: Scenario, strategy: Strategy) {
+        guard strategy == .dag || strategy == .anchored else { return nil }
+        let prepared = PreparedScenario(scenario)
+        self.init(
+            tasks: scenario.tasks, graph: prepared.graph, queueOf: prepared.queueOf,
+            firstFrameIsAnchor: strategy == .anchored)
+    }
+
+    /// Whether task `i` is one of the closure's anchors (an `anchor` task, or
+    /// under `anchored` a `firstFrame` task) rather than something they need.
+    public func isAnchor(_ task: LaunchTask) -> Bool { task.anchor || (firstFrameIsAnchor && task.firstFrame) }
+}

@@ -52,8 +52,8 @@ struct ReportPictures {
     /// The Gantt legend (tiers, critical path, pre-main, commits…) alone.
     func legend() -> GraphDescription {
         var canvas = Canvas(width: GanttFrame.width(axis), backgroundID: ids("legend-background"))
-        let blocked = results.contains { !$0.schedule.blocked.isEmpty }
-        canvas.height = GanttFrame.legend(&canvas, ids: ids, tiers: tiers, showsBlocked: blocked, top: 4) + 2
+        canvas.height =
+            GanttFrame.legend(&canvas, ids: ids, tiers: tiers, contents: GanttContents(results), top: 4) + 2
         return canvas.graph(name: scenario.name + " legend", graphID: ids("legend-graph"))
     }
 
