@@ -200,7 +200,7 @@ public struct DAGChart: Sendable {
             }
         }
 
-        for result in results where result.schedule.strategy == .priority {
+        for result in results where result.schedule.strategy.definition.canBreakDependencies {
             // With the reduction drawn, a violated implied dependency gets no overlay:
             // some drawn dependency along its longer path is violated too.
             for v in result.schedule.violations() where !isImplied(v.dependency, v.task, implied) {
@@ -242,8 +242,10 @@ public struct DAGChart: Sendable {
     /// The anchor closure drawn: that of the first `dag` or `anchored`
     /// result, else `dag`'s; nil when it is empty.
     var closure: AnchorClosure? {
-        let strategy = results.map(\.schedule.strategy).first { $0 == .dag || $0 == .anchored } ?? .dag
-        guard let closure = AnchorClosure(of: scenario, strategy: strategy), !closure.isEmpty else { return nil }
+        let closures = results.lazy.compactMap { AnchorClosure(of: self.scenario, strategy: $0.schedule.strategy) }
+        guard let closure = closures.first ?? AnchorClosure(of: scenario, strategy: .dag), !closure.isEmpty else {
+            return nil
+        }
         return closure
     }
 
@@ -424,8 +426,10 @@ public struct DAGChart: Sendable {
         }
         if tasks.contains(where: { $0.queue != nil }) { styles += "<TD>queue: serial category</TD>" }
         if tasks.contains(where: \.idle) { styles += swatch("dashed: idle task", "BORDER=\"1\" STYLE=\"dashed\"") }
-        if results.contains(where: { $0.schedule.strategy == .priority }) {
-            styles += "<TD><FONT COLOR=\"\(ChartStyle.violation)\">╌╌▶ dependency violated (priority)</FONT></TD>"
+        let breaking = results.map(\.schedule.strategy).filter(\.definition.canBreakDependencies)
+        if !breaking.isEmpty {
+            let names = breaking.map(\.rawValue).joined(separator: ", ")
+            styles += "<TD><FONT COLOR=\"\(ChartStyle.violation)\">╌╌▶ dependency violated (\(names))</FONT></TD>"
         }
         let title = GraphvizText.html("\(scenario.name) — task graph")
         return "<TABLE BORDER=\"0\" CELLSPACING=\"3\" CELLPADDING=\"2\">"

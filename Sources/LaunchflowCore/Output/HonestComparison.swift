@@ -33,8 +33,8 @@ public struct HonestComparison: Sendable {
         }
     }
 
-    /// The index of the `serial` result, the reference for gains.
-    public var serial: Int? { results.firstIndex { $0.schedule.strategy == .serial } }
+    /// The index of the baseline (`serial`) result, the reference for gains.
+    public var serial: Int? { results.firstIndex { $0.schedule.strategy == StrategyDefinition.baseline } }
 
     /// The best value of `metric` among the correct results; nil when the
     /// metric has no better direction or no result is correct.

@@ -56,11 +56,8 @@ extension AnchorClosure {
     ///
     /// - Complexity: O(n + e).
     public init?(of scenario: Scenario, strategy: Strategy) {
-        guard strategy == .dag || strategy == .anchored else { return nil }
-        let prepared = PreparedScenario(scenario)
-        self.init(
-            tasks: scenario.tasks, graph: prepared.graph, queueOf: prepared.queueOf,
-            firstFrameIsAnchor: strategy == .anchored)
+        guard let closure = strategy.definition.plan(PreparedScenario(scenario)).closure else { return nil }
+        self = closure
     }
 
     /// Whether task `i` is one of the closure's anchors (an `anchor` task, or
