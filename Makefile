@@ -50,7 +50,8 @@ demo: build
 	.build/debug/launchflow compare $(SCENARIO) --out $(OUT)
 
 ## images: regenerate the README's pictures (docs/images/: each scenario's task
-## graph and its strategies on one time scale) from the bundled scenarios
+## graph and its strategies on one time scale, the sweep's distributions, and a
+## screenshot of the report in headless Chromium) from the bundled scenarios
 IMAGES = article permission-alerts idle-work modules
 images: build
 	@rm -rf .build/images && for s in $(IMAGES); do \
@@ -58,6 +59,12 @@ images: build
 		cp .build/images/$$s-dag.svg .build/images/$$s-compare-gantt.svg docs/images/ || exit 1; \
 		echo "docs/images/$$s-dag.svg docs/images/$$s-compare-gantt.svg"; \
 	done
+	@.build/debug/launchflow sweep docs/examples/article-uncertain.json --runs 10000 --seed 7 --out .build/images >/dev/null
+	@cp .build/images/article-uncertain-sweep.svg docs/images/ && echo "docs/images/article-uncertain-sweep.svg"
+	@.build/debug/launchflow report scenarios/article.json --out .build/images/article-report.html
+	@chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,1000 \
+		--screenshot=docs/images/report.png "file://$(CURDIR)/.build/images/article-report.html#task=launch-cache" \
+		>/dev/null 2>&1 && echo "docs/images/report.png (headless Chromium)"
 
 ## test: what CI runs — the lint, the whole test suite (Swift Testing only:
 ## there are no XCTest cases, so XCTest's empty "Executed 0 tests" run is not
@@ -80,7 +87,7 @@ bench: deps
 	.build/release/launchflow-bench --sweep --v2
 	.build/release/launchflow-bench --import
 
-## crosscheck: compare the simulator with the independent Python reference of MODEL.md
+## crosscheck: compare the simulator with the independent Python reference of the model (Tools/reference)
 crosscheck: build
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed $${SEED:-1} --count $${COUNT:-300}
 
