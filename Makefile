@@ -33,7 +33,7 @@ deps-browser:
 	fi
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build -q
 
 release: deps
 	$(SWIFT) build -c release
@@ -66,12 +66,13 @@ images: build
 		--screenshot=docs/images/report.png "file://$(CURDIR)/.build/images/article-report.html#task=launch-cache" \
 		>/dev/null 2>&1 && echo "docs/images/report.png (headless Chromium)"
 
-## test: what CI runs — the lint, the whole test suite (Swift Testing only:
-## there are no XCTest cases, so XCTest's empty "Executed 0 tests" run is not
-## started), and the independent Python reference: its own tests, then a
-## cross-check of the simulator against it on 200 random scenarios.
+## test: what CI runs — the lint, the whole test suite (quiet: failures and the
+## summary; Swift Testing only: there are no XCTest cases, so XCTest's empty
+## "Executed 0 tests" run is not started), and the independent Python
+## reference: its own tests, then a cross-check of the simulator against it on
+## 200 random scenarios.
 test: deps deps-browser lint
-	$(SWIFT) test --disable-xctest
+	$(SWIFT) test -q --disable-xctest
 	python3 Tools/reference/test_ref.py
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 200
 
