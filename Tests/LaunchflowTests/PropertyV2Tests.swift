@@ -151,6 +151,22 @@ struct PropertyV2Tests {
         return failures
     }
 
+    @Test func theRunnersViolationFlagAgreesWithTheMetrics() throws {
+        for seed in Self.seeds.prefix(80) {
+            let s = Self.scenario(seed: seed)
+            let engine = LaunchEngine(s)
+            var runner = engine.makeRunner()
+            for strategy in Strategy.allCases {
+                let times = runner.headlineTimes(strategy, costs: engine.costs)
+                let metrics = engine.metrics(strategy)
+                #expect(times.timeToFirstFrame == metrics.timeToFirstFrame, "seed \(seed) \(strategy)")
+                #expect(times.launchComplete == metrics.launchComplete, "seed \(seed) \(strategy)")
+                #expect(
+                    runner.lastRunBrokeADependency == (metrics.dependencyViolations > 0), "seed \(seed) \(strategy)")
+            }
+        }
+    }
+
     @Test func withoutAnchorsAnchoredIsDag() {
         for seed in Self.seeds.prefix(60) {
             var s = Self.scenario(seed: seed)

@@ -45,7 +45,26 @@ public struct LaunchRunner {
         }
         let inputs = prepared.runInputs(definition, options: options, costs: costs, latencies: latencies)
         let outcome = definition.execute(prepared, plan, inputs, &buffers)
+        lastRunBrokeADependency =
+            definition.canBreakDependencies && Self.breaksADependency(outcome.tasks, prepared.graph)
         return HeadlineTimes(tasks: prepared.scenario.tasks, runs: outcome.tasks, commits: outcome.commits)
+    }
+
+    /// Whether the last run started a task before one of its dependencies
+    /// was done (a violation); always false for a strategy that cannot break
+    /// dependencies. `sweep` reads it to leave such runs out of the best counts.
+    public private(set) var lastRunBrokeADependency = false
+
+    /// - Complexity: O(n + e), stopping at the first violation.
+    static func breaksADependency(_ runs: [TaskRun], _ graph: TaskGraph) -> Bool {
+        for task in 0..<graph.count {
+            let start = runs[task].start
+            for k in Int(graph.dependencyStart[task])..<Int(graph.dependencyStart[task + 1])
+            where start < runs[Int(graph.dependencies[k])].done {
+                return true
+            }
+        }
+        return false
     }
 }
 

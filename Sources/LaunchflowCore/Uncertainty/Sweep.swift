@@ -81,11 +81,6 @@ public struct Sweep: Sendable {
             launchComplete: launchComplete, broke: broke)
     }
 
-    /// Whether `strategy` can break a dependency (the registry's
-    /// `canBreakDependencies`). Its runs are simulated in full to count them;
-    /// the others take the fast path.
-    static func mayBreakDependencies(_ strategy: Strategy) -> Bool { strategy.definition.canBreakDependencies }
-
     /// Run-major values of one chunk: entry `run × strategies + s`.
     struct ChunkResult: Sendable {
         var firstFrame: [Micros]
@@ -108,20 +103,12 @@ public struct Sweep: Sendable {
             sampler.sample(run: run, seed: configuration.seed, into: &costs)
             if sampleLatencies { sampler.sampleLatencies(run: run, seed: configuration.seed, into: &latencies) }
             for strategy in configuration.strategies {
-                let sampled = sampleLatencies ? latencies : nil
-                if Self.mayBreakDependencies(strategy) {
-                    let metrics = engine.metrics(
-                        strategy, costs: costs, latencies: sampled, options: configuration.options)
-                    result.firstFrame.append(metrics.timeToFirstFrame)
-                    result.launchComplete.append(metrics.launchComplete)
-                    result.broke.append(metrics.dependencyViolations > 0)
-                } else {
-                    let times = runner.headlineTimes(
-                        strategy, costs: costs, latencies: sampled, options: configuration.options)
-                    result.firstFrame.append(times.timeToFirstFrame)
-                    result.launchComplete.append(times.launchComplete)
-                    result.broke.append(false)
-                }
+                let times = runner.headlineTimes(
+                    strategy, costs: costs, latencies: sampleLatencies ? latencies : nil,
+                    options: configuration.options)
+                result.firstFrame.append(times.timeToFirstFrame)
+                result.launchComplete.append(times.launchComplete)
+                result.broke.append(runner.lastRunBrokeADependency)
             }
         }
         return result
