@@ -64,8 +64,11 @@ struct StrategyPlan: Sendable {
     /// The anchor closure (dag and anchored).
     let closure: AnchorClosure?
     /// The strategy's policy before a run, built once (its tiers or graph
-    /// counters do not depend on costs); each run starts from a copy.
-    var policy: (any LaunchPolicy & Sendable)?
+    /// counters do not depend on costs); each run starts from a copy. Boxed
+    /// without its type so that the plan stays one type; ``policy(as:)``
+    /// unboxes it without a dynamic cast (a run-time conformance lookup per
+    /// run showed in the sweep's profile).
+    private var policyBox: (AnyObject & Sendable)?
 
     init(ranking: Ranking, route: [Route], takeOut: [Bool], limitsConcurrency: Bool, closure: AnchorClosure?) {
         self.ranking = ranking
@@ -77,9 +80,21 @@ struct StrategyPlan: Sendable {
     }
 
     /// This plan with `policy` as its prototype.
-    func with(policy: any LaunchPolicy & Sendable) -> StrategyPlan {
+    func with<P: LaunchPolicy & Sendable>(policy: P) -> StrategyPlan {
         var plan = self
-        plan.policy = policy
+        plan.policyBox = PolicyBox(policy)
         return plan
     }
+
+    /// The prototype, as the type its strategy stored (``with(policy:)``).
+    func policy<P: LaunchPolicy & Sendable>(as type: P.Type) -> P {
+        unsafeDowncast(policyBox!, to: PolicyBox<P>.self).policy
+    }
+}
+
+/// A policy prototype kept by a plan. A class for the type-erased reference;
+/// immutable, hence sendable.
+final class PolicyBox<P: LaunchPolicy & Sendable>: Sendable {
+    let policy: P
+    init(_ policy: P) { self.policy = policy }
 }

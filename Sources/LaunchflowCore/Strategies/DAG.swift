@@ -7,7 +7,7 @@ extension StrategyDefinition {
         blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: false) },
         execute: { prepared, plan, inputs, buffers in
-            runEngine(prepared, plan, inputs, plan.policy as! DAGPolicy, &buffers)
+            runEngine(prepared, plan, inputs, plan.policy(as: DAGPolicy.self), &buffers)
         })
 
     /// `anchored`: `dag` in which every `firstFrame` task is an anchor too.
@@ -18,7 +18,7 @@ extension StrategyDefinition {
         blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: true) },
         execute: { prepared, plan, inputs, buffers in
-            runEngine(prepared, plan, inputs, plan.policy as! DAGPolicy, &buffers)
+            runEngine(prepared, plan, inputs, plan.policy(as: DAGPolicy.self), &buffers)
         })
 }
 

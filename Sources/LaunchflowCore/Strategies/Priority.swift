@@ -15,6 +15,6 @@ extension StrategyDefinition {
                     queueOf: prepared.queueOf))
         },
         execute: { prepared, plan, inputs, buffers in
-            runEngine(prepared, plan, inputs, plan.policy as! PriorityPolicy, &buffers)
+            runEngine(prepared, plan, inputs, plan.policy(as: PriorityPolicy.self), &buffers)
         })
 }

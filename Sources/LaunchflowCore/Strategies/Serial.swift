@@ -15,6 +15,6 @@ extension StrategyDefinition {
                     queueCount: prepared.queueCount))
         },
         execute: { prepared, plan, inputs, buffers in
-            runEngine(prepared, plan, inputs, plan.policy as! SerialPolicy, &buffers)
+            runEngine(prepared, plan, inputs, plan.policy(as: SerialPolicy.self), &buffers)
         })
 }
