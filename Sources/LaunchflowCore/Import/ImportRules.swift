@@ -50,18 +50,7 @@ public struct NameMap: Sendable {
 
     /// Reads and checks a map file; every problem at once.
     public static func load(path: String) throws(ImportError) -> NameMap {
-        let bytes = try readInputFile(path, what: "a JSON map of slice names to task ids")
-        let root: JSONValue
-        do {
-            root = try JSONValue.parse(bytes)
-        } catch {
-            let (line, column) = error.location(in: bytes)
-            var log = ImportLog()
-            log.add(
-                ImportDiagnostic(
-                    .error, file: path, line: line, column: column, message: "not valid JSON: \(error.message)"))
-            throw ImportError(log)
-        }
+        let root = try readJSONFile(path, what: "a JSON map of slice names to task ids")
         guard case .object(let members) = root else {
             throw ImportError(
                 file: path,

@@ -33,18 +33,7 @@ public struct MeasuredLaunches: Sendable {
 
     /// Reads `path`; `benchmark` picks one of several Macrobenchmark benchmarks (name or class.name).
     public static func load(path: String, benchmark: String? = nil) throws(ImportError) -> MeasuredLaunches {
-        let bytes = try readInputFile(path, what: "measured launches (JSON)")
-        let root: JSONValue
-        do {
-            root = try JSONValue.parse(bytes)
-        } catch {
-            let (line, column) = error.location(in: bytes)
-            var log = ImportLog()
-            log.add(
-                ImportDiagnostic(
-                    .error, file: path, line: line, column: column, message: "not valid JSON: \(error.message)"))
-            throw ImportError(log)
-        }
+        let root = try readJSONFile(path, what: "measured launches (JSON)")
         if case .array(let values)? = root["timeToFirstFrameMs"] {
             return try list(values, file: path)
         }
@@ -52,7 +41,7 @@ public struct MeasuredLaunches: Sendable {
             return try macrobenchmark(benchmarks, file: path, pick: benchmark)
         }
         var log = ImportLog()
-        if let payload = MetricKitReader.read(bytes, file: path, log: &log) {
+        if let payload = MetricKitReader.read(root, file: path, log: &log) {
             guard let histogram = payload.timeToFirstDraw else {
                 throw ImportError(
                     file: path,

@@ -30,16 +30,12 @@ enum MetricKitReader {
 
     /// The payload(s) in `bytes`, or nil after recording errors in `log`.
     static func read(_ bytes: [UInt8], file: String, log: inout ImportLog) -> Payload? {
-        let root: JSONValue
-        do {
-            root = try JSONValue.parse(bytes)
-        } catch {
-            let (line, column) = error.location(in: bytes)
-            log.add(
-                ImportDiagnostic(
-                    .error, file: file, line: line, column: column, message: "not valid JSON: \(error.message)"))
-            return nil
-        }
+        guard let root = parseJSON(bytes, file: file, log: &log) else { return nil }
+        return read(root, file: file, log: &log)
+    }
+
+    /// The payload(s) in a parsed document, or nil after recording errors in `log`.
+    static func read(_ root: JSONValue, file: String, log: inout ImportLog) -> Payload? {
         var payload = Payload()
         var order: [String] = []
         var histograms: [String: Histogram] = [:]

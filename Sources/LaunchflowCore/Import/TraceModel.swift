@@ -203,6 +203,28 @@ struct LineIndex {
     }
 }
 
+/// `bytes` parsed as JSON, or nil after recording "not valid JSON" with its
+/// line and column in `log`.
+func parseJSON(_ bytes: [UInt8], file: String, log: inout ImportLog) -> JSONValue? {
+    do {
+        return try JSONValue.parse(bytes)
+    } catch {
+        let (line, column) = error.location(in: bytes)
+        log.add(
+            ImportDiagnostic(
+                .error, file: file, line: line, column: column, message: "not valid JSON: \(error.message)"))
+        return nil
+    }
+}
+
+/// Reads `path` (see ``readInputFile(_:what:)``) and parses it as JSON.
+func readJSONFile(_ path: String, what: String) throws(ImportError) -> JSONValue {
+    let bytes = try readInputFile(path, what: what)
+    var log = ImportLog()
+    guard let root = parseJSON(bytes, file: path, log: &log) else { throw ImportError(log) }
+    return root
+}
+
 /// Reads a whole file into bytes, with one copy (no `Data` in between): a
 /// 200 MB trace costs 200 MB.
 func readInputFile(_ path: String, what: String) throws(ImportError) -> [UInt8] {
