@@ -50,34 +50,43 @@ struct Launchflow {
     static func runBinary(
         _ args: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:]
     ) throws -> Output {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = args
-        process.currentDirectoryURL = directory
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        // Output goes to files: no pipe can fill up and block the child.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out")
-        let errURL = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        let outData = try Data(contentsOf: outURL)
-        let errData = try Data(contentsOf: errURL)
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try runProcess(url, args, in: directory, environment: environment)
     }
+}
+
+/// Runs `executable` with `arguments` to completion (stdin empty), its output
+/// captured — the one way the tests start a process (the launchflow binary,
+/// Chromium, Python).
+func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+) throws -> Launchflow.Output {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
+    // Output goes to files: no pipe can fill up and block the child.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let outURL = folder.appendingPathComponent("out")
+    let errURL = folder.appendingPathComponent("err")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try out.close()
+    try err.close()
+    let outData = try Data(contentsOf: outURL)
+    let errData = try Data(contentsOf: errURL)
+    return Launchflow.Output(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
 }

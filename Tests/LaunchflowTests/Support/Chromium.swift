@@ -88,31 +88,7 @@ enum Chromium {
         print(len(colours))
         """
 
-    private static func run(_ executable: String, _ arguments: [String]) throws -> (
-        status: Int32, stdout: String, stderr: String
-    ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out")
-        let errURL = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return (
-            process.terminationStatus, String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        )
+    private static func run(_ executable: String, _ arguments: [String]) throws -> Launchflow.Output {
+        try runProcess(URL(fileURLWithPath: executable), arguments)
     }
 }
