@@ -37,19 +37,11 @@ struct MinHeap<Element: Comparable> {
 
     mutating func removeAll() { storage.removeAll(keepingCapacity: true) }
 
+    mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+
     mutating func push(_ element: Element) {
         storage.append(element)
-        storage.withUnsafeMutableBufferPointer { heap in
-            // Move parents down into the hole instead of swapping.
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard element < heap[parent] else { break }
-                heap[child] = heap[parent]
-                child = parent
-            }
-            heap[child] = element
-        }
+        storage.withUnsafeMutableBufferPointer { heap in HeapOrder.siftUp(element, from: heap.count - 1, in: heap) }
     }
 
     @discardableResult
@@ -58,30 +50,13 @@ struct MinHeap<Element: Comparable> {
         let last = storage.removeLast()
         guard !storage.isEmpty else { return last }
         let top = storage[0]
-        storage.withUnsafeMutableBufferPointer { heap in Self.sink(last, from: 0, in: heap) }
+        storage.withUnsafeMutableBufferPointer { heap in HeapOrder.sink(last, from: 0, in: heap) }
         return top
     }
 
     private mutating func siftDown(_ start: Int) {
         let element = storage[start]
-        storage.withUnsafeMutableBufferPointer { heap in Self.sink(element, from: start, in: heap) }
-    }
-
-    /// Places `element` at `hole` or below, moving smaller children up.
-    private static func sink(_ element: Element, from hole: Int, in heap: UnsafeMutableBufferPointer<Element>) {
-        var parent = hole
-        let n = heap.count
-        while true {
-            let left = 2 * parent + 1
-            guard left < n else { break }
-            var smallest = left
-            let right = left + 1
-            if right < n, heap[right] < heap[left] { smallest = right }
-            guard heap[smallest] < element else { break }
-            heap[parent] = heap[smallest]
-            parent = smallest
-        }
-        heap[parent] = element
+        storage.withUnsafeMutableBufferPointer { heap in HeapOrder.sink(element, from: start, in: heap) }
     }
 }
 

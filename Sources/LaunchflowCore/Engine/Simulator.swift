@@ -27,9 +27,10 @@ struct Timer: Comparable {
     static func < (a: Self, b: Self) -> Bool { (a.time, a.code) < (b.time, b.code) }
 }
 
-/// The arrays of a finished run, handed to the next run of the same scenario
-/// so that a sweep of thousands of runs allocates them once. Only their
-/// capacity is reused: every simulator starts from cleared arrays.
+/// The growing arrays of a finished run, handed to the next run of the same
+/// scenario so that a sweep of thousands of runs allocates them once. Only
+/// their capacity is reused: every simulator starts from cleared arrays. (The
+/// state whose size is known up front is ``FixedArray``s and ``FixedHeap``s.)
 struct SimulatorBuffers {
     var runs: [TaskRun] = []
     var commits: [Commit] = []
@@ -37,11 +38,6 @@ struct SimulatorBuffers {
     var ready: [Int32] = []
     var queue: [MainQueueItem] = []
     var snapshot: [MainQueueItem] = []
-    var readySet: [Int32] = []
-    var freeWorkers: [Int32] = []
-    var workerEnds: [WorkerEnd] = []
-    var workerTask: [Int] = []
-    var timers: [Timer] = []
 
     /// Moves all of `buffers` out, leaving empty ones.
     static func take(from buffers: inout SimulatorBuffers) -> SimulatorBuffers {
@@ -50,11 +46,13 @@ struct SimulatorBuffers {
         return taken
     }
 
-    /// Moves `array` out (leaving it empty), cleared but with its capacity.
+    /// Moves `array` out (leaving it empty), cleared but with its capacity —
+    /// and a buffer of its own even on the first run (see ``Simulator/init``).
     static func take<Element>(_ array: inout [Element]) -> [Element] {
         var taken: [Element] = []
         swap(&taken, &array)
         taken.removeAll(keepingCapacity: true)
+        taken.reserveCapacity(1)
         return taken
     }
 }
@@ -94,7 +92,7 @@ struct RunOutcome {
 /// - Complexity: O((n + e + q) log n) for n tasks, e dependencies and q
 ///   inputs: each task passes through a few heaps once, each dependency is
 ///   visited once.
-struct Simulator<Policy: LaunchPolicy> {
+struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// Where the main thread is in its run loop.
     enum MainPhase {
         /// No iteration: sleeps until the main queue, the idle queue or (after
@@ -122,7 +120,7 @@ struct Simulator<Policy: LaunchPolicy> {
     private let frameInterval: Micros
 
     private var now: Micros = 0
-    private var runs: [TaskRun]
+    private var runs: FixedArray<TaskRun>
     private var commits: [Commit]
     private var blocked: [TimeSpan]
     private var inputRuns: [InputRun]
@@ -130,9 +128,10 @@ struct Simulator<Policy: LaunchPolicy> {
     private var ready: [Int32]
     private var notDone: Int
     /// Releases after a delay and dones after a latency.
-    private var timers: MinHeap<Timer>
+    private var timers: FixedHeap<Timer>
 
     // Serial queues: the task holding each one (−1: free), its held tasks by rank.
+    private let hasQueues: Bool
     private var holder: [Int32]
     private var held: [MinHeap<Int32>]
     private var touchedQueues: [Int32] = []
@@ -168,15 +167,50 @@ struct Simulator<Policy: LaunchPolicy> {
     private var firstPending = 0
 
     // The workers.
-    private var readySet: MinHeap<Int32>
-    private var freeWorkers: MinHeap<Int32>
-    private var workerEnds: MinHeap<WorkerEnd>
-    private var workerTask: [Int]
+    private var readySet: FixedHeap<Int32>
+    private var freeWorkers: FixedHeap<Int32>
+    private var workerEnds: FixedHeap<WorkerEnd>
+    private var workerTask: FixedArray<Int>
     private var inFlight = 0
 
-    init(
-        scenario: Scenario, plan: StrategyPlan, run: RunInputs, policy: Policy,
-        buffers: consuming SimulatorBuffers = SimulatorBuffers()
+    /// Runs `policy` on the scenario from `t0` (the end of pre-main) until
+    /// nothing is left to do, reusing the arrays of `buffers` and leaving
+    /// this run's there.
+    static func run(
+        scenario: Scenario, plan: StrategyPlan, run: RunInputs, policy: Policy, from t0: Micros,
+        buffers: inout SimulatorBuffers
+    ) -> RunOutcome {
+        let n = run.cost.count
+        // Every field of every task's run is written before it is read (every
+        // run ends with every task done), so an earlier run's array of the
+        // same size is reused as it is.
+        var runs = buffers.runs
+        buffers.runs = []
+        if runs.count != n {
+            runs = Array(
+                repeating: TaskRun(
+                    thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
+                count: n)
+        }
+        var rest = SimulatorBuffers.take(from: &buffers)
+        var outcome = runs.withUnsafeMutableBufferPointer { runs in
+            var simulator = Simulator(
+                scenario: scenario, plan: plan, run: run, policy: policy, runs: FixedArray(borrowing: runs),
+                buffers: rest)
+            let outcome = simulator.run(from: t0)
+            rest = simulator.takeBuffers()
+            return outcome
+        }
+        outcome.tasks = runs
+        buffers = rest
+        buffers.runs = runs
+        return outcome
+    }
+
+    /// - Parameter runs: one entry per task, each written before it is read.
+    private init(
+        scenario: Scenario, plan: StrategyPlan, run: RunInputs, policy: Policy, runs: consuming FixedArray<TaskRun>,
+        buffers: consuming SimulatorBuffers
     ) {
         self.policy = policy
         self.plan = plan
@@ -186,58 +220,52 @@ struct Simulator<Policy: LaunchPolicy> {
         frameInterval = scenario.device.frameInterval
         let workers = scenario.device.workerCount
         let n = run.cost.count
-        // Every field of every task's run is written before it is read (every
-        // run ends with every task done), so an earlier run's array of the
-        // same size is reused as it is.
-        runs = buffers.runs
-        buffers.runs = []
-        if runs.count != n {
-            runs.removeAll(keepingCapacity: true)
-            runs.append(
-                contentsOf: repeatElement(
-                    TaskRun(thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
-                    count: n))
-        }
+        self.runs = runs
         commits = SimulatorBuffers.take(&buffers.commits)
         blocked = SimulatorBuffers.take(&buffers.blocked)
         ready = SimulatorBuffers.take(&buffers.ready)
         mainQueue = SimulatorBuffers.take(&buffers.queue)
         snapshot = SimulatorBuffers.take(&buffers.snapshot)
-        readySet = MinHeap(reusing: SimulatorBuffers.take(&buffers.readySet))
-        var free = SimulatorBuffers.take(&buffers.freeWorkers)
-        free.append(contentsOf: 1...Int32(workers))  // ascending: already a heap
-        freeWorkers = MinHeap(reusing: free)
-        workerEnds = MinHeap(reusing: SimulatorBuffers.take(&buffers.workerEnds))
-        workerTask = SimulatorBuffers.take(&buffers.workerTask)
-        workerTask.append(contentsOf: repeatElement(-1, count: workers + 1))
-        timers = MinHeap(reusing: SimulatorBuffers.take(&buffers.timers))
-        holder = [Int32](repeating: -1, count: run.queueCount)
-        held = [MinHeap<Int32>](repeating: MinHeap(), count: run.queueCount)
-        inline = run.queueCount == 0 ? [] : [Bool](repeating: false, count: n)
+        // A task is in the ready set, or waits for one timer (its release,
+        // then its done), at most once at a time.
+        readySet = FixedHeap(capacity: n)
+        timers = FixedHeap(capacity: n)
+        freeWorkers = FixedHeap(capacity: workers)
+        for worker in 1...Int32(workers) { freeWorkers.push(worker) }
+        workerEnds = FixedHeap(capacity: workers)
+        workerTask = FixedArray(repeating: -1, count: workers + 1)
+        // Arrays that stay empty in many scenarios (no queues, no inputs, no
+        // idle tasks) still get a buffer of their own: the shared empty buffer
+        // is never uniquely referenced, so a uniqueness check that the
+        // optimiser hoists out of a loop would "copy" it on every call.
+        hasQueues = run.queueCount > 0
+        holder = [Int32](repeating: -1, count: Swift.max(run.queueCount, 1))
+        held = [MinHeap<Int32>](repeating: MinHeap(), count: Swift.max(run.queueCount, 1))
+        inline = [Bool](repeating: false, count: hasQueues ? n : 1)
+        touchedQueues.reserveCapacity(Swift.max(run.queueCount, 1))
+        idleQueue.reserveCapacity(1)
+        launchMain.reserveCapacity(1)
+        launchIdle.reserveCapacity(1)
         inputRuns = run.inputs.indices.map { InputRun(input: $0, at: run.inputs[$0].at, start: 0, end: 0) }
+        inputRuns.reserveCapacity(1)
         inputOrder = run.inputs.indices.sorted { (run.inputs[$0].at, $0) < (run.inputs[$1].at, $1) }
         notDone = n
     }
 
     /// The arrays, for the next run (the simulator is spent afterwards).
-    mutating func takeBuffers() -> SimulatorBuffers {
+    private mutating func takeBuffers() -> SimulatorBuffers {
         var buffers = SimulatorBuffers()
-        swap(&buffers.runs, &runs)
         swap(&buffers.commits, &commits)
         swap(&buffers.blocked, &blocked)
         swap(&buffers.ready, &ready)
         swap(&buffers.queue, &mainQueue)
         swap(&buffers.snapshot, &snapshot)
-        buffers.readySet = readySet.takeStorage()
-        buffers.freeWorkers = freeWorkers.takeStorage()
-        buffers.workerEnds = workerEnds.takeStorage()
-        buffers.timers = timers.takeStorage()
-        swap(&buffers.workerTask, &workerTask)
         return buffers
     }
 
-    /// Runs the launch from `t0` (the end of pre-main) until nothing is left to do.
-    mutating func run(from t0: Micros) -> RunOutcome {
+    /// Runs the launch from `t0` until nothing is left to do; the outcome's
+    /// `tasks` are left empty (they are the borrowed `runs`).
+    private mutating func run(from t0: Micros) -> RunOutcome {
         now = t0
         arriveInputs()
         mainQueue.append(MainQueueItem(time: t0, rank: -1, task: -1))
@@ -277,7 +305,7 @@ struct Simulator<Policy: LaunchPolicy> {
             arriveInputs()
         }
         precondition(notDone == 0, "launchflow: the simulation stopped with \(notDone) tasks not done; this is a bug")
-        return RunOutcome(tasks: runs, commits: commits, blocked: blocked, launch: launch, inputs: inputRuns)
+        return RunOutcome(tasks: [], commits: commits, blocked: blocked, launch: launch, inputs: inputRuns)
     }
 
     // MARK: The main thread (MODEL.md §3, step 2a)
@@ -299,7 +327,7 @@ struct Simulator<Policy: LaunchPolicy> {
                 case .run(let task):
                     endBlock()
                     moved = true
-                    if inline.isEmpty || !inline[task] { runs[task].handOver(at: launch.start) }
+                    if !hasQueues || !inline[task] { runs[task].handOver(at: launch.start) }
                     if startOnMain(task) { return true }
                 case .release(let task):
                     moved = true
@@ -509,7 +537,7 @@ struct Simulator<Policy: LaunchPolicy> {
     private mutating func taskDone(_ task: Int, onWorker: Bool) {
         notDone -= 1
         if onWorker { inFlight -= 1 }
-        if !holder.isEmpty {
+        if hasQueues {
             let queue = run.queueOf[task]
             if queue >= 0 {
                 holder[Int(queue)] = -1
@@ -523,7 +551,7 @@ struct Simulator<Policy: LaunchPolicy> {
     /// Releases the tasks the last step made ready (after their delay).
     private mutating func makeReady() {
         guard !ready.isEmpty else { return }
-        let queues = !holder.isEmpty
+        let queues = hasQueues
         for t in ready {
             let task = Int(t)
             let delay = run.delay[task]
@@ -545,7 +573,7 @@ struct Simulator<Policy: LaunchPolicy> {
     /// Released: into its queue's held set, or admitted at once.
     private mutating func release(_ task: Int) {
         runs[task].released = now
-        let queue = holder.isEmpty ? -1 : run.queueOf[task]
+        let queue = hasQueues ? run.queueOf[task] : -1
         if queue >= 0 {
             held[Int(queue)].push(plan.ranking.rank(of: task))
             touchedQueues.append(queue)

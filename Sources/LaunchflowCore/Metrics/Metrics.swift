@@ -178,7 +178,8 @@ extension Schedule {
     public func metrics(criticalPath: CriticalPath? = nil) -> Metrics {
         let taskSpecs = scenario.tasks
         let t0 = self.t0
-        let milestones = Milestones(tasks: taskSpecs, runs: tasks, commits: commits)
+        let milestones = Milestones(
+            firstFrameTasks: Milestones.firstFrameTasks(of: taskSpecs), runs: tasks, commits: commits)
         let firstFrameIteration = milestones.firstFrameIteration
         var mainTaskTime: Micros = 0
         var totalCost: Micros = 0
@@ -235,21 +236,25 @@ struct Milestones {
     /// of an iteration that ran `didFinishLaunching` or a task.
     let launchComplete: Micros
 
+    /// - Parameter firstFrameTasks: ``firstFrameTasks(of:)`` (a sweep computes it once).
     /// - Complexity: O(n).
-    init(tasks: [LaunchTask], runs: [TaskRun], commits: [Commit]) {
+    init(firstFrameTasks: [Int32], runs: [TaskRun], commits: [Commit]) {
         var iteration: Int32 = 0
         var lastDone: Micros = 0
-        tasks.withUnsafeBufferPointer { tasks in
-            runs.withUnsafeBufferPointer { runs in
-                for i in 0..<runs.count {
-                    if tasks[i].firstFrame, runs[i].iteration > iteration { iteration = runs[i].iteration }
-                    if runs[i].done > lastDone { lastDone = runs[i].done }
-                }
+        runs.withUnsafeBufferPointer { runs in
+            for task in firstFrameTasks where runs[Int(task)].iteration > iteration {
+                iteration = runs[Int(task)].iteration
             }
+            for run in runs where run.done > lastDone { lastDone = run.done }
         }
         firstFrameIteration = Int(iteration)
         timeToFirstFrame = commits[Int(iteration)].presented
         let lastWorkCommit = commits.last(where: \.ranWork)?.end ?? 0
         launchComplete = max(lastDone, lastWorkCommit)
+    }
+
+    /// The indices of the `firstFrame` tasks, ascending.
+    static func firstFrameTasks(of tasks: [LaunchTask]) -> [Int32] {
+        tasks.indices.filter { tasks[$0].firstFrame }.map(Int32.init)
     }
 }

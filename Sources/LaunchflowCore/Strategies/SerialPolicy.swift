@@ -24,7 +24,9 @@ struct SerialPolicy: LaunchPolicy, Sendable {
         self.queueOf = queueOf
         pending = graph.dependencyCount
         queueBusy = [Bool](repeating: false, count: queueCount)
-        parked = [[Int32]](repeating: [], count: queueCount)
+        // Never the shared empty array: a mutation in `nextLaunchStep`'s loop
+        // would otherwise try to make it unique (an allocation) on every call.
+        parked = [[Int32]](repeating: [], count: Swift.max(queueCount, 1))
     }
 
     mutating func launchBegan(ready: inout [Int32]) {

@@ -27,6 +27,8 @@ struct PreparedScenario: Sendable {
     /// Each task's queue number (queues numbered by first appearance), −1 for none.
     let queueOf: [Int32]
     let queueCount: Int
+    /// The `firstFrame` tasks, in index order.
+    let firstFrameTasks: [Int32]
     /// Where each task is handed over outside an anchor closure.
     let baseRoutes: [Route]
     let criticalPath: CriticalPath
@@ -74,6 +76,7 @@ struct PreparedScenario: Sendable {
         queueCount = numbers.count
         criticalPath = CriticalPath(graph: graph, cost: costs, latency: latencies)
         t0 = scenario.preMainTotal
+        firstFrameTasks = Milestones.firstFrameTasks(of: scenario.tasks)
     }
 
     /// Where each admitted task is handed over; an idle task of the anchor

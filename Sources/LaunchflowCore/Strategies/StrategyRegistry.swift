@@ -51,11 +51,7 @@ extension StrategyDefinition {
         _ prepared: PreparedScenario, _ plan: StrategyPlan, _ inputs: RunInputs, _ policy: P,
         _ buffers: inout SimulatorBuffers
     ) -> RunOutcome {
-        var simulator = Simulator(
-            scenario: prepared.scenario, plan: plan, run: inputs, policy: policy,
-            buffers: SimulatorBuffers.take(from: &buffers))
-        let outcome = simulator.run(from: prepared.t0)
-        buffers = simulator.takeBuffers()
-        return outcome
+        Simulator.run(
+            scenario: prepared.scenario, plan: plan, run: inputs, policy: policy, from: prepared.t0, buffers: &buffers)
     }
 }

@@ -185,6 +185,7 @@ public enum NormalDistribution {
     /// below 1.2 × 10⁻⁹ — far below the 1 µs rounding of the costs).
     ///
     /// - Complexity: O(1): one `log`, and one `sqrt` in the tails.
+    @inline(__always)
     public static func quantile(_ p: Double) -> Double {
         let low = 0.02425
         if p < low {

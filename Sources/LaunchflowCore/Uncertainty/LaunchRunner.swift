@@ -47,7 +47,7 @@ public struct LaunchRunner {
         let outcome = definition.execute(prepared, plan, inputs, &buffers)
         lastRunBrokeADependency =
             definition.canBreakDependencies && Self.breaksADependency(outcome.tasks, prepared.graph)
-        return HeadlineTimes(tasks: prepared.scenario.tasks, runs: outcome.tasks, commits: outcome.commits)
+        return HeadlineTimes(firstFrameTasks: prepared.firstFrameTasks, runs: outcome.tasks, commits: outcome.commits)
     }
 
     /// Whether the last run started a task before one of its dependencies
@@ -71,8 +71,8 @@ public struct LaunchRunner {
 extension HeadlineTimes {
     /// The two times of MODEL.md §5 from a finished run, as
     /// ``Schedule/metrics(criticalPath:)`` computes them (without the rest).
-    init(tasks: [LaunchTask], runs: [TaskRun], commits: [Commit]) {
-        let milestones = Milestones(tasks: tasks, runs: runs, commits: commits)
+    init(firstFrameTasks: [Int32], runs: [TaskRun], commits: [Commit]) {
+        let milestones = Milestones(firstFrameTasks: firstFrameTasks, runs: runs, commits: commits)
         self.init(timeToFirstFrame: milestones.timeToFirstFrame, launchComplete: milestones.launchComplete)
     }
 }
