@@ -45,6 +45,19 @@ struct ValidationTests {
             ["error: s.json: name: key 'name' appears twice in this object"]
         ),
         (
+            // Keys are matched by their bytes when they have no escape; an escaped
+            // or non-ASCII key takes the string path, with the same messages.
+            "repeated key, once escaped", doc(#"{"id": "a", "cost": 1, "c\u006fst": 2}"#),
+            ["error: s.json: tasks[0].cost (task 'a'): key 'cost' appears twice in this object"]
+        ),
+        (
+            "non-ASCII unknown key", doc(#"{"id": "a", "cöst": 1}"#),
+            [
+                "error: s.json: tasks[0] (task 'a'): missing required key 'cost'",
+                "error: s.json: tasks[0].cöst (task 'a'): unknown key 'cöst'; did you mean 'cost'?",
+            ]
+        ),
+        (
             "missing name and tasks", "{}",
             ["error: s.json: name: missing required key 'name'", "error: s.json: tasks: missing required key 'tasks'"]
         ),
@@ -281,6 +294,18 @@ struct ValidationTests {
     func ruleIsReportedWithItsMessage(_ k: Int) {
         let rule = Self.rules[k]
         #expect(problems(rule.json) == rule.expected, "\(rule.name)")
+    }
+
+    /// A key is scanned in place (not made a string) but checked as a string value is.
+    @Test func keyWithInvalidUTF8IsInvalidJSON() {
+        var bytes = Array(#"{"name": "x", "nXme": 1, "tasks": []}"#.utf8)
+        bytes[bytes.firstIndex(of: UInt8(ascii: "X"))!] = 0xFF
+        do {
+            _ = try ScenarioLoader.decode(bytes, file: "s.json")
+            Issue.record("decoded")
+        } catch {
+            #expect(error.problems.map(\.description) == ["error: s.json:1:16: invalid JSON: invalid UTF-8 in string"])
+        }
     }
 
     @Test func deeplyNestedJSONIsAnErrorNotACrash() {

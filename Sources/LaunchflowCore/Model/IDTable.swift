@@ -83,13 +83,11 @@ struct IDTable {
 
     /// FNV-1a over the UTF-8 bytes, then a final mix so the low bits spread.
     private static func hash(_ text: String) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        let mix = { (bytes: UnsafeBufferPointer<UInt8>) in
+        var text = text  // withUTF8 on a native string: no copy
+        var h = text.withUTF8 { bytes in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
             for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        }
-        if text.utf8.withContiguousStorageIfAvailable(mix) == nil {
-            var copy = text
-            copy.withUTF8(mix)
+            return h
         }
         h ^= h >> 33
         h = h &* 0xFF51_AFD7_ED55_8CCD

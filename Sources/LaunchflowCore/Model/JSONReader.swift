@@ -67,10 +67,38 @@ struct JSONReader {
         return offset
     }
 
+    /// An object member's key as read: where it is, and its text only when it
+    /// had to be decoded (an escape). Most keys are matched by their bytes
+    /// (``bytes(of:)``) without making a string.
+    struct Key {
+        /// The offset of the key's opening quote.
+        var offset: Int
+        /// The key's UTF-8 in the document (between the quotes) when it has no escape.
+        var range: Range<Int>
+        /// Whether those bytes are all ASCII.
+        var isASCII: Bool
+        /// The decoded key, when it had an escape.
+        var unescaped: String?
+    }
+
+    /// `key`'s UTF-8 bytes when it had no escape; nil otherwise.
+    func bytes(of key: Key) -> ArraySlice<UInt8>? { key.unescaped == nil ? bytes[key.range] : nil }
+
+    /// `key` as a string.
+    func text(of key: Key) -> String {
+        key.unescaped ?? String(decoding: bytes[key.range], as: UTF8.self)
+    }
+
     /// Iterates over an object's members; `body` must consume each member's value.
     mutating func readObject(
         _ body: (inout JSONReader, _ key: String, _ keyOffset: Int) throws -> Void
     ) throws {
+        try readMembers { r, key in try body(&r, r.text(of: key), key.offset) }
+    }
+
+    /// Iterates over an object's members, giving each key as a ``Key``; `body`
+    /// must consume each member's value.
+    mutating func readMembers(_ body: (inout JSONReader, _ key: Key) throws -> Void) throws {
         try enter()
         defer { depth -= 1 }
         try expect(UInt8(ascii: "{"))
@@ -84,14 +112,13 @@ struct JSONReader {
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
                 throw atCurrent("expected a string key")
             }
-            let keyOffset = offset
-            let key = try readString()
+            let key = try readKey()
             skipWhitespace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
-                throw atCurrent("expected ':' after key \"\(key)\"")
+                throw atCurrent("expected ':' after key \"\(text(of: key))\"")
             }
             offset += 1
-            try body(&self, key, keyOffset)
+            try body(&self, key)
             skipWhitespace()
             guard offset < bytes.count else { throw error("unexpected end of input, expected ',' or '}'") }
             if bytes[offset] == UInt8(ascii: ",") {
@@ -215,6 +242,30 @@ struct JSONReader {
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         // Swift's parser is correctly rounded and gives ±infinity beyond the double range.
         return Number(value: Double(text) ?? .nan)
+    }
+
+    /// A key at the current offset (an opening quote): scanned in place, with
+    /// the checks ``readString()`` makes; decoded by it when it has an escape.
+    private mutating func readKey() throws(JSONSyntaxError) -> Key {
+        let keyOffset = offset
+        let start = offset + 1
+        var i = start
+        var ascii = true
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                if !ascii { _ = try makeString(bytes[start..<i], at: start) }  // validates the UTF-8
+                offset = i + 1
+                return Key(offset: keyOffset, range: start..<i, isASCII: ascii, unescaped: nil)
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw error("control character in string (escape it)", at: i) }
+            if b >= 0x80 { ascii = false }
+            i += 1
+        }
+        let text = try readString()
+        return Key(offset: keyOffset, range: start..<start, isASCII: false, unescaped: text)
     }
 
     mutating func readString() throws(JSONSyntaxError) -> String {

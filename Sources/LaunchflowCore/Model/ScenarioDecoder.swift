@@ -135,17 +135,26 @@ final class ScenarioDecoder {
         var seen = KeySet()
         var given = KeySet()
         var hint = 0
-        try r.readObject { r, key, keyOffset in
-            guard let f = fields.index(of: key, from: hint) else {
+        try r.readMembers { r, member in
+            // An ASCII key is matched by its bytes; only another one is made a string.
+            let ascii = member.isASCII ? r.bytes(of: member) : nil
+            let match =
+                if let ascii { fields.index(ofASCII: ascii, from: hint) } else {
+                    fields.index(of: r.text(of: member), from: hint)
+                }
+            guard let f = match else {
+                let key = r.text(of: member)
                 self.report(
-                    "unknown key '\(key)'", at: location(key), offset: keyOffset,
+                    "unknown key '\(key)'", at: location(key), offset: member.offset,
                     suggestion: closestMatch(to: key, in: fields.keys))
                 try r.skipValue()
                 return
             }
             hint = f + 1
+            // The key as written equals the row's key (as Swift compares strings).
+            let key = fields.keys[f]
             guard seen.insert(f) else {
-                self.report("key '\(key)' appears twice in this object", at: location(key), offset: keyOffset)
+                self.report("key '\(key)' appears twice in this object", at: location(key), offset: member.offset)
                 try r.skipValue()
                 return
             }

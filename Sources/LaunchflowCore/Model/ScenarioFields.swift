@@ -347,6 +347,8 @@ final class FieldTable<Model: Sendable>: Sendable {
     let relations: [FieldRelation<Model>]
     /// Each key's UTF-8 length: most keys are told apart without comparing text.
     private let lengths: [Int]
+    /// Each key's UTF-8 (every key is ASCII).
+    private let utf8: [[UInt8]]
 
     init(_ object: ScenarioObject, defaults: Model, _ fields: [ScenarioField<Model>]) {
         precondition(fields.count <= 64, "KeySet holds 64 keys")
@@ -355,6 +357,8 @@ final class FieldTable<Model: Sendable>: Sendable {
         self.fields = fields
         keys = fields.map(\.key)
         lengths = keys.map(\.utf8.count)
+        utf8 = keys.map { Array($0.utf8) }
+        precondition(utf8.allSatisfy { $0.allSatisfy { $0 < 0x80 } }, "keys are ASCII")
         relations = fields.flatMap { field in FieldRelation.rules(of: field, among: fields) }
     }
 
@@ -369,6 +373,21 @@ final class FieldTable<Model: Sendable>: Sendable {
         var i = hint < n ? hint : 0
         for _ in 0..<n {
             if lengths[i] == length && keys[i] == key { return i }
+            i += 1
+            if i == n { i = 0 }
+        }
+        return nil
+    }
+
+    /// The row of the key whose UTF-8 is `bytes`, ASCII (as Swift compares
+    /// strings, an ASCII key equals only itself). Same search as ``index(of:from:)``.
+    @inline(__always)
+    func index(ofASCII bytes: ArraySlice<UInt8>, from hint: Int) -> Int? {
+        let length = bytes.count
+        let n = keys.count
+        var i = hint < n ? hint : 0
+        for _ in 0..<n {
+            if lengths[i] == length && utf8[i].elementsEqual(bytes) { return i }
             i += 1
             if i == n { i = 0 }
         }

@@ -10,6 +10,9 @@ public struct JSONWriter {
 
     public mutating func raw(_ byte: UInt8) { bytes.append(byte) }
 
+    /// Bytes as they are (UTF-8 prepared once for a loop).
+    public mutating func raw(_ utf8: [UInt8]) { bytes.append(contentsOf: utf8) }
+
     /// A JSON string literal, escaped.
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
@@ -60,17 +63,37 @@ public struct JSONWriter {
 
     /// Microseconds as exact decimal milliseconds (`133336` → `133.336`).
     public mutating func millis(_ micros: Micros) {
-        if micros < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = micros.magnitude
-        unsigned(magnitude / 1000)
-        var fraction = magnitude % 1000
-        guard fraction != 0 else { return }
-        bytes.append(UInt8(ascii: "."))
-        var divisor: UInt = 100
-        while fraction != 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
+        // Digits are written backwards into a small buffer, then appended at once.
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var i = buffer.count
+            var magnitude = micros.magnitude
+            var fraction = magnitude % 1000
+            magnitude /= 1000
+            if fraction != 0 {
+                var places = 3
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    places -= 1
+                }
+                for _ in 0..<places {
+                    i -= 1
+                    buffer[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                    fraction /= 10
+                }
+                i -= 1
+                buffer[i] = UInt8(ascii: ".")
+            }
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if micros < 0 {
+                i -= 1
+                buffer[i] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
         }
     }
 
@@ -92,21 +115,16 @@ public struct JSONWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var v = value
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
+            var i = buffer.count
+            var v = value
             while v > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(v % 10)
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(v % 10)
                 v /= 10
-                count += 1
             }
-            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[k]) }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
         }
     }
 }
