@@ -34,6 +34,9 @@ struct JSONReader {
     /// recurses, and a hostile file must not exhaust the stack.
     static let maxDepth = 512
 
+    /// 10⁰ … 10¹⁵, each exact in a double.
+    private static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+
     let bytes: [UInt8]
     private(set) var offset: Int = 0
     private var depth = 0
@@ -218,11 +221,15 @@ struct JSONReader {
             }
         }
         var simple = true
+        var fractionDigits = 0
         if i < n, bytes[i] == UInt8(ascii: ".") {
-            simple = false
             i += 1
             guard i < n, isDigit(bytes[i]) else { throw error("invalid number: expected a digit after '.'", at: i) }
-            while i < n, isDigit(bytes[i]) { i += 1 }
+            while i < n, isDigit(bytes[i]) {
+                if digits + fractionDigits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48) }
+                fractionDigits += 1
+                i += 1
+            }
         }
         if i < n, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             simple = false
@@ -234,9 +241,11 @@ struct JSONReader {
             while i < n, isDigit(bytes[i]) { i += 1 }
         }
         offset = i
-        // Integers of up to 15 digits are exact in a double: no need for strtod.
-        if simple, digits <= 15 {
-            let magnitude = Double(mantissa)
+        // Up to 15 significant digits without an exponent: the digits and the
+        // power of ten are exact doubles, so one division is correctly rounded,
+        // as strtod is (Clinger's fast path) — no need for a string.
+        if simple, digits + fractionDigits <= 15 {
+            let magnitude = Double(mantissa) / Self.powersOfTen[fractionDigits]
             return Number(value: negative ? -magnitude : magnitude)
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)

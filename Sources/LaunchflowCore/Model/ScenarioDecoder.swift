@@ -225,6 +225,7 @@ final class ScenarioDecoder {
             return []
         }
         var ids: [String?] = []
+        ids.reserveCapacity(4)  // most tasks have a few: no regrowth
         try r.readArray { r, position in
             let elementOffset = r.valueOffset()
             let kind = try r.peekKind()
