@@ -164,8 +164,10 @@ extension Schedule {
     /// then D's position in X's `dependsOn`.
     public func violations() -> [Violation] {
         var result: [Violation] = []
-        for (i, task) in scenario.tasks.enumerated() {
-            for d in task.dependsOn where tasks[i].start < tasks[d].done {
+        // By index: a loop over the tasks themselves would copy each (its strings retained).
+        let specs = scenario.tasks
+        for i in specs.indices {
+            for d in specs[i].dependsOn where tasks[i].start < tasks[d].done {
                 result.append(Violation(task: i, dependency: d, start: tasks[i].start, dependencyEnd: tasks[d].done))
             }
         }
@@ -184,11 +186,11 @@ extension Schedule {
         var mainTaskTime: Micros = 0
         var totalCost: Micros = 0
         var mainOnlyCost: Micros = 0
-        for (i, spec) in taskSpecs.enumerated() {
+        for i in taskSpecs.indices {
             let cost = costs[i]
             if tasks[i].isOnMain { mainTaskTime += cost }
             totalCost += cost
-            if spec.mainThreadOnly { mainOnlyCost += cost }
+            if taskSpecs[i].mainThreadOnly { mainOnlyCost += cost }
         }
         let inputTime = scenario.inputs.reduce(0) { $0 + $1.cost }
         var inputLatency: Micros = 0

@@ -99,13 +99,16 @@ extension JSONWriter {
         raw("\n\(inner)],\n\(inner)")
         key("violations"); raw("[")
         let violations = schedule.violations()
+        let firstViolation = Array("\n\(item){\"task\": ".utf8)
+        let nextViolation = Array(",\n\(item){\"task\": ".utf8)
+        let dependency = Array(", \"dependency\": ".utf8)
+        let dependencyEnd = Array(", \"dependencyEndMs\": ".utf8)
         for (k, violation) in violations.enumerated() {
-            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
-            key("task"); string(scenario.tasks[violation.task].id)
-            raw(", "); key("dependency"); string(scenario.tasks[violation.dependency].id)
-            raw(", "); key("startMs"); millis(violation.start)
-            raw(", "); key("dependencyEndMs"); millis(violation.dependencyEnd)
-            raw("}")
+            raw(k == 0 ? firstViolation : nextViolation); string(scenario.tasks[violation.task].id)
+            raw(dependency); string(scenario.tasks[violation.dependency].id)
+            raw(start); millis(violation.start)
+            raw(dependencyEnd); millis(violation.dependencyEnd)
+            raw(UInt8(ascii: "}"))
         }
         raw(violations.isEmpty ? "]\n\(indent)}" : "\n\(inner)]\n\(indent)}")
     }
