@@ -549,8 +549,14 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     }
 
     /// Releases the tasks the last step made ready (after their delay).
+    /// (The wrappers below check inline whether there is anything to do: most
+    /// calls find nothing, and a call per step spread the loop's code.)
+    @inline(__always)
     private mutating func makeReady() {
-        guard !ready.isEmpty else { return }
+        if !ready.isEmpty { releaseReady() }
+    }
+
+    private mutating func releaseReady() {
         let queues = hasQueues
         for t in ready {
             let task = Int(t)
@@ -584,7 +590,12 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     }
 
     /// Every free queue admits its best-ranked held task (MODEL.md §3, "When queues admit").
+    @inline(__always)
     private mutating func admitIntoFreeQueues() {
+        if !touchedQueues.isEmpty { admitHeldTasks() }
+    }
+
+    private mutating func admitHeldTasks() {
         while let queue = touchedQueues.popLast() {
             let q = Int(queue)
             guard holder[q] < 0, let rank = held[q].popMin() else { continue }
@@ -627,7 +638,12 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     // MARK: Inputs
 
     /// Inputs whose `at` has come are pending.
+    @inline(__always)
     private mutating func arriveInputs() {
+        if arrived < inputOrder.count { arrivePendingInputs() }
+    }
+
+    private mutating func arrivePendingInputs() {
         while arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at <= now { arrived += 1 }
     }
 }
