@@ -264,7 +264,7 @@ struct JSONReader {
         while i < n {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
-                if !ascii { _ = try makeString(bytes[start..<i], at: start) }  // validates the UTF-8
+                if !ascii { _ = try makeString(start..<i, at: start) }  // validates the UTF-8
                 offset = i + 1
                 return Key(offset: keyOffset, range: start..<i, isASCII: ascii, unescaped: nil)
             }
@@ -288,7 +288,7 @@ struct JSONReader {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 offset = i + 1
-                return try makeString(bytes[start..<i], at: start)
+                return try makeString(start..<i, at: start)
             }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { throw error("control character in string (escape it)", at: i) }
@@ -300,7 +300,9 @@ struct JSONReader {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 offset = i + 1
-                return try makeString(buffer[...], at: start)
+                return try buffer.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+                    try makeString(buffer, at: start)
+                }
             }
             if b < 0x20 { throw error("control character in string (escape it)", at: i) }
             if b != UInt8(ascii: "\\") {
@@ -351,16 +353,22 @@ struct JSONReader {
         depth += 1
     }
 
-    /// The string of UTF-8 `slice`; ASCII (the common case) needs no validation.
-    private func makeString(_ slice: ArraySlice<UInt8>, at start: Int) throws(JSONSyntaxError) -> String {
-        let text: String? = slice.withUnsafeBufferPointer { buffer in
-            var ascii = true
-            for byte in buffer where byte >= 0x80 {
-                ascii = false
-                break
-            }
-            return ascii ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+    /// The string of UTF-8 `bytes[range]`.
+    private func makeString(_ range: Range<Int>, at start: Int) throws(JSONSyntaxError) -> String {
+        // Through a buffer pointer: a slice of `bytes` would retain and release the document.
+        try bytes.withUnsafeBufferPointer { all throws(JSONSyntaxError) in
+            try makeString(UnsafeBufferPointer(rebasing: all[range]), at: start)
         }
+    }
+
+    /// The string of UTF-8 `buffer`; ASCII (the common case) needs no validation.
+    private func makeString(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONSyntaxError) -> String {
+        var ascii = true
+        for byte in buffer where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        let text = ascii ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
         guard let text else { throw error("invalid UTF-8 in string", at: start) }
         return text
     }
