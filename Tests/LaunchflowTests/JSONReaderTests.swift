@@ -24,3 +24,46 @@ struct JSONNumberTests {
         }
     }
 }
+
+/// Dependencies are resolved from the document's bytes when every id of a task
+/// is plain ASCII, and by strings otherwise: both give the same scenario and
+/// the same problems.
+struct DependencyResolutionTests {
+    /// `ids[k]` as written in a file: plainly, or every character as a `\u` escape.
+    static func written(_ id: String, escaped: Bool) -> String {
+        escaped ? id.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined() : id
+    }
+
+    static func scenario(ids: [String], escaped: (Int) -> Bool) -> String {
+        let tasks = ids.indices.map { i in
+            let deps = (0..<i).filter { ($0 * 7 + i) % 3 == 0 }.map {
+                "\"\(written(ids[$0], escaped: escaped($0 + i)))\""
+            }
+            return #"{"id": "\#(ids[i])", "cost": 1, "dependsOn": [\#(deps.joined(separator: ", "))]}"#
+        }
+        return #"{"name": "x", "tasks": [\#(tasks.joined(separator: ", "))]}"#
+    }
+
+    static func dependsOn(_ json: String) throws -> [[Int]] {
+        try ScenarioLoader.decode(Array(json.utf8), file: "s.json").tasks.map(\.dependsOn)
+    }
+
+    @Test(arguments: [["a", "b", "c", "d", "e", "f", "g"], ["é", "b", "cé", "d", "e"]])
+    func escapedAndPlainIdsResolveAlike(_ ids: [String]) throws {
+        let plain = try Self.dependsOn(Self.scenario(ids: ids) { _ in false })
+        #expect(plain.joined().count >= 3)
+        #expect(try Self.dependsOn(Self.scenario(ids: ids) { _ in true }) == plain)
+        #expect(try Self.dependsOn(Self.scenario(ids: ids) { $0 % 2 == 0 }) == plain)
+    }
+
+    @Test func problemsAreTheSameWhetherAnIdIsEscapedOrNot() {
+        let plain = problems(
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["a", "a", "b", "zz"]}]}"#
+        )
+        let escaped = problems(
+            #"{"name": "x", "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 1, "dependsOn": ["a", "\u0061", "\u0062", "z\u007a"]}]}"#
+        )
+        #expect(plain.count == 3)
+        #expect(escaped == plain)
+    }
+}

@@ -40,7 +40,9 @@ enum SimulateCommand {
         let result = SimulationResult(scenario, strategy: strategy, options: options)
         switch args.value("format") ?? "text" {
         case "json":
-            var writer = JSONWriter(capacity: 128 * scenario.tasks.count + 4096)
+            // Room for every task and every broken dependency: no regrowth of a large output.
+            var writer = JSONWriter(
+                capacity: 128 * scenario.tasks.count + 128 * result.metrics.dependencyViolations + 4096)
             writer.result(result)
             writer.raw("\n")
             streams.write(writer.bytes)

@@ -76,6 +76,27 @@ struct IDTable {
         return nil
     }
 
+    /// Whether every id is ASCII (the table hashes bytes; see ``index(ofASCII:)``).
+    var isASCII: Bool { fallback == nil }
+
+    /// The index of the task whose id is the ASCII text `bytes` — the same as
+    /// ``index(of:)`` of that text, without making a string. Only for a table
+    /// whose ids are all ASCII (``isASCII``).
+    func index(ofASCII bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        precondition(isASCII, "index(ofASCII:) needs an ASCII table")
+        let hash = Self.hash(bytes)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let other = Int(slots[slot]) - 1
+            if hashes[slot] == hash {
+                var id = ids[other]
+                if id.withUTF8({ $0.elementsEqual(bytes) }) { return other }
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
     private static func isASCII(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
             ?? text.utf8.allSatisfy { $0 < 0x80 }
@@ -84,11 +105,12 @@ struct IDTable {
     /// FNV-1a over the UTF-8 bytes, then a final mix so the low bits spread.
     private static func hash(_ text: String) -> UInt64 {
         var text = text  // withUTF8 on a native string: no copy
-        var h = text.withUTF8 { bytes in
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
-            return h
-        }
+        return text.withUTF8(hash)
+    }
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
         h ^= h >> 33
         h = h &* 0xFF51_AFD7_ED55_8CCD
         h ^= h >> 33

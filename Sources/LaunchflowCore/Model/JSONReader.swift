@@ -253,6 +253,14 @@ struct JSONReader {
         return Number(value: Double(text) ?? .nan)
     }
 
+    /// A string value as read, like a key (``Key``): its bytes in the document
+    /// when it has no escape, else its decoded text.
+    mutating func readRawString() throws(JSONSyntaxError) -> Key {
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw atCurrent("expected a string") }
+        return try readKey()
+    }
+
     /// A key at the current offset (an opening quote): scanned in place, with
     /// the checks ``readString()`` makes; decoded by it when it has an escape.
     private mutating func readKey() throws(JSONSyntaxError) -> Key {

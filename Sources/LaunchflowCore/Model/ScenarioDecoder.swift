@@ -18,8 +18,8 @@ final class ScenarioDecoder {
     var tasks: [LaunchTask] = []
     /// Each task's byte offset in the file (orders the problems).
     var taskOffsets: [Int] = []
-    /// Each task's `dependsOn` ids in file order; nil where an element was not a string.
-    var dependencies: [[String?]] = []
+    /// Each task's `dependsOn` entries in file order.
+    var dependencies = DependencyEntries(document: [])
 
     /// The task rows, fetched once (read for every task).
     private let taskFields = ScenarioFields.task
@@ -70,19 +70,18 @@ final class ScenarioDecoder {
                 // Locals rather than properties in the loop: no exclusivity checks per task.
                 var tasks: [LaunchTask] = []
                 var offsets: [Int] = []
-                var dependencies: [[String?]] = []
+                var dependencies = DependencyEntries(document: r.bytes)
                 try self.decodeArray(&r, field, element: Location.taskElement) { r, index in
                     offsets.append(r.valueOffset())
                     // Decoded in place: a task is not copied into the array.
                     tasks.append(LaunchTask(id: "", cost: 0))
-                    var ids: [String?] = []
                     try self.decodeElement(
                         &r, self.taskFields, into: &tasks[index], element: .taskElement(index),
                         at: { .task(index, $0) }
                     ) { r, _ in
-                        ids = try self.dependencyIDs(&r, task: index)
+                        try self.readDependencies(&r, task: index, into: &dependencies)
                     }
-                    dependencies.append(ids)
+                    dependencies.endTask()
                 }
                 (self.tasks, self.taskOffsets, self.dependencies) = (tasks, offsets, dependencies)
             case .budgets:
@@ -216,30 +215,28 @@ final class ScenarioDecoder {
         }
     }
 
-    private func dependencyIDs(_ r: inout JSONReader, task: Int) throws -> [String?] {
+    /// Reads a task's `dependsOn` into `entries` (ids are resolved once every task is read).
+    private func readDependencies(_ r: inout JSONReader, task: Int, into entries: inout DependencyEntries) throws {
         let offset = r.valueOffset()
         let kind = try r.peekKind()
         guard kind == .array else {
             report("expected an array of task ids, found \(kind.noun)", at: .task(task, "dependsOn"), offset: offset)
             try r.skipValue()
-            return []
+            return
         }
-        var ids: [String?] = []
-        ids.reserveCapacity(4)  // most tasks have a few: no regrowth
         try r.readArray { r, position in
             let elementOffset = r.valueOffset()
             let kind = try r.peekKind()
             if kind == .string {
-                ids.append(try r.readString())
+                entries.append(try r.readRawString())
             } else {
                 self.report(
                     "expected a task id (a string), found \(kind.noun)",
                     at: .dependency(task: task, position: position), offset: elementOffset)
                 try r.skipValue()
-                ids.append(nil)  // keeps positions aligned
+                entries.appendNotAString()  // keeps positions aligned
             }
         }
-        return ids
     }
 
     private func decodeBudgets(_ r: inout JSONReader) throws {

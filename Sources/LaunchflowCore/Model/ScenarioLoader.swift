@@ -26,6 +26,7 @@ public enum ScenarioLoader {
             throw ScenarioError([Diagnostic(file: path, message: "cannot be read (permission denied?)")])
         }
         defer { try? handle.close() }
+        if let bytes = readRegularFile(handle.fileDescriptor) { return bytes }
         let data: Data
         do {
             data = try handle.readToEnd() ?? Data()
@@ -33,6 +34,33 @@ public enum ScenarioLoader {
             throw ScenarioError([Diagnostic(file: path, message: "cannot be read: \(error.localizedDescription)")])
         }
         return [UInt8](data)
+    }
+
+    /// A regular file's bytes, read straight into the array (through `Data`
+    /// a large scenario would sit in memory twice); nil for anything else, or
+    /// on an error or a size that changed, for the general path to handle.
+    private static func readRegularFile(_ descriptor: Int32) -> [UInt8]? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
+            status.st_size < Int.max / 2
+        else { return nil }
+        let size = Int(status.st_size)
+        var complete = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let n = read(descriptor, buffer.baseAddress! + count, size - count)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                count += n
+            }
+            complete = count == size
+        }
+        guard complete else {
+            _ = lseek(descriptor, 0, SEEK_SET)  // the general path reads from the start
+            return nil
+        }
+        return bytes
     }
 
     /// Decodes and validates a scenario from JSON bytes; `file` names it in problems.

@@ -21,12 +21,21 @@ struct ScenarioValidator {
     /// Resolves every task's `dependsOn` ids (nil: an element that was not a
     /// string) to task indices, recording problems; invalid entries are left
     /// out of the result.
-    mutating func resolve(_ dependencies: [[String?]]) -> [[Int]] {
-        let indexOf = indexIDs()
+    mutating func resolve(_ dependencies: DependencyEntries) -> [[Int]] {
+        let (indexOf, duplicateIDs) = indexIDs()
         var resolved = [[Int]](repeating: [], count: tasks.count)
         var suggestionsLeft = Self.suggestionLimit
+        // With unique ASCII ids, a task whose ids are all ASCII, known, distinct
+        // and not its own is resolved from the document's bytes: the same
+        // indices as below (equal ids ⇔ equal indices). Any other task takes
+        // the path by strings, which finds and words every problem.
+        let byBytes = !duplicateIDs && indexOf.isASCII
         for i in tasks.indices {
-            let names = dependencies[i]
+            if byBytes, let indices = Self.resolveFromBytes(i, dependencies, indexOf) {
+                resolved[i] = indices
+                continue
+            }
+            let names = dependencies.names(of: i)
             guard !names.isEmpty else { continue }
             var deps: [Int] = []
             deps.reserveCapacity(names.count)
@@ -92,13 +101,33 @@ struct ScenarioValidator {
     private func name(of i: Int) -> String { tasks[i].id.isEmpty ? "tasks[\(i)]" : tasks[i].id }
 
     /// id → index of its first definition; later duplicates are reported.
-    private mutating func indexIDs() -> IDTable {
+    /// The id table, and whether any id is repeated (each repeat is reported).
+    private mutating func indexIDs() -> (IDTable, duplicates: Bool) {
         var duplicates: [(Int, Int)] = []
         let table = IDTable(tasks.map(\.id)) { duplicates.append(($0, $1)) }
         for (i, first) in duplicates {
             report(.task(i, "id"), i, "duplicate task id '\(tasks[i].id)'; first defined at tasks[\(first)]")
         }
-        return table
+        return (table, !duplicates.isEmpty)
+    }
+
+    /// Task `task`'s dependencies when each is an ASCII id (as read, without an
+    /// escape) of another task, none twice; nil otherwise (or for no entries).
+    private static func resolveFromBytes(_ task: Int, _ dependencies: DependencyEntries, _ indexOf: IDTable) -> [Int]? {
+        let range = dependencies.range(of: task)
+        guard !range.isEmpty else { return nil }
+        var indices: [Int] = []
+        indices.reserveCapacity(range.count)
+        return dependencies.document.withUnsafeBufferPointer { document -> [Int]? in
+            for k in range {
+                guard case .ascii(let bytes) = dependencies.entries[k],
+                    let j = indexOf.index(ofASCII: UnsafeBufferPointer(rebasing: document[bytes])), j != task,
+                    !indices.contains(j)
+                else { return nil }
+                indices.append(j)
+            }
+            return indices
+        }
     }
 
     /// The earlier position of `name` in `list`, if any (a dictionary for long lists).
