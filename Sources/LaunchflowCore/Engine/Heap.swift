@@ -18,24 +18,9 @@ struct MinHeap<Element: Comparable> {
         for i in stride(from: storage.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
     }
 
-    /// A heap over `storage`, which must already be in heap order (empty or
-    /// ascending will do); used to reuse an earlier heap's capacity.
-    init(reusing storage: [Element]) {
-        self.storage = storage
-    }
-
-    /// The storage, leaving the heap empty.
-    mutating func takeStorage() -> [Element] {
-        var taken: [Element] = []
-        swap(&taken, &storage)
-        return taken
-    }
-
     var isEmpty: Bool { storage.isEmpty }
     var count: Int { storage.count }
     var min: Element? { storage.first }
-
-    mutating func removeAll() { storage.removeAll(keepingCapacity: true) }
 
     mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 
