@@ -67,3 +67,21 @@ struct DependencyResolutionTests {
         #expect(escaped == plain)
     }
 }
+
+extension DependencyResolutionTests {
+    /// A task that waits for thousands of tasks is resolved in linear time, and
+    /// a repeat among them is still found (by the set, then worded by strings).
+    @Test func longDependencyListsResolveAndFindRepeats() throws {
+        let n = 20_000
+        var tasks = (0..<n).map { #"{"id": "t\#($0)", "cost": 1}"# }
+        let all = (0..<n).map { "\"t\($0)\"" }.joined(separator: ", ")
+        tasks.append(#"{"id": "join", "cost": 1, "dependsOn": [\#(all)]}"#)
+        let json = #"{"name": "x", "tasks": [\#(tasks.joined(separator: ", "))]}"#
+        #expect(try Self.dependsOn(json).last == Array(0..<n))
+        let repeated = json.replacingOccurrences(of: #""t19999"]"#, with: #""t19999", "t5"]"#)
+        #expect(
+            problems(repeated) == [
+                "error: s.json: tasks[20000].dependsOn[20000] (task 'join'): 't5' is listed twice (also at dependsOn[5])"
+            ])
+    }
+}

@@ -118,12 +118,15 @@ struct ScenarioValidator {
         guard !range.isEmpty else { return nil }
         var indices: [Int] = []
         indices.reserveCapacity(range.count)
+        // Repeats: a scan of the few before, a set for a long list (a task may wait for thousands).
+        var seen: Set<Int>? = range.count > 8 ? Set(minimumCapacity: range.count) : nil
         return dependencies.document.withUnsafeBufferPointer { document -> [Int]? in
             for k in range {
                 guard case .ascii(let bytes) = dependencies.entries[k],
-                    let j = indexOf.index(ofASCII: UnsafeBufferPointer(rebasing: document[bytes])), j != task,
-                    !indices.contains(j)
+                    let j = indexOf.index(ofASCII: UnsafeBufferPointer(rebasing: document[bytes])), j != task
                 else { return nil }
+                let repeated = seen != nil ? !seen!.insert(j).inserted : indices.contains(j)
+                if repeated { return nil }
                 indices.append(j)
             }
             return indices
