@@ -162,26 +162,28 @@ public struct CriticalPath: Sendable, Equatable {
 extension Schedule {
     /// Every pair (task X, dependency D) with `start(X) < done(D)`, by X's index,
     /// then D's position in X's `dependsOn`.
+    public func violations() -> [Violation] {
+        var result: [Violation] = []
+        forEachViolation { i, d in
+            result.append(Violation(task: i, dependency: d, start: tasks[i].start, dependencyEnd: tasks[d].done))
+        }
+        return result
+    }
+
     /// The number of ``violations()``, without listing them.
     func violationCount() -> Int {
         var count = 0
-        let specs = scenario.tasks
-        for i in specs.indices {
-            for d in specs[i].dependsOn where tasks[i].start < tasks[d].done { count += 1 }
-        }
+        forEachViolation { _, _ in count += 1 }
         return count
     }
 
-    public func violations() -> [Violation] {
-        var result: [Violation] = []
+    /// Calls `body(X, D)` for each violation, in ``violations()``'s order.
+    private func forEachViolation(_ body: (_ task: Int, _ dependency: Int) -> Void) {
         // By index: a loop over the tasks themselves would copy each (its strings retained).
         let specs = scenario.tasks
         for i in specs.indices {
-            for d in specs[i].dependsOn where tasks[i].start < tasks[d].done {
-                result.append(Violation(task: i, dependency: d, start: tasks[i].start, dependencyEnd: tasks[d].done))
-            }
+            for d in specs[i].dependsOn where tasks[i].start < tasks[d].done { body(i, d) }
         }
-        return result
     }
 
     /// The metrics of MODEL.md §5, computed from the finished schedule.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The small types the scenario decoder works with.
 
 /// Where a value sits in the document; turned into a path string only for problems.
@@ -144,4 +146,12 @@ extension Budget {
 public func formatNumber(_ value: Double) -> String {
     if value.isFinite, value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
     return "\(value)"
+}
+
+/// Whether two byte strings are equal (one `memcmp`): how ASCII keys and ids
+/// are compared with the document's bytes.
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let x = a.baseAddress, let y = b.baseAddress, a.count > 0 else { return true }
+    return memcmp(x, y, a.count) == 0
 }

@@ -22,7 +22,7 @@ struct DependencyEntries {
     init(document: [UInt8]) { self.document = document }
 
     mutating func append(_ id: JSONReader.Key) {
-        if id.unescaped == nil && id.isASCII {
+        if id.isASCII {
             entries.append(.ascii(id.range))
         } else {
             entries.append(.text(id.unescaped ?? String(decoding: document[id.range], as: UTF8.self)))

@@ -90,7 +90,7 @@ struct IDTable {
             let other = Int(slots[slot]) - 1
             if hashes[slot] == hash {
                 var id = ids[other]
-                if id.withUTF8({ $0.elementsEqual(bytes) }) { return other }
+                if id.withUTF8({ sameBytes($0, bytes) }) { return other }
             }
             slot = (slot + 1) & mask
         }

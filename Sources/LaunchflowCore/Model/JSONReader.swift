@@ -70,22 +70,26 @@ struct JSONReader {
         return offset
     }
 
-    /// An object member's key as read: where it is, and its text only when it
-    /// had to be decoded (an escape). Most keys are matched by their bytes
-    /// (``bytes(of:)``) without making a string.
+    /// An object member's key (or a string value) as read: where it is, and its
+    /// text only when it had to be decoded (an escape). Most keys are matched by
+    /// their bytes (``withBytes(of:_:)``) without making a string.
     struct Key {
         /// The offset of the key's opening quote.
         var offset: Int
         /// The key's UTF-8 in the document (between the quotes) when it has no escape.
         var range: Range<Int>
-        /// Whether those bytes are all ASCII.
+        /// Whether the key is written without an escape and all ASCII: its bytes
+        /// are then its text, and equal (as Swift compares strings) only to itself.
         var isASCII: Bool
         /// The decoded key, when it had an escape.
         var unescaped: String?
     }
 
-    /// `key`'s UTF-8 bytes when it had no escape; nil otherwise.
-    func bytes(of key: Key) -> ArraySlice<UInt8>? { key.unescaped == nil ? bytes[key.range] : nil }
+    /// Calls `body` with the bytes of an ASCII `key` (``Key/isASCII``), in place.
+    func withBytes<Result>(of key: Key, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        precondition(key.isASCII, "only an ASCII key is matched by its bytes")
+        return bytes.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[key.range])) }
+    }
 
     /// `key` as a string.
     func text(of key: Key) -> String {

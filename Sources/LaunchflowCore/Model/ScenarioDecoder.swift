@@ -136,11 +136,10 @@ final class ScenarioDecoder {
         var hint = 0
         try r.readMembers { r, member in
             // An ASCII key is matched by its bytes; only another one is made a string.
-            let ascii = member.isASCII ? r.bytes(of: member) : nil
             let match =
-                if let ascii { fields.index(ofASCII: ascii, from: hint) } else {
-                    fields.index(of: r.text(of: member), from: hint)
-                }
+                member.isASCII
+                ? r.withBytes(of: member) { fields.index(ofASCII: $0, from: hint) }
+                : fields.index(of: r.text(of: member), from: hint)
             guard let f = match else {
                 let key = r.text(of: member)
                 self.report(

@@ -366,28 +366,24 @@ final class FieldTable<Model: Sendable>: Sendable {
     /// search starts at `hint`, the row after the previous key's.
     ///
     /// - Complexity: O(rows), usually O(1).
-    @inline(__always)
     func index(of key: String, from hint: Int) -> Int? {
-        let length = key.utf8.count
-        let n = keys.count
-        var i = hint < n ? hint : 0
-        for _ in 0..<n {
-            if lengths[i] == length && keys[i] == key { return i }
-            i += 1
-            if i == n { i = 0 }
-        }
-        return nil
+        search(from: hint, length: key.utf8.count) { keys[$0] == key }
     }
 
     /// The row of the key whose UTF-8 is `bytes`, ASCII (as Swift compares
-    /// strings, an ASCII key equals only itself). Same search as ``index(of:from:)``.
+    /// strings, an ASCII key equals only itself); the same search.
+    func index(ofASCII bytes: UnsafeBufferPointer<UInt8>, from hint: Int) -> Int? {
+        search(from: hint, length: bytes.count) { row in utf8[row].withUnsafeBufferPointer { sameBytes($0, bytes) } }
+    }
+
+    /// The first row from `hint` on (wrapping around) whose key is `length`
+    /// UTF-8 bytes long and `equals`.
     @inline(__always)
-    func index(ofASCII bytes: ArraySlice<UInt8>, from hint: Int) -> Int? {
-        let length = bytes.count
+    private func search(from hint: Int, length: Int, _ equals: (Int) -> Bool) -> Int? {
         let n = keys.count
         var i = hint < n ? hint : 0
         for _ in 0..<n {
-            if lengths[i] == length && utf8[i].elementsEqual(bytes) { return i }
+            if lengths[i] == length && equals(i) { return i }
             i += 1
             if i == n { i = 0 }
         }

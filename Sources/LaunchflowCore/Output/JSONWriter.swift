@@ -63,13 +63,11 @@ public struct JSONWriter {
 
     /// Microseconds as exact decimal milliseconds (`133336` → `133.336`).
     public mutating func millis(_ micros: Micros) {
-        // Digits are written backwards into a small buffer, then appended at once.
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        // Written backwards into a small buffer, then appended at once.
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { buffer in
             var i = buffer.count
-            var magnitude = micros.magnitude
-            var fraction = magnitude % 1000
-            magnitude /= 1000
+            var fraction = micros.magnitude % 1000
             if fraction != 0 {
                 var places = 3
                 while fraction % 10 == 0 {
@@ -84,11 +82,7 @@ public struct JSONWriter {
                 i -= 1
                 buffer[i] = UInt8(ascii: ".")
             }
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            i = Self.digits(of: micros.magnitude / 1000, before: i, in: buffer)
             if micros < 0 {
                 i -= 1
                 buffer[i] = UInt8(ascii: "-")
@@ -115,16 +109,24 @@ public struct JSONWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var i = buffer.count
-            var v = value
-            while v > 0 {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { buffer in
+            let first = Self.digits(of: value, before: buffer.count, in: buffer)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[first...]))
         }
+    }
+
+    /// Writes `value`'s decimal digits (at least one) backwards into `buffer`,
+    /// ending just before `end`; returns the index of the first digit.
+    @inline(__always)
+    private static func digits(of value: UInt, before end: Int, in buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var i = end
+        var v = value
+        repeat {
+            i -= 1
+            buffer[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        } while v > 0
+        return i
     }
 }

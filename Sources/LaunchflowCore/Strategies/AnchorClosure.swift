@@ -60,7 +60,7 @@ extension AnchorClosure {
         self = closure
     }
 
-    /// Whether task `i` is one of the closure's anchors (an `anchor` task, or
+    /// Whether `task` is one of the closure's anchors (an `anchor` task, or
     /// under `anchored` a `firstFrame` task) rather than something they need.
     public func isAnchor(_ task: LaunchTask) -> Bool { task.anchor || (firstFrameIsAnchor && task.firstFrame) }
 }
