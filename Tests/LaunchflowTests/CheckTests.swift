@@ -40,6 +40,8 @@ struct CheckTests {
                 Baseline \(baseline), tolerance 0
                   metric                strategy  baseline     limit     now  delta  verdict
                   timeToFirstFrameMs    dag         16.667  ≤ 16.667  16.667     ±0  same
+                  firstFrameReadyMs     dag         15.000  ≤ 15.000  15.000     ±0  same
+                  timeToFullDisplayMs   dag         16.667  ≤ 16.667  16.667     ±0  same
                   launchCompleteMs      dag         15.000  ≤ 15.000  15.000     ±0  same
                   mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000     ±0  same
                   mainThreadBlockedMs   dag          0.000   ≤ 0.000   0.000     ±0  same
@@ -49,14 +51,15 @@ struct CheckTests {
                   inputLatencyMaxMs     dag          0.000   ≤ 0.000   0.000     ±0  same
                   criticalPathMs        dag         15.000         —  15.000     ±0  same
                   lowerBoundMs          dag         15.000         —  15.000     ±0  same
+                  firstFrameBoundMs     dag         16.667         —  16.667     ±0  same
                   dependencyViolations  dag              0       ≤ 0       0     ±0  same
 
-                PASS: all 11 checks hold.
+                PASS: all 14 checks hold.
 
                 """)
         // All three strategies by default.
         let all = try Launchflow.run(["check", app, "--baseline", baseline])
-        #expect(all.status == 0 && all.stdout.contains("PASS: all 44 checks hold."))
+        #expect(all.status == 0 && all.stdout.contains("PASS: all 56 checks hold."))
     }
 
     @Test func aRegressionExitsOneAndSaysWhatMovedAndWhy() throws {
@@ -78,6 +81,8 @@ struct CheckTests {
                 Baseline \(baseline), tolerance 0
                   metric                strategy  baseline     limit     now            delta  verdict
                   timeToFirstFrameMs    dag         16.667  ≤ 16.667  33.334  +16.667 (+100%)  REGRESSED
+                  firstFrameReadyMs     dag         15.000  ≤ 15.000  25.000     +10 (+66.7%)  REGRESSED
+                  timeToFullDisplayMs   dag         16.667  ≤ 16.667  33.334  +16.667 (+100%)  REGRESSED
                   launchCompleteMs      dag         15.000  ≤ 15.000  25.000     +10 (+66.7%)  REGRESSED
                   mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000               ±0  same
                   mainThreadBlockedMs   dag          0.000   ≤ 0.000   0.000               ±0  same
@@ -87,12 +92,13 @@ struct CheckTests {
                   inputLatencyMaxMs     dag          0.000   ≤ 0.000   0.000               ±0  same
                   criticalPathMs        dag         15.000         —  25.000     +10 (+66.7%)  changed (not gated)
                   lowerBoundMs          dag         15.000         —  25.000     +10 (+66.7%)  changed (not gated)
+                  firstFrameBoundMs     dag         16.667         —  33.334  +16.667 (+100%)  changed (not gated)
                   dependencyViolations  dag              0       ≤ 0       0               ±0  same
 
                 Changed since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)
                   'net': cost 10 → 20 ms (+10)
 
-                FAIL: 2 of 12 checks failed: timeToFirstFrameMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
+                FAIL: 4 of 15 checks failed: timeToFirstFrameMs REGRESSED under dag; firstFrameReadyMs REGRESSED under dag; timeToFullDisplayMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
 
                 """)
     }
@@ -104,7 +110,7 @@ struct CheckTests {
         #expect(out.status == 0)
         let row = out.stdout.split(separator: "\n").first { $0.contains("launchCompleteMs") }
         #expect(row?.hasSuffix("7.000  −8 (−53.3%)  improved") == true, "\(out.stdout)")
-        #expect(out.stdout.contains("PASS: all 11 checks hold (1 improved)."))
+        #expect(out.stdout.contains("PASS: all 14 checks hold (2 improved)."))
     }
 
     @Test func theToleranceAllowsSomeGrowth() throws {
@@ -218,7 +224,7 @@ struct CheckTests {
         ),
         (
             ["--budget", "ttff=400"],
-            "error: unknown metric 'ttff' in budget 'ttff=400'; metrics: timeToFirstFrameMs, launchCompleteMs"
+            "error: unknown metric 'ttff' in budget 'ttff=400'; metrics: timeToFirstFrameMs, firstFrameReadyMs"
         ),
         (
             ["--budget", "timeToFirstFrameMs"],
@@ -281,7 +287,7 @@ struct CheckTests {
         #expect(object["passed"] as? Bool == false)
         #expect((object["tolerance"] as? [String: Any])?["ms"] as? Double == 3)
         let checks = try #require(object["checks"] as? [[String: Any]])
-        #expect(checks.count == 44)
+        #expect(checks.count == 56)
         let ttff = try #require(
             checks.first { $0["metric"] as? String == "timeToFirstFrameMs" && $0["strategy"] as? String == "dag" })
         #expect(

@@ -181,6 +181,8 @@ struct DiffTests {
                 Metrics (old → new; times in ms)
                   metric                                      dag
                   timeToFirstFrameMs    16.667 → 33.334 (+16.667)
+                  firstFrameReadyMs                 15 → 25 (+10)
+                  timeToFullDisplayMs   16.667 → 33.334 (+16.667)
                   launchCompleteMs                  15 → 25 (+10)
                   mainThreadBusyMs                              5
                   mainThreadBlockedMs                           0
@@ -190,6 +192,7 @@ struct DiffTests {
                   inputLatencyMaxMs                             0
                   criticalPathMs                    15 → 25 (+10)
                   lowerBoundMs                      15 → 25 (+10)
+                  firstFrameBoundMs     16.667 → 33.334 (+16.667)
                   dependencyViolations                          0
 
                 Changes, by their effect on time to first frame under dag (ms: each change applied alone to \(old) and simulated again; effects need not add up)

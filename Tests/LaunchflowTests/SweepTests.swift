@@ -104,7 +104,8 @@ struct SweepTests {
                     #expect(
                         times
                             == HeadlineTimes(
-                                timeToFirstFrame: metrics.timeToFirstFrame, launchComplete: metrics.launchComplete),
+                                timeToFirstFrame: metrics.timeToFirstFrame, launchComplete: metrics.launchComplete,
+                                firstFrameReady: metrics.firstFrameReady, timeToFullDisplay: metrics.timeToFullDisplay),
                         "seed \(seed) run \(run) \(strategy) maxConcurrent \(String(describing: maxConcurrent))")
                 }
             }

@@ -287,7 +287,7 @@ extension ScenarioField {
         case .optionalNumber(let get, _): get(model).map(FieldValue.number) ?? .absent
         case .ms(let get, _): .millis(get(model))
         case .optionalMs(let get, _): get(model).map(FieldValue.millis) ?? .absent
-        case .choice(let get, _): .text(get(model))
+        case .choice(let get, _): get(model).map(FieldValue.text) ?? .absent
         case .dependencies, .nested: .absent
         }
     }

@@ -18,11 +18,15 @@ struct WorkerEnd: Comparable {
     static func < (a: Self, b: Self) -> Bool { (a.time, a.worker) < (b.time, b.worker) }
 }
 
-/// A task's release after a positive `delay`, or its done after a positive `latency`.
+/// A task's release after a positive `delay`, its done after a positive
+/// `latency`, or (v2.1) the first frame's presentation, which releases the
+/// tasks held for it.
 struct Timer: Comparable {
     var time: Micros
-    /// `task × 2` for a release, `task × 2 + 1` for done.
+    /// `task × 2` for a release, `task × 2 + 1` for done, ``firstFramePresented``.
     var code: Int32
+
+    static let firstFramePresented: Int32 = -1
 
     static func < (a: Self, b: Self) -> Bool { (a.time, a.code) < (b.time, b.code) }
 }
@@ -70,6 +74,13 @@ struct RunInputs {
     var idleMode: IdleMode
     /// At most this many worker tasks in flight (`Int.max`: no limit).
     var maxInFlight: Int
+    /// (v2.1) The tasks with `after`, held until the first frame is
+    /// presented; empty when the scenario has none.
+    var deferred: [Bool]
+    /// (v2.1) The `firstFrame` tasks (empty when nothing is deferred: only
+    /// the hold needs to know when the first frame is presented).
+    var firstFrame: [Bool]
+    var firstFrameCount: Int
 }
 
 /// A finished run of the engine.
@@ -166,6 +177,14 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private var arrived = 0
     private var firstPending = 0
 
+    // (v2.1) The hold for the first frame: whether any task waits for it,
+    // the `firstFrame` tasks not yet run, when the first-frame commit is
+    // presented (`Micros.max` until it is known) and the tasks held until then.
+    private let holdsForFirstFrame: Bool
+    private var firstFrameLeft: Int
+    private var firstFramePresented = Micros.max
+    private var heldForFirstFrame: [Int32] = []
+
     // The workers.
     private var readySet: FixedHeap<Int32>
     private var freeWorkers: FixedHeap<Int32>
@@ -227,9 +246,11 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         mainQueue = SimulatorBuffers.take(&buffers.queue)
         snapshot = SimulatorBuffers.take(&buffers.snapshot)
         // A task is in the ready set, or waits for one timer (its release,
-        // then its done), at most once at a time.
+        // then its done), at most once at a time; plus the first frame's.
         readySet = FixedHeap(capacity: n)
-        timers = FixedHeap(capacity: n)
+        timers = FixedHeap(capacity: n + 1)
+        holdsForFirstFrame = !run.deferred.isEmpty
+        firstFrameLeft = run.firstFrameCount
         freeWorkers = FixedHeap(capacity: workers)
         for worker in 1...Int32(workers) { freeWorkers.push(worker) }
         workerEnds = FixedHeap(capacity: workers)
@@ -299,6 +320,10 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             }
             while let timer = timers.min, timer.time == now {
                 timers.popMin()
+                if timer.code == Timer.firstFramePresented {
+                    releaseHeldForFirstFrame()
+                    continue
+                }
                 let task = Int(timer.code >> 1)
                 if timer.code & 1 == 0 { release(task) } else { taskDone(task, onWorker: runs[task].thread > 0) }
             }
@@ -446,6 +471,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
     private mutating func startOnMain(_ task: Int) -> Bool {
         iterationRanWork = true
+        if holdsForFirstFrame && run.firstFrame[task] { firstFrameLeft -= 1 }
         runs[task].start(on: 0, iteration: iteration, at: now)
         if run.cost[task] > 0 {
             work = .task(task)
@@ -489,6 +515,13 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                 ranWork: iterationRanWork))
         iteration += 1
         phase = .asleep
+        // (v2.1) The first-frame commit: every `firstFrame` task has run. Its
+        // presentation releases the held tasks, an event of that instant
+        // (a further step 1 when it is this very instant).
+        if holdsForFirstFrame && firstFrameLeft == 0 && firstFramePresented == .max {
+            firstFramePresented = presented
+            timers.push(Timer(time: presented, code: Timer.firstFramePresented))
+        }
     }
 
     private mutating func endBlock() {
@@ -561,7 +594,11 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         for t in ready {
             let task = Int(t)
             let delay = run.delay[task]
-            if delay > 0 {
+            if holdsForFirstFrame && run.deferred[task] && now < firstFramePresented {
+                // (v2.1) `after`: held until the first frame is presented.
+                runs[task].madeReady = now
+                heldForFirstFrame.append(t)
+            } else if delay > 0 {
                 runs[task].madeReady = now
                 timers.push(Timer(time: now + delay, code: t << 1))
             } else if queues && run.queueOf[task] >= 0 {
@@ -574,6 +611,21 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             }
         }
         ready.removeAll(keepingCapacity: true)
+    }
+
+    /// (v2.1) The first frame is presented: the tasks held for it are released
+    /// now, or `delay` from now. (`madeReady` keeps when the strategy made them ready.)
+    private mutating func releaseHeldForFirstFrame() {
+        for t in heldForFirstFrame {
+            let task = Int(t)
+            let delay = run.delay[task]
+            if delay > 0 {
+                timers.push(Timer(time: now + delay, code: t << 1))
+            } else {
+                release(task)
+            }
+        }
+        heldForFirstFrame.removeAll()
     }
 
     /// Released: into its queue's held set, or admitted at once.

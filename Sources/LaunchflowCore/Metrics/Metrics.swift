@@ -2,8 +2,9 @@
 /// output order. Everything about a metric — label, unit, kind, direction,
 /// where its value lives — is its entry in ``Metric/info``.
 public enum Metric: String, CaseIterable, Sendable, Codable {
-    case timeToFirstFrameMs, launchCompleteMs, mainThreadBusyMs, mainThreadBlockedMs, cpuUtilization
-    case frames, maxInputDelayMs, inputLatencyMaxMs, criticalPathMs, lowerBoundMs, dependencyViolations
+    case timeToFirstFrameMs, firstFrameReadyMs, timeToFullDisplayMs, launchCompleteMs, mainThreadBusyMs
+    case mainThreadBlockedMs, cpuUtilization, frames, maxInputDelayMs, inputLatencyMaxMs, criticalPathMs, lowerBoundMs
+    case firstFrameBoundMs, dependencyViolations
 
     /// Which way is better, for marking the best strategy and for regressions.
     public enum Direction: Sendable { case lowerIsBetter, higherIsBetter, neither }
@@ -25,15 +26,39 @@ public enum Metric: String, CaseIterable, Sendable, Codable {
         public let unit: String
         public let direction: Direction
         public let value: Value
+        /// What a budget on the metric limits, one sentence (the JSON Schema's description).
+        public var budgetDoc: String { metric.budgetDoc }
+        /// (v2.1) Whether the value counts work a strategy may defer: launch
+        /// completion, CPU utilisation and frames. A strategy that runs
+        /// delayed, idle and after-first-frame work inline (`serial`) does
+        /// other work at other moments, so it is not compared on these when
+        /// the scenario defers work.
+        public var countsDeferredWork: Bool {
+            metric == .launchCompleteMs || metric == .cpuUtilization || metric == .frames
+        }
+        fileprivate var metric: Metric = .frames
     }
 
     /// The metric table. Lower is better for times and violations; higher CPU
     /// utilisation means more of the device was used; frames, the critical
     /// path and the lower bound are facts about the scenario or the run, not goals.
     public var info: Info {
+        var info = baseInfo
+        info.metric = self
+        return info
+    }
+
+    private var baseInfo: Info {
         switch self {
         case .timeToFirstFrameMs:
             Info(label: "time to first frame", unit: "ms", direction: .lowerIsBetter, value: .time(\.timeToFirstFrame))
+        case .firstFrameReadyMs:
+            Info(
+                label: "first frame before vsync", unit: "ms", direction: .lowerIsBetter,
+                value: .time(\.firstFrameReady))
+        case .timeToFullDisplayMs:
+            Info(
+                label: "time to full display", unit: "ms", direction: .lowerIsBetter, value: .time(\.timeToFullDisplay))
         case .launchCompleteMs:
             Info(label: "launch complete", unit: "ms", direction: .lowerIsBetter, value: .time(\.launchComplete))
         case .mainThreadBusyMs:
@@ -50,10 +75,36 @@ public enum Metric: String, CaseIterable, Sendable, Codable {
         case .criticalPathMs:
             Info(label: "critical path", unit: "ms", direction: .neither, value: .time(\.criticalPath))
         case .lowerBoundMs: Info(label: "lower bound", unit: "ms", direction: .neither, value: .time(\.lowerBound))
+        case .firstFrameBoundMs:
+            Info(label: "first-frame bound", unit: "ms", direction: .neither, value: .time(\.firstFrameBound))
         case .dependencyViolations:
             Info(
                 label: "dependency violations", unit: "", direction: .lowerIsBetter,
                 value: .count(\.dependencyViolations))
+        }
+    }
+
+    /// What a budget on the metric limits, one sentence (the JSON Schema's description).
+    fileprivate var budgetDoc: String {
+        switch self {
+        case .timeToFirstFrameMs: "Most time (ms) until the first meaningful frame is presented."
+        case .firstFrameReadyMs:
+            "Most time (ms) until the first frame is ready, before vsync rounding (its commit's end plus the render time)."
+        case .timeToFullDisplayMs:
+            "Most time (ms) until the launch's content is complete: the frame after the last fullyDrawn task (the first frame without one)."
+        case .launchCompleteMs: "Most time (ms) until the last task and the last commit have ended."
+        case .mainThreadBusyMs: "Most main-thread time (ms): pre-main, main-thread tasks, input handlers and commits."
+        case .mainThreadBlockedMs: "Most time (ms) the main thread may wait blocked in didFinishLaunching."
+        case .cpuUtilization: "Least fraction (0–1) of all cores' time used until launch completes."
+        case .frames: "Most commits (frames) during the launch."
+        case .maxInputDelayMs: "Longest run-loop iteration (ms) after the first frame: how long an input may wait."
+        case .inputLatencyMaxMs: "Longest time (ms) an input waited for its handler."
+        case .criticalPathMs: "Most pre-main time plus the longest dependency path (ms)."
+        case .lowerBoundMs:
+            "Most for the bound (ms) below which no dependency-respecting schedule can finish its tasks."
+        case .firstFrameBoundMs:
+            "Most for the bound (ms) below which no dependency-respecting schedule can present its first frame."
+        case .dependencyViolations: "Most tasks-started-before-their-dependency-was-done pairs."
         }
     }
 
@@ -79,6 +130,11 @@ public struct Violation: Sendable, Equatable {
 /// The metrics of one schedule, times in microseconds.
 public struct Metrics: Sendable, Equatable {
     public var timeToFirstFrame: Micros
+    /// (v2.1) The first-frame commit's end plus the render time: the first
+    /// frame before vsync rounding.
+    public var firstFrameReady: Micros
+    /// (v2.1) When the launch's content is complete (the `fullyDrawn` tasks).
+    public var timeToFullDisplay: Micros
     public var launchComplete: Micros
     public var mainThreadBusy: Micros
     public var mainThreadBlocked: Micros
@@ -89,6 +145,8 @@ public struct Metrics: Sendable, Equatable {
     public var inputLatencyMax: Micros
     public var criticalPath: Micros
     public var lowerBound: Micros
+    /// (v2.1) No dependency-respecting schedule presents its first frame earlier.
+    public var firstFrameBound: Micros
     public var dependencyViolations: Int
     /// The index of the first-frame commit.
     public var firstFrameIteration: Int
@@ -193,7 +251,9 @@ extension Schedule {
         let taskSpecs = scenario.tasks
         let t0 = self.t0
         let milestones = Milestones(
-            firstFrameTasks: Milestones.firstFrameTasks(of: taskSpecs), runs: tasks, commits: commits)
+            firstFrameTasks: Milestones.firstFrameTasks(of: taskSpecs),
+            fullyDrawnTasks: Milestones.fullyDrawnTasks(of: taskSpecs), runs: tasks, commits: commits,
+            renderTime: scenario.device.renderTime)
         let firstFrameIteration = milestones.firstFrameIteration
         var mainTaskTime: Micros = 0
         var totalCost: Micros = 0
@@ -218,11 +278,15 @@ extension Schedule {
         let end = max(launchComplete, commits.last?.end ?? 0)
         let utilization = end == 0 ? 0 : Double(work) / (Double(cores) * Double(end))
         let longest =
-            (criticalPath ?? CriticalPath(graph: TaskGraph(tasks: scenario.tasks), cost: costs, latency: latencies))
+            (criticalPath ?? CriticalPath(graph: TaskGraph(tasks: taskSpecs), cost: costs, latency: latencies))
             .length
         let perCore = (totalCost + cores - 1) / cores
+        let graph = TaskGraph(tasks: taskSpecs)
+        let bounds = LaunchBounds(tasks: taskSpecs, graph: graph, cost: costs, latency: latencies)
         return Metrics(
             timeToFirstFrame: milestones.timeToFirstFrame,
+            firstFrameReady: milestones.firstFrameReady,
+            timeToFullDisplay: milestones.timeToFullDisplay,
             launchComplete: launchComplete,
             mainThreadBusy: t0 + mainTaskTime + inputTime + commitTime,
             mainThreadBlocked: blocked.reduce(0) { $0 + $1.duration },
@@ -231,14 +295,15 @@ extension Schedule {
             maxInputDelay: maxInputDelay,
             inputLatencyMax: inputLatency,
             criticalPath: t0 + longest,
-            lowerBound: t0 + max(longest, mainOnlyCost, perCore),
+            lowerBound: t0 + max(longest, mainOnlyCost, perCore, bounds.longestQueue),
+            firstFrameBound: bounds.firstFrameBound(t0: t0, device: scenario.device),
             dependencyViolations: violationCount(),
             firstFrameIteration: firstFrameIteration)
     }
 }
 
-/// The two headline times of MODEL.md §5 and the first-frame iteration, from
-/// a finished run: shared by ``Schedule/metrics(criticalPath:)`` and the
+/// The headline times of MODEL.md §5 and the first-frame iteration, from a
+/// finished run: shared by ``Schedule/metrics(criticalPath:)`` and the
 /// sweep's fast path, so the two cannot disagree.
 struct Milestones {
     /// The iteration whose commit is the first-frame commit: the one in which
@@ -246,23 +311,39 @@ struct Milestones {
     let firstFrameIteration: Int
     /// When that commit is presented.
     let timeToFirstFrame: Micros
+    /// (v2.1) That commit's end plus the render time (before vsync rounding).
+    let firstFrameReady: Micros
+    /// (v2.1) When the commit of the iteration in which the last `fullyDrawn`
+    /// task ran is presented, or the first frame if that is later.
+    let timeToFullDisplay: Micros
     /// The later of the last task's done time and the end of the last commit
     /// of an iteration that ran `didFinishLaunching` or a task.
     let launchComplete: Micros
 
-    /// - Parameter firstFrameTasks: ``firstFrameTasks(of:)`` (a sweep computes it once).
+    /// - Parameters:
+    ///   - firstFrameTasks: ``firstFrameTasks(of:)`` (a sweep computes it once).
+    ///   - fullyDrawnTasks: ``fullyDrawnTasks(of:)``.
     /// - Complexity: O(n).
-    init(firstFrameTasks: [Int32], runs: [TaskRun], commits: [Commit]) {
+    init(
+        firstFrameTasks: [Int32], fullyDrawnTasks: [Int32], runs: [TaskRun], commits: [Commit], renderTime: Micros
+    ) {
         var iteration: Int32 = 0
+        var fullyDrawn: Int32 = -1
         var lastDone: Micros = 0
         runs.withUnsafeBufferPointer { runs in
             for task in firstFrameTasks where runs[Int(task)].iteration > iteration {
                 iteration = runs[Int(task)].iteration
             }
+            for task in fullyDrawnTasks where runs[Int(task)].iteration > fullyDrawn {
+                fullyDrawn = runs[Int(task)].iteration
+            }
             for run in runs where run.done > lastDone { lastDone = run.done }
         }
         firstFrameIteration = Int(iteration)
         timeToFirstFrame = commits[Int(iteration)].presented
+        firstFrameReady = commits[Int(iteration)].end + renderTime
+        timeToFullDisplay =
+            fullyDrawn < 0 ? timeToFirstFrame : max(commits[Int(fullyDrawn)].presented, timeToFirstFrame)
         let lastWorkCommit = commits.last(where: \.ranWork)?.end ?? 0
         launchComplete = max(lastDone, lastWorkCommit)
     }
@@ -270,5 +351,73 @@ struct Milestones {
     /// The indices of the `firstFrame` tasks, ascending.
     static func firstFrameTasks(of tasks: [LaunchTask]) -> [Int32] {
         tasks.indices.filter { tasks[$0].firstFrame }.map(Int32.init)
+    }
+
+    /// (v2.1) The indices of the `fullyDrawn` tasks, ascending.
+    static func fullyDrawnTasks(of tasks: [LaunchTask]) -> [Int32] {
+        tasks.indices.filter { tasks[$0].fullyDrawn }.map(Int32.init)
+    }
+}
+
+/// (v2.1) The parts of the lower bounds of MODEL.md §5 that are not the
+/// critical path: the first frame's bound, and the queues' term of the
+/// launch's.
+struct LaunchBounds {
+    /// The longest path through `dependsOn` that ends at a `firstFrame` task
+    /// (the last task weighing its cost, every other its cost + latency), µs.
+    let firstFramePath: Micros
+    /// The total cost of the `mainThreadOnly` tasks among the `firstFrame`
+    /// tasks and every task they depend on, µs.
+    let firstFrameMainCost: Micros
+    /// The largest sum of `cost` + `latency` over the tasks of one `queue`, µs.
+    let longestQueue: Micros
+
+    /// - Complexity: O(n + e).
+    init(tasks: [LaunchTask], graph: TaskGraph, cost: [Micros], latency: [Micros]) {
+        var path: Micros = 0
+        var mainCost: Micros = 0
+        if tasks.contains(where: \.firstFrame) {
+            var finish = [Micros](repeating: 0, count: tasks.count)
+            for i in graph.topologicalOrder() {
+                var best: Micros = 0
+                for k in Int(graph.dependencyStart[i])..<Int(graph.dependencyStart[i + 1]) {
+                    best = max(best, finish[Int(graph.dependencies[k])])
+                }
+                finish[i] = best + cost[i] + latency[i]
+                if tasks[i].firstFrame { path = max(path, best + cost[i]) }
+            }
+            // Every task a firstFrame task needs, the firstFrame tasks included.
+            var needed = [Bool](repeating: false, count: tasks.count)
+            var stack: [Int] = []
+            for i in tasks.indices where tasks[i].firstFrame {
+                needed[i] = true
+                stack.append(i)
+            }
+            while let task = stack.popLast() {
+                for k in Int(graph.dependencyStart[task])..<Int(graph.dependencyStart[task + 1]) {
+                    let d = Int(graph.dependencies[k])
+                    if !needed[d] {
+                        needed[d] = true
+                        stack.append(d)
+                    }
+                }
+            }
+            for i in tasks.indices where needed[i] && tasks[i].mainThreadOnly { mainCost += cost[i] }
+        }
+        firstFramePath = path
+        firstFrameMainCost = mainCost
+        var queueTotals: [String: Micros] = [:]
+        for i in tasks.indices {
+            if let queue = tasks[i].queue { queueTotals[queue, default: 0] += cost[i] + latency[i] }
+        }
+        longestQueue = queueTotals.values.max() ?? 0
+    }
+
+    /// The first vsync at or after t0 + max(path, main-thread cost) + a
+    /// commit + the render time.
+    func firstFrameBound(t0: Micros, device: Device) -> Micros {
+        let ready = t0 + max(firstFramePath, firstFrameMainCost) + device.commitCost + device.renderTime
+        let frame = device.frameInterval
+        return (ready + frame - 1) / frame * frame
     }
 }

@@ -144,12 +144,17 @@ public struct LaunchTask: Sendable, Equatable {
     public var group: String?
     /// (v2) 90th-percentile latency, used by `sweep`.
     public var latencyP90: Micros?
+    /// (v2.1) Not released before this milestone is on screen (`serial` ignores it).
+    public var after: LaunchMilestone?
+    /// (v2.1) The launch's content is complete when every such task has run
+    /// (time to full display); always `mainThreadOnly`.
+    public var fullyDrawn: Bool
 
     public init(
         id: String, cost: Micros, mainThreadOnly: Bool = false, priority: Int = 0,
         dependsOn: [Int] = [], firstFrame: Bool = false, costP90: Micros? = nil,
         latency: Micros = 0, delay: Micros = 0, queue: String? = nil, idle: Bool = false, anchor: Bool = false,
-        group: String? = nil, latencyP90: Micros? = nil
+        group: String? = nil, latencyP90: Micros? = nil, after: LaunchMilestone? = nil, fullyDrawn: Bool = false
     ) {
         self.id = id
         self.cost = cost
@@ -165,6 +170,22 @@ public struct LaunchTask: Sendable, Equatable {
         self.anchor = anchor
         self.group = group
         self.latencyP90 = latencyP90
+        self.after = after
+        self.fullyDrawn = fullyDrawn
+    }
+}
+
+/// A moment of the launch that a task can wait for (v2.1): `after`.
+public enum LaunchMilestone: String, CaseIterable, Sendable {
+    /// The first-frame commit is presented: work started by a post-frame
+    /// callback (`CATransaction` completion, Android's `postFrameCallback`).
+    case firstFrame
+
+    /// How messages name it: "first frame".
+    public var noun: String {
+        switch self {
+        case .firstFrame: "first frame"
+        }
     }
 }
 

@@ -155,6 +155,21 @@ enum ScenarioFields {
                 doc: "Under dag and anchored, didFinishLaunching does not return before this task is done",
                 .bool({ $0.anchor }, { $0.anchor = $1 })),
             ScenarioField(
+                "after", .string, limits: FieldLimits(choices: LaunchMilestone.allCases.map(\.rawValue)),
+                doc:
+                    "Not released before the first frame is on screen (a post-frame callback); its delay counts from then; the first frame must not wait for it; serial ignores it",
+                .optionalChoice(LaunchMilestone.self, { $0.after }, { $0.after = $1 })),
+            ScenarioField(
+                "fullyDrawn", .bool,
+                limits: FieldLimits(
+                    requires: (
+                        "mainThreadOnly",
+                        "a fullyDrawn task must be mainThreadOnly: the launch's content is on screen when the main thread has drawn it"
+                    )),
+                doc:
+                    "The launch's content is complete when every such task has run (time to full display); it must be mainThreadOnly",
+                .bool({ $0.fullyDrawn }, { $0.fullyDrawn = $1 })),
+            ScenarioField(
                 "group", .string, limits: FieldLimits(nonEmpty: "group name"), simulated: false,
                 doc: "The module the task belongs to, for reports and pictures; no effect on the schedule",
                 .optionalString({ $0.group }, { $0.group = $1 })),
@@ -269,8 +284,9 @@ enum FieldAccess<Model>: Sendable {
     case optionalNumber(Get<Double?>, Set<Double?>)
     case ms(Get<Micros>, Set<Micros>)
     case optionalMs(Get<Micros?>, Set<Micros?>)
-    /// A string enumeration: its raw value, and setting one (false: not a valid value).
-    case choice(Get<String>, @Sendable (inout Model, String) -> Bool)
+    /// A string enumeration: its raw value (nil: absent, for an optional one),
+    /// and setting one (nil: absent; false: not a valid value).
+    case choice(Get<String?>, @Sendable (inout Model, String?) -> Bool)
     /// `tasks[].dependsOn`: task indices in the model, ids in the file.
     case dependencies(Get<[Int]>, Set<[Int]>)
     /// An object or array with rows or rules of its own.
@@ -286,6 +302,23 @@ enum FieldAccess<Model>: Sendable {
         .choice(
             { get($0).rawValue },
             { model, text in
+                guard let text, let value = E(rawValue: text) else { return false }
+                set(&model, value)
+                return true
+            })
+    }
+
+    /// An enumeration that may be absent (nil).
+    static func optionalChoice<E: RawRepresentable<String> & Sendable>(
+        _: E.Type, _ get: @escaping @Sendable (Model) -> E?, _ set: @escaping @Sendable (inout Model, E?) -> Void
+    ) -> FieldAccess {
+        .choice(
+            { get($0)?.rawValue },
+            { model, text in
+                guard let text else {
+                    set(&model, nil)
+                    return true
+                }
                 guard let value = E(rawValue: text) else { return false }
                 set(&model, value)
                 return true

@@ -99,7 +99,7 @@ enum ScenarioSchema {
                         "properties",
                         .object(
                             Metric.allCases.map { metric in
-                                let doc = budgetDocs[metric.rawValue] ?? "Limit on \(metric.rawValue) (MODEL.md §5)."
+                                let doc = metric.info.budgetDoc
                                 return (
                                     metric.rawValue,
                                     .object([("description", .string(doc)), ("$ref", .string("#/$defs/budget"))])
@@ -187,20 +187,6 @@ enum ScenarioSchema {
     ]
 
     /// What each budget limits, for editors.
-    private static let budgetDocs: [String: String] = [
-        "timeToFirstFrameMs": "Most time (ms) until the first meaningful frame is presented.",
-        "launchCompleteMs": "Most time (ms) until the last task and the last commit have ended.",
-        "mainThreadBusyMs": "Most main-thread time (ms): pre-main, main-thread tasks, input handlers and commits.",
-        "mainThreadBlockedMs": "Most time (ms) the main thread may wait blocked in didFinishLaunching.",
-        "cpuUtilization": "Least fraction (0–1) of all cores' time used until launch completes.",
-        "frames": "Most commits (frames) during the launch.",
-        "maxInputDelayMs": "Longest run-loop iteration (ms) after the first frame: how long an input may wait.",
-        "inputLatencyMaxMs": "Longest time (ms) an input waited for its handler.",
-        "criticalPathMs": "Most pre-main time plus the longest dependency path (ms).",
-        "lowerBoundMs": "Most for the bound (ms) below which no dependency-respecting schedule can finish its tasks.",
-        "dependencyViolations": "Most tasks-started-before-their-dependency-was-done pairs.",
-    ]
-
     private static func types(_ type: String, nullable: Bool) -> JSONValue {
         nullable ? .array([.string(type), .string("null")]) : .string(type)
     }
@@ -228,7 +214,7 @@ enum ScenarioSchema {
         case .optionalNumber(let get, _): return get(defaults).map(JSONValue.number)
         case .ms(let get, _): return .number(Double(get(defaults)) / 1000)
         case .optionalMs(let get, _): return get(defaults).map { .number(Double($0) / 1000) }
-        case .choice(let get, _): return .string(get(defaults))
+        case .choice(let get, _): return get(defaults).map(JSONValue.string)
         case .dependencies, .nested: return nil
         }
     }

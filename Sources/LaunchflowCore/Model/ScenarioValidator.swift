@@ -65,6 +65,7 @@ struct ScenarioValidator {
             resolved[i] = deps
         }
         reportCycles(resolved)
+        reportAwaitedDeferrals(resolved)
         return resolved
     }
 
@@ -95,6 +96,40 @@ struct ScenarioValidator {
             }
         }
         reportCycles(valid)
+        reportAwaitedDeferrals(valid)
+    }
+
+    /// (v2.1) A task with `after` that the first frame or `didFinishLaunching`
+    /// waits for — a `firstFrame` task or an `anchor`, or one that such a task
+    /// depends on, directly or not — would wait for itself: one problem per
+    /// such task, with a `dependsOn` path to it from the nearest of them.
+    ///
+    /// - Complexity: O(n + e): one breadth-first search from every
+    ///   `firstFrame` and `anchor` task at once (index order breaks ties).
+    private mutating func reportAwaitedDeferrals(_ deps: [[Int]]) {
+        guard tasks.contains(where: { $0.after != nil }) else { return }
+        var parent = [Int](repeating: -2, count: tasks.count)  // −2: not reached; −1: a source
+        var queue: [Int] = []
+        for i in tasks.indices where tasks[i].firstFrame || tasks[i].anchor {
+            parent[i] = -1
+            queue.append(i)
+        }
+        var head = 0
+        while head < queue.count {
+            let u = queue[head]
+            head += 1
+            for w in deps[u] where parent[w] == -2 {
+                parent[w] = u
+                queue.append(w)
+            }
+        }
+        for i in tasks.indices where parent[i] != -2 {
+            guard let milestone = tasks[i].after else { continue }
+            var path = [i]
+            while parent[path[path.count - 1]] >= 0 { path.append(parent[path[path.count - 1]]) }
+            path.reverse()
+            report(.task(i, "after"), i, Self.awaitedDeferral(milestone, path: path.map(name(of:)), tasks[path[0]]))
+        }
     }
 
     /// The task's id, or `tasks[i]` when it has none.
@@ -147,6 +182,20 @@ struct ScenarioValidator {
 
     /// One cycle, as a path in `dependsOn` direction, for every strongly
     /// connected group of tasks.
+    /// The problem of a task with `after` that `source` waits for along `path` (ids, `source` first).
+    private static func awaitedDeferral(_ milestone: LaunchMilestone, path: [String], _ source: LaunchTask) -> String {
+        let wait = "cannot wait for the \(milestone.noun)"
+        if path.count == 1 {
+            return source.firstFrame
+                ? "a firstFrame task \(wait): it is part of it (remove 'after')"
+                : "an anchor \(wait): didFinishLaunching waits for it, and the first frame for didFinishLaunching (remove 'after' or 'anchor')"
+        }
+        let route = path.joined(separator: " → ")
+        return source.firstFrame
+            ? "\(wait): the first frame waits for this task through \(route) (remove 'after', or the dependency)"
+            : "\(wait): didFinishLaunching waits for this task through \(route) (anchor '\(path[0])'), and the first frame for didFinishLaunching (remove 'after', or the dependency)"
+    }
+
     private mutating func reportCycles(_ deps: [[Int]]) {
         let n = deps.count
         // Kahn's algorithm first: in the common acyclic case nothing is left.

@@ -91,7 +91,7 @@ extension JSONWriter {
         case .optionalNumber(let get, _): if let v = get(model) { double(v) } else { raw("null") }
         case .ms(let get, _): millis(get(model))
         case .optionalMs(let get, _): if let v = get(model) { millis(v) } else { raw("null") }
-        case .choice(let get, _): string(get(model))
+        case .choice(let get, _): if let v = get(model) { string(v) } else { raw("null") }
         case .dependencies(let get, _):
             raw("[")
             for (j, d) in get(model).enumerated() {

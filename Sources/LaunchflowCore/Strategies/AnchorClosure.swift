@@ -1,7 +1,7 @@
 /// The anchor closure of MODEL.md §4 (v2): the anchors — every `anchor` task,
 /// and under `anchored` every `firstFrame` task too — and every task they
 /// depend on, directly or not; then every `mainThreadOnly` task that shares a
-/// `queue` with a task taken so far. `didFinishLaunching` runs the closure's
+/// `queue` with a task taken so far, except tasks with `after` (v2.1). `didFinishLaunching` runs the closure's
 /// main-thread work itself, and its tasks rank first.
 public struct AnchorClosure: Sendable {
     /// Whether each task is in the closure.
@@ -40,7 +40,9 @@ public struct AnchorClosure: Sendable {
         if queueCount > 0 {
             var queueTaken = [Bool](repeating: false, count: Int(queueCount))
             for i in tasks.indices where inside[i] && queueOf[i] >= 0 { queueTaken[Int(queueOf[i])] = true }
-            for i in tasks.indices where !inside[i] && tasks[i].mainThreadOnly && queueOf[i] >= 0 {
+            // (v2.1) never a task with `after`: it waits for the first frame.
+            for i in tasks.indices
+            where !inside[i] && tasks[i].mainThreadOnly && tasks[i].after == nil && queueOf[i] >= 0 {
                 if queueTaken[Int(queueOf[i])] { inside[i] = true }
             }
         }

@@ -2,20 +2,24 @@
 /// `dependsOn` is ignored (violations are counted by the metrics).
 ///
 /// `didFinishLaunching` (1) makes tier 0's non-inline tasks ready, (2) runs
-/// its inline tasks — `mainThreadOnly`, not idle, no delay — itself in index
-/// order (one with a `queue` is released and run once admitted), (3) waits
-/// until tier 0's undelayed worker tasks are done, and (4) returns. While it
-/// waits, the engine takes out tasks that keep a queue busy (the plan's
-/// take-out set). Tier 1 opens at the later of the return and tier 0 being
-/// done; each later tier when the last task of the one before it is done.
+/// its inline tasks — `mainThreadOnly`, not idle, no delay, no `after` —
+/// itself in index order (one with a `queue` is released and run once
+/// admitted), (3) waits until tier 0's worker tasks without delay or `after`
+/// are done, and (4) returns. While it waits, the engine takes out tasks that
+/// keep a queue busy (the plan's take-out set). Tier 1 opens at the later of
+/// the return and tier 0 being done; each later tier when the last task of
+/// the one before it is done. (v2.1) Tasks with `after` do not count: a tier
+/// of only such tasks is done the instant it opens.
 ///
 /// - Complexity: O(n) besides the engine's heaps.
 struct PriorityPolicy: LaunchPolicy, Sendable {
     /// The tasks of each tier, in index order.
     private let tiers: [[Int]]
     private let tierOf: [Int32]
-    /// Tasks of each tier not yet done.
+    /// Tasks of each tier not yet done, those with `after` left out.
     private var remaining: [Int]
+    /// (v2.1) Tasks with `after` (empty when there are none).
+    private let deferred: [Bool]
     /// Tier 0's inline tasks, which `didFinishLaunching` runs itself.
     private let inlineTasks: [Int]
     /// Tier 0's other tasks, which `didFinishLaunching` makes ready.
@@ -46,13 +50,17 @@ struct PriorityPolicy: LaunchPolicy, Sendable {
         }
         self.tiers = tiers
         self.tierOf = tierOf
-        remaining = tiers.map(\.count)
+        let deferred = tasks.contains { $0.after != nil } ? tasks.map { $0.after != nil } : []
+        self.deferred = deferred
+        remaining = deferred.isEmpty ? tiers.map(\.count) : tiers.map { $0.count(where: { !deferred[$0] }) }
         let first = tiers.first ?? []
-        func isInline(_ i: Int) -> Bool { tasks[i].mainThreadOnly && !tasks[i].idle && delay[i] == 0 }
+        func isInline(_ i: Int) -> Bool {
+            tasks[i].mainThreadOnly && !tasks[i].idle && delay[i] == 0 && tasks[i].after == nil
+        }
         inlineTasks = first.filter(isInline)
         otherTasksOfTierZero = first.filter { !isInline($0) }
         var awaited = [Bool](repeating: false, count: tasks.count)
-        for i in first where !tasks[i].mainThreadOnly && delay[i] == 0 { awaited[i] = true }
+        for i in first where !tasks[i].mainThreadOnly && delay[i] == 0 && tasks[i].after == nil { awaited[i] = true }
         self.awaited = awaited
         awaitedLeft = awaited.lazy.filter { $0 }.count
         hasQueue = queueOf.map { $0 >= 0 }
@@ -89,6 +97,7 @@ struct PriorityPolicy: LaunchPolicy, Sendable {
 
     mutating func taskDone(_ task: Int, ready: inout [Int32]) {
         if awaited[task] { awaitedLeft -= 1 }
+        if !deferred.isEmpty && deferred[task] { return }
         let k = Int(tierOf[task])
         remaining[k] -= 1
         guard remaining[k] == 0 else { return }
@@ -96,7 +105,14 @@ struct PriorityPolicy: LaunchPolicy, Sendable {
         if k >= 1 || returned { open(tier: k + 1, ready: &ready) }
     }
 
+    /// Opens tier `k`: its tasks become ready; (v2.1) a tier of only tasks
+    /// with `after` is done at once, and the next one opens in the same step.
     private func open(tier k: Int, ready: inout [Int32]) {
-        if k < tiers.count { ready.append(contentsOf: tiers[k].map(Int32.init)) }
+        var k = k
+        while k < tiers.count {
+            ready.append(contentsOf: tiers[k].map(Int32.init))
+            guard remaining[k] == 0 else { return }
+            k += 1
+        }
     }
 }

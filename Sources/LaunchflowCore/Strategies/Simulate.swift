@@ -29,6 +29,12 @@ struct PreparedScenario: Sendable {
     let queueCount: Int
     /// The `firstFrame` tasks, in index order.
     let firstFrameTasks: [Int32]
+    /// (v2.1) The `fullyDrawn` tasks, in index order.
+    let fullyDrawnTasks: [Int32]
+    /// (v2.1) The tasks with `after`, held until the first frame is presented,
+    /// and the `firstFrame` tasks; both empty when no task has `after`.
+    let deferred: [Bool]
+    let firstFrameMask: [Bool]
     /// Where each task is handed over outside an anchor closure.
     let baseRoutes: [Route]
     let criticalPath: CriticalPath
@@ -77,6 +83,14 @@ struct PreparedScenario: Sendable {
         criticalPath = CriticalPath(graph: graph, cost: costs, latency: latencies)
         t0 = scenario.preMainTotal
         firstFrameTasks = Milestones.firstFrameTasks(of: scenario.tasks)
+        fullyDrawnTasks = Milestones.fullyDrawnTasks(of: scenario.tasks)
+        if scenario.tasks.contains(where: { $0.after != nil }) {
+            deferred = scenario.tasks.map { $0.after != nil }
+            firstFrameMask = scenario.tasks.map(\.firstFrame)
+        } else {
+            deferred = []
+            firstFrameMask = []
+        }
     }
 
     /// Where each admitted task is handed over; an idle task of the anchor
@@ -96,7 +110,8 @@ struct PreparedScenario: Sendable {
         RunInputs(
             cost: costs ?? self.costs, latency: latencies ?? self.latencies, delay: delays, queueOf: queueOf,
             queueCount: queueCount, inputs: scenario.inputs, idleMode: options.idleMode ?? scenario.idleMode,
-            maxInFlight: definition.limitsConcurrency ? (options.maxConcurrent ?? .max) : .max)
+            maxInFlight: definition.limitsConcurrency ? (options.maxConcurrent ?? .max) : .max,
+            deferred: deferred, firstFrame: firstFrameMask, firstFrameCount: firstFrameTasks.count)
     }
 
     /// The one way to run a strategy: simulates and returns the schedule.

@@ -1,13 +1,22 @@
-/// The two times a sweep or a what-if needs of a run, in µs.
+/// The times a sweep or a what-if needs of a run, in µs.
 public struct HeadlineTimes: Sendable, Equatable {
     /// ``Metrics/timeToFirstFrame``.
     public var timeToFirstFrame: Micros
     /// ``Metrics/launchComplete``.
     public var launchComplete: Micros
+    /// (v2.1) ``Metrics/firstFrameReady``.
+    public var firstFrameReady: Micros
+    /// (v2.1) ``Metrics/timeToFullDisplay``.
+    public var timeToFullDisplay: Micros
 
-    public init(timeToFirstFrame: Micros, launchComplete: Micros) {
+    public init(
+        timeToFirstFrame: Micros, launchComplete: Micros, firstFrameReady: Micros? = nil,
+        timeToFullDisplay: Micros? = nil
+    ) {
         self.timeToFirstFrame = timeToFirstFrame
         self.launchComplete = launchComplete
+        self.firstFrameReady = firstFrameReady ?? timeToFirstFrame
+        self.timeToFullDisplay = timeToFullDisplay ?? timeToFirstFrame
     }
 }
 
@@ -47,7 +56,10 @@ public struct LaunchRunner {
         let outcome = definition.execute(prepared, plan, inputs, &buffers)
         lastRunBrokeADependency =
             definition.canBreakDependencies && Self.breaksADependency(outcome.tasks, prepared.graph)
-        return HeadlineTimes(firstFrameTasks: prepared.firstFrameTasks, runs: outcome.tasks, commits: outcome.commits)
+        return HeadlineTimes(
+            Milestones(
+                firstFrameTasks: prepared.firstFrameTasks, fullyDrawnTasks: prepared.fullyDrawnTasks,
+                runs: outcome.tasks, commits: outcome.commits, renderTime: prepared.scenario.device.renderTime))
     }
 
     /// Whether the last run started a task before one of its dependencies
@@ -69,11 +81,12 @@ public struct LaunchRunner {
 }
 
 extension HeadlineTimes {
-    /// The two times of MODEL.md §5 from a finished run, as
+    /// The times of MODEL.md §5 from a finished run, as
     /// ``Schedule/metrics(criticalPath:)`` computes them (without the rest).
-    init(firstFrameTasks: [Int32], runs: [TaskRun], commits: [Commit]) {
-        let milestones = Milestones(firstFrameTasks: firstFrameTasks, runs: runs, commits: commits)
-        self.init(timeToFirstFrame: milestones.timeToFirstFrame, launchComplete: milestones.launchComplete)
+    init(_ milestones: Milestones) {
+        self.init(
+            timeToFirstFrame: milestones.timeToFirstFrame, launchComplete: milestones.launchComplete,
+            firstFrameReady: milestones.firstFrameReady, timeToFullDisplay: milestones.timeToFullDisplay)
     }
 }
 

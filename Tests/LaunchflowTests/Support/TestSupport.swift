@@ -47,6 +47,11 @@ func jsonDifferences(_ expected: Any, _ actual: Any, path: String = "$") -> [Str
             }
             out += jsonDifferences(e[key]!, value, path: "\(path).\(key)")
         }
+        // Two-way: a key the expectation does not record (a new metric, a new
+        // strategy) is a difference too, so it cannot pass unrecorded.
+        for key in a.keys.sorted() where e[key] == nil {
+            out.append("\(path).\(key): not in the expectation (got \(a[key]!))")
+        }
         return out
     case (let e as [Any], let a as [Any]):
         guard e.count == a.count else { return ["\(path): expected \(e.count) elements, got \(a.count)"] }
