@@ -27,13 +27,14 @@ struct WhatIfTests {
         // b halved: b 10–14 → presented at F; c still ends at 30.
         // c halved: c 10–20; the first frame does not move; launch ends at 20.
         // b's commit (at 18 ms + growth) stays in frame 2 up to 33.334 ms: slack 15.334 ms for a and b.
+        // Before vsync rounding the frame is ready 5 ms (a) and 4 ms (b) sooner; full display = first frame.
         let expected = [
             WhatIfRow(
-                task: 0, cost: 10_000, reducedCost: 5_000, firstFrameGain: 16_667, launchGain: 5_000, slack: 15_334,
-                slackIsCapped: false),
+                task: 0, cost: 10_000, reducedCost: 5_000, firstFrameGain: 16_667, firstFrameReadyGain: 5_000,
+                fullDisplayGain: 16_667, launchGain: 5_000, slack: 15_334, slackIsCapped: false),
             WhatIfRow(
-                task: 1, cost: 8_000, reducedCost: 4_000, firstFrameGain: 16_667, launchGain: 0, slack: 15_334,
-                slackIsCapped: false),
+                task: 1, cost: 8_000, reducedCost: 4_000, firstFrameGain: 16_667, firstFrameReadyGain: 4_000,
+                fullDisplayGain: 16_667, launchGain: 0, slack: 15_334, slackIsCapped: false),
             WhatIfRow(
                 task: 2, cost: 20_000, reducedCost: 10_000, firstFrameGain: 0, launchGain: 10_000, slack: 30_000,
                 slackIsCapped: true),
@@ -73,6 +74,8 @@ struct WhatIfTests {
                 row.firstFrameGain == base.timeToFirstFrame - faster.timeToFirstFrame,
                 "\(name) \(strategy) task \(row.task)")
             #expect(row.launchGain == base.launchComplete - faster.launchComplete)
+            #expect(row.firstFrameReadyGain == base.firstFrameReady - faster.firstFrameReady)
+            #expect(row.fullDisplayGain == base.timeToFullDisplay - faster.timeToFullDisplay)
             // Growing by the slack leaves the first frame; one µs more moves it (unless capped).
             costs[row.task] = engine.costs[row.task] + row.slack
             #expect(engine.metrics(strategy, costs: costs).timeToFirstFrame == base.timeToFirstFrame)
@@ -83,9 +86,11 @@ struct WhatIfTests {
                 #expect(row.slack == analysis.slackCap)
             }
         }
-        // Ranked by first-frame gain, then launch gain, then index.
+        // Ranked by first-frame gain, then first-frame-ready gain, then launch gain, then index.
         for (x, y) in zip(analysis.rows, analysis.rows.dropFirst()) {
-            #expect((x.firstFrameGain, x.launchGain, -x.task) >= (y.firstFrameGain, y.launchGain, -y.task))
+            #expect(
+                (x.firstFrameGain, x.firstFrameReadyGain, x.launchGain, -x.task)
+                    >= (y.firstFrameGain, y.firstFrameReadyGain, y.launchGain, -y.task))
         }
     }
 
@@ -110,8 +115,8 @@ struct WhatIfTests {
         #expect(tasks.count == 3)
         #expect(tasks.map { $0["rank"] as? Int } == [1, 2, 3])
         let keys: Set<String> = [
-            "rank", "id", "costMs", "reducedCostMs", "timeToFirstFrameGainMs", "launchCompleteGainMs", "slackMs",
-            "slackCapped",
+            "rank", "id", "costMs", "reducedCostMs", "timeToFirstFrameGainMs", "firstFrameReadyGainMs",
+            "timeToFullDisplayGainMs", "launchCompleteGainMs", "slackMs", "slackCapped",
         ]
         #expect(Set(tasks[0].keys) == keys)
     }

@@ -18,6 +18,11 @@ enum WhatIfCommand {
                 name: "target", value: "<what>",
                 help: "What to reduce: each task's cost, or each task's latency\n(the tasks that have one).",
                 choices: WhatIfTarget.allCases.map(\.rawValue), defaultValue: WhatIfTarget.cost.rawValue),
+            OptionSpec(
+                name: "objective", value: "<metric>",
+                help:
+                    "What to rank by: time to first frame (then the first frame\nbefore vsync, then launch completion), or time to full display first.",
+                choices: WhatIfObjective.allCases.map(\.rawValue), defaultValue: WhatIfObjective.firstFrame.rawValue),
             OptionSpec(name: "top", value: "<n>", help: "Show only the n best-ranked tasks (default: all)."),
             .textOrJSON,
             .jobs,
@@ -27,9 +32,12 @@ enum WhatIfCommand {
         discussion: """
             For each task, the launch is simulated again with only that task's
             cost reduced by the share (rounded to the µs); its gains are the
-            base time to first frame and launch completion minus the new ones
-            (negative when the launch gets slower: schedules are not always
-            monotonic). Tasks are ranked by first-frame gain, then launch gain.
+            base time to first frame, first frame before vsync rounding, full
+            display and launch completion minus the new ones (negative when the
+            launch gets slower: schedules are not always monotonic). Tasks are
+            ranked by first-frame gain, then the first frame before vsync (a
+            saving smaller than a frame shows there), then launch gain;
+            '--objective fullDisplay' ranks by time to full display first.
 
             A task's slack is how much its cost could grow before the first frame
             moves, found by re-simulation: growths of 1, 2, 4, … µs until the
@@ -50,14 +58,15 @@ enum WhatIfCommand {
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
         let target: WhatIfTarget = args.choice(spec.options[2]) ?? .cost
+        let objective: WhatIfObjective = args.choice(spec.options[3]) ?? .firstFrame
         let analysed = target == .cost ? scenario.tasks.count : scenario.tasks.filter { $0.latency > 0 }.count
         let bar =
             streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: analysed, unit: "tasks") : nil
         var progress: (@Sendable (Int) -> Void)? = nil
         if let bar { progress = { done in bar.update(done) } }
         let analysis = WhatIf.analyse(
-            LaunchEngine(scenario), strategy: strategy, reduction: reduction, target: target, options: options,
-            jobs: jobs, progress: progress)
+            LaunchEngine(scenario), strategy: strategy, reduction: reduction, target: target, objective: objective,
+            options: options, jobs: jobs, progress: progress)
         bar?.finish()
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 200 * scenario.tasks.count + 1024)

@@ -31,6 +31,7 @@
 /// - (v2) ``LintWarning/Rule/idleTaskDelaysFirstFrame``,
 ///   ``LintWarning/Rule/delayOnFirstFramePath``,
 ///   ``LintWarning/Rule/anchorClosureBlocksLaunch``: see `LintV2.swift`.
+/// - (v2.1) ``LintWarning/Rule/couldRunAfterFirstFrame``: see `LintDeferral.swift`.
 ///
 /// - Complexity: O((n + e) log n): one pass over the edges, one reverse
 ///   topological pass, one `serial` simulation (and up to two with anchors).
@@ -88,6 +89,7 @@ public enum Lint {
         if tiered { firstFrameRule(scenario, warn) }
         if hasDependencies { serialRule(scenario, warn) }
         modelV2Rules(scenario, warn)
+        if hasDependencies { deferralRule(scenario, warn) }
         let order = found.indices.sorted {
             (found[$0].task, found[$0].position, found[$0].hops, $0) < (
                 found[$1].task, found[$1].position, found[$1].hops, $1
@@ -169,6 +171,8 @@ public struct LintWarning: Sendable, CustomStringConvertible {
     public enum Rule: String, Sendable, CaseIterable {
         case laterTierDependency, sameTierDependency, firstFrameNeedsLaterTier, blocksFirstFrameUnderSerial
         case idleTaskDelaysFirstFrame, delayOnFirstFramePath, anchorClosureBlocksLaunch
+        /// (v2.1) See `LintDeferral.swift`.
+        case couldRunAfterFirstFrame
     }
 
     public var rule: Rule

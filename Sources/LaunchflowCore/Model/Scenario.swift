@@ -78,6 +78,11 @@ public struct Scenario: Sendable {
     /// it puts in (the decoder) or derives it from a valid scenario.
     static var draft: Scenario { Scenario() }
 
+    /// Whether any task is deferred — a `delay`, an `idle` task or (v2.1)
+    /// `after` — so that strategies which honour deferrals do work at other
+    /// moments than `serial`, which runs it all inline.
+    public var defersWork: Bool { tasks.contains { $0.delay > 0 || $0.idle || $0.after != nil } }
+
     /// Total pre-main time: the instant the run loop starts (`t0`).
     public var preMainTotal: Micros { preMain.reduce(0) { $0 + $1.cost } }
 }

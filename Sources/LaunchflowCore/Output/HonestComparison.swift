@@ -6,9 +6,14 @@
 /// - The best value of a metric is the best among the correct results only;
 ///   a violating result whose value is better than that is marked
 ///   (``beatsOnlyByBreaking(_:_:)``) instead.
+/// - (v2.1) Like is compared with like: when the scenario defers work
+///   (`delay`, `idle`, `after`), a strategy that runs it inline (`serial`)
+///   does other work at other moments, so it is left out of the metrics that
+///   count deferred work — launch completion, CPU utilisation, frames
+///   (``exclusion(_:_:)`` says why).
 /// - The **best correct strategy** is the correct result with the smallest
-///   time to first frame, then the smallest launch completion, then the
-///   first in the given order.
+///   time to first frame, then time to full display, then launch completion
+///   (where compared), then the first in the given order.
 ///
 /// ```swift
 /// let judged = HonestComparison(SimulationResult.compare(scenario, strategies: Strategy.allCases))
@@ -19,19 +24,41 @@ public struct HonestComparison: Sendable {
     /// Per result: its schedule breaks no dependency.
     public let isCorrect: [Bool]
 
+    /// (v2.1) The scenario defers work that some strategies run inline.
+    public let defersWork: Bool
+
     public init(_ results: [SimulationResult]) {
         self.results = results
         isCorrect = results.map { $0.metrics.dependencyViolations == 0 }
+        defersWork = results.first?.schedule.scenario.defersWork ?? false
+    }
+
+    /// Why result `k` is left out of the comparison of `metric`, or nil: it
+    /// breaks dependencies, or it runs deferred work inline (v2.1).
+    public func exclusion(_ k: Int, _ metric: Metric) -> String? {
+        if !isCorrect[k] { return Self.breaks(results[k].metrics.dependencyViolations) }
+        if defersWork && metric.info.countsDeferredWork
+            && results[k].schedule.strategy.definition.runsDeferredWorkInline
+        {
+            return "runs the delayed, idle and after-first-frame work inline"
+        }
+        return nil
     }
 
     /// The index of the best correct result (see the type's summary); nil when every result breaks dependencies.
     public var bestCorrect: Int? {
-        results.indices.filter { isCorrect[$0] }.min {
-            let a = results[$0].metrics
-            let b = results[$1].metrics
-            return (a.timeToFirstFrame, a.launchComplete, $0) < (b.timeToFirstFrame, b.launchComplete, $1)
+        func key(_ k: Int) -> (Micros, Micros, Micros, Int) {
+            let m = results[k].metrics
+            let launch = exclusion(k, .launchCompleteMs) == nil ? m.launchComplete : .max
+            return (m.timeToFirstFrame, m.timeToFullDisplay, launch, k)
         }
+        return results.indices.filter { isCorrect[$0] }.min { key($0) < key($1) }
     }
+
+    /// The index of the result that holds the best value of `metric` (the
+    /// first in the given order when several do); nil when the metric has no
+    /// better direction, nobody is compared, or every result has the same value.
+    public func best(_ metric: Metric) -> Int? { results.indices.first { isBest($0, metric) } }
 
     /// The index of the baseline (`serial`) result, the reference for gains.
     public var serial: Int? { results.firstIndex { $0.schedule.strategy == StrategyDefinition.baseline } }
@@ -39,7 +66,7 @@ public struct HonestComparison: Sendable {
     /// The best value of `metric` among the correct results; nil when the
     /// metric has no better direction or no result is correct.
     public func bestCorrectValue(_ metric: Metric) -> Double? {
-        let values = results.indices.filter { isCorrect[$0] }.map { results[$0].metrics.value(metric) }
+        let values = results.indices.filter { exclusion($0, metric) == nil }.map { results[$0].metrics.value(metric) }
         switch metric.direction {
         case .lowerIsBetter: return values.min()
         case .higherIsBetter: return values.max()
@@ -50,7 +77,7 @@ public struct HonestComparison: Sendable {
     /// Whether result `k` holds the best correct value of `metric` (and the
     /// results do not all have the same value, which would make nobody best).
     public func isBest(_ k: Int, _ metric: Metric) -> Bool {
-        guard isCorrect[k], let best = bestCorrectValue(metric) else { return false }
+        guard exclusion(k, metric) == nil, let best = bestCorrectValue(metric) else { return false }
         let values = results.map { $0.metrics.value(metric) }
         return values[k] == best && Set(values).count > 1
     }
@@ -91,9 +118,30 @@ public struct HonestComparison: Sendable {
         }
         let base = results[serial].metrics
         line += " (" + Self.gain(base.timeToFirstFrame - metrics.timeToFirstFrame, against: "serial") + ")"
+        if results.contains(where: { $0.schedule.scenario.tasks.contains(where: \.fullyDrawn) }) {
+            line += ", full display \(formatMillis(metrics.timeToFullDisplay)) ms"
+            line += " (" + Self.gain(base.timeToFullDisplay - metrics.timeToFullDisplay, against: nil) + ")"
+        }
         line += ", launch complete \(formatMillis(metrics.launchComplete)) ms"
+        if exclusion(serial, .launchCompleteMs) != nil {
+            return line + " (not compared with serial, which runs the deferred work inline)."
+        }
         line += " (" + Self.gain(base.launchComplete - metrics.launchComplete, against: nil) + ")."
         return line
+    }
+
+    /// (v2.1) The footnote for the strategies left out of the metrics that
+    /// count deferred work, or nil when nobody is, e.g. "serial runs the
+    /// delayed, idle and after-first-frame work inline: it is not compared on
+    /// launch complete, CPU utilisation and frames."
+    public var deferralNote: String? {
+        let metrics = Metric.allCases.filter(\.info.countsDeferredWork)
+        let left = results.indices.filter { k in isCorrect[k] && metrics.contains { exclusion(k, $0) != nil } }
+        guard !left.isEmpty else { return nil }
+        let names = left.map { results[$0].schedule.strategy.rawValue }.joined(separator: ", ")
+        let labels = metrics.map(\.label)
+        return "\(names) \(left.count == 1 ? "runs" : "run") the delayed, idle and after-first-frame work inline, "
+            + "at other moments: not compared on \(labels.dropLast().joined(separator: ", ")) and \(labels.last!)."
     }
 
     /// "83.335 ms sooner than serial", "2 ms later", "the same as serial".

@@ -154,6 +154,26 @@ extension JSONWriter {
         raw("]")
         raw(",\n  "); key("bestCorrectStrategy")
         if let best = judged.bestCorrect { string(results[best].schedule.strategy.rawValue) } else { raw("null") }
+        bestPerMetric(judged)
         raw("\n}")
+    }
+
+    /// (v2.1) `"best": { metric: { "strategy": …, "leftOut": [ { "strategy", "reason" } ] } }`:
+    /// per metric with a better direction, the strategy marked best (null when
+    /// none is) and the strategies not compared on it, with the reason.
+    private mutating func bestPerMetric(_ judged: HonestComparison) {
+        let results = judged.results
+        raw(",\n  "); key("best"); raw("{")
+        for (n, metric) in Metric.allCases.filter({ $0.direction != .neither }).enumerated() {
+            raw(n == 0 ? "\n    " : ",\n    "); key(metric.rawValue); raw("{ "); key("strategy")
+            if let best = judged.best(metric) { string(results[best].schedule.strategy.rawValue) } else { raw("null") }
+            raw(", "); key("leftOut"); raw("[")
+            for (m, k) in results.indices.filter({ judged.exclusion($0, metric) != nil }).enumerated() {
+                raw(m == 0 ? "" : ", "); raw("{ "); key("strategy"); string(results[k].schedule.strategy.rawValue)
+                raw(", "); key("reason"); string(judged.exclusion(k, metric)!); raw(" }")
+            }
+            raw("] }")
+        }
+        raw("\n  }")
     }
 }

@@ -148,6 +148,11 @@ public enum TextReport {
         let judged = HonestComparison(results)
         let baseline = results.first { $0.schedule.strategy == StrategyDefinition.baseline }
         var rows = [["metric"] + results.map(\.schedule.strategy.rawValue)]
+        // Deltas against a baseline that is not compared on the metric would compare unlike work.
+        let baselineIndex = results.firstIndex { $0.schedule.strategy == StrategyDefinition.baseline }
+        func baselineLeftOut(_ metric: Metric) -> Bool {
+            baselineIndex.map { judged.isCorrect[$0] && judged.exclusion($0, metric) != nil } ?? false
+        }
         for metric in Metric.allCases {
             let values = results.map { $0.metrics.value(metric) }
             var row = [metric.label + (unit(metric).isEmpty ? "" : " (\(unit(metric)))")]
@@ -155,7 +160,10 @@ public enum TextReport {
                 var cell = valueText(metric, result.metrics)
                 if judged.isBest(k, metric) { cell = markdown ? "**\(cell)**" : cell + "*" }
                 if judged.beatsOnlyByBreaking(k, metric) { cell += "†" }
-                if let baseline, result.schedule.strategy != baseline.schedule.strategy {
+                if judged.isCorrect[k] && judged.exclusion(k, metric) != nil { cell += "‡" }
+                if let baseline, result.schedule.strategy != baseline.schedule.strategy,
+                    !baselineLeftOut(metric)
+                {
                     let delta = values[k] - baseline.metrics.value(metric)
                     cell += " (\(signed(delta, metric)))"
                 }
@@ -183,6 +191,7 @@ public enum TextReport {
             out += (markdown ? "\n" : "") + "† better than every correct strategy only by breaking dependencies:\n"
             for line in warnings { out += (markdown ? "- " : "  ") + line + "\n" }
         }
+        if let note = judged.deferralNote { out += (markdown ? "\n" : "") + "‡ " + note + "\n" }
         if results.count > 1 { out += (markdown ? "\n" : "") + judged.headline + "\n" }
         return out
     }

@@ -13,14 +13,17 @@
 ///   `didFinishLaunching` with the tasks it ran and its `blocked` spans, or the
 ///   main-thread tasks of that iteration, then the iteration's `commit`;
 /// - one `X` slice per task on its thread, named by its id, `dur` = its cost,
-///   with `args` id, priority, mainThreadOnly, firstFrame, readyMs, waitMs, dependsOn;
+///   with `args` id, priority, mainThreadOnly, firstFrame, readyMs, waitMs, dependsOn
+///   (and the v2 and v2.1 keys it has: latency, delay, queue, idle, anchor, group,
+///   `after` with the time it was held for the first frame, `fullyDrawn`);
 /// - (v2) one `X` slice per handled input on `main` (`input: <name>`, cat
 ///   `input`, first in its iteration), with its `atMs` and `waitMs`; idle
 ///   tasks are task slices with `"idle": true`;
 /// - (v2) each task's latency as an async slice (`b`/`e`, cat `latency`,
 ///   named `<id> (latency)`) from its end to its done time;
 /// - `i` instants: each commit's presentation (`display` track), and the
-///   `first frame` and `launch complete` (global);
+///   `first frame`, (v2.1) `full display` (when a task is `fullyDrawn`) and
+///   `launch complete` (global);
 /// - flow events for each dependency: `s` inside the dependency's slice (its
 ///   last microsecond), `f` with `"bp": "e"` at the dependent's start, so an
 ///   arrow joins the two slices.
@@ -183,6 +186,12 @@ public enum TraceExport {
         instant(&w, "first frame", tid: mainTid, scope: "g", at: result.metrics.timeToFirstFrame) { w in
             w.key("timeToFirstFrameMs"); w.millis(result.metrics.timeToFirstFrame)
         }
+        if schedule.scenario.tasks.contains(where: \.fullyDrawn) {
+            next()
+            instant(&w, "full display", tid: mainTid, scope: "g", at: result.metrics.timeToFullDisplay) { w in
+                w.key("timeToFullDisplayMs"); w.millis(result.metrics.timeToFullDisplay)
+            }
+        }
         next()
         instant(&w, "launch complete", tid: mainTid, scope: "g", at: result.metrics.launchComplete) { w in
             w.key("launchCompleteMs"); w.millis(result.metrics.launchComplete)
@@ -265,7 +274,16 @@ public enum TraceExport {
                 w.raw(", "); w.key("latencyMs"); w.millis(run.latency)
                 w.raw(", "); w.key("doneMs"); w.millis(run.done)
             }
-            if run.delayed > 0 { w.raw(", "); w.key("delayMs"); w.millis(run.delayed) }
+            if task.after != nil && run.delayed > 0 {
+                // (v2.1) Held until the first frame, then its own delay.
+                let delay = min(task.delay, run.delayed)
+                if delay > 0 { w.raw(", "); w.key("delayMs"); w.millis(delay) }
+                w.raw(", "); w.key("heldForFirstFrameMs"); w.millis(run.delayed - delay)
+            } else if run.delayed > 0 {
+                w.raw(", "); w.key("delayMs"); w.millis(run.delayed)
+            }
+            if let after = task.after { w.raw(", "); w.key("after"); w.string(after.rawValue) }
+            if task.fullyDrawn { w.raw(", "); w.key("fullyDrawn"); w.bool(true) }
             if let queue = task.queue {
                 w.raw(", "); w.key("queue"); w.string(queue)
                 w.raw(", "); w.key("queueWaitMs"); w.millis(run.queueWait)

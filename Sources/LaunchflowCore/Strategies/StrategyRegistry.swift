@@ -33,6 +33,10 @@ public struct StrategyDefinition: Sendable {
     public let canBreakDependencies: Bool
     /// What `didFinishLaunching` waits for when it blocks the main thread.
     public let blockedReason: String
+    /// (v2.1) It runs delayed, idle and after-first-frame work inline, at
+    /// other moments than the strategies that defer it: comparisons leave it
+    /// out of the metrics that count deferred work (``Metric/Info/countsDeferredWork``).
+    public var runsDeferredWorkInline: Bool { strategy == .serial }
     /// What the engine needs of the strategy for one scenario, built once.
     let plan: @Sendable (PreparedScenario) -> StrategyPlan
     /// One run of the engine with this strategy's policy.

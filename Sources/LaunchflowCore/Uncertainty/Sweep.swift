@@ -64,27 +64,31 @@ public struct Sweep: Sendable {
         }
         var firstFrame = [[Micros]](repeating: [], count: strategies.count)
         var launchComplete = firstFrame
+        var fullDisplay = firstFrame
         var broke = [[Bool]](repeating: [], count: strategies.count)
         for s in strategies.indices {
             firstFrame[s].reserveCapacity(configuration.runs)
             launchComplete[s].reserveCapacity(configuration.runs)
+            fullDisplay[s].reserveCapacity(configuration.runs)
             broke[s].reserveCapacity(configuration.runs)
         }
         for chunk in chunks {
             for (k, values) in chunk.firstFrame.enumerated() { firstFrame[k % strategies.count].append(values) }
             for (k, values) in chunk.launchComplete.enumerated() { launchComplete[k % strategies.count].append(values) }
+            for (k, values) in chunk.fullDisplay.enumerated() { fullDisplay[k % strategies.count].append(values) }
             for (k, value) in chunk.broke.enumerated() { broke[k % strategies.count].append(value) }
         }
         return SweepResult(
             scenario: engine.scenario, configuration: configuration, jitter: sampler.jitter, p90Tasks: sampler.p90Tasks,
             jitterTasks: sampler.jitterTasks, latencyTasks: sampler.latencyTasks, firstFrame: firstFrame,
-            launchComplete: launchComplete, broke: broke)
+            launchComplete: launchComplete, fullDisplay: fullDisplay, broke: broke)
     }
 
     /// Run-major values of one chunk: entry `run × strategies + s`.
     struct ChunkResult: Sendable {
         var firstFrame: [Micros]
         var launchComplete: [Micros]
+        var fullDisplay: [Micros]
         /// Whether the run broke a dependency.
         var broke: [Bool]
     }
@@ -94,10 +98,11 @@ public struct Sweep: Sendable {
         var costs = sampler.medians
         var latencies = sampler.latencyMedians
         let sampleLatencies = sampler.latencyTasks > 0
-        var result = ChunkResult(firstFrame: [], launchComplete: [], broke: [])
+        var result = ChunkResult(firstFrame: [], launchComplete: [], fullDisplay: [], broke: [])
         let capacity = range.count * configuration.strategies.count
         result.firstFrame.reserveCapacity(capacity)
         result.launchComplete.reserveCapacity(capacity)
+        result.fullDisplay.reserveCapacity(capacity)
         result.broke.reserveCapacity(capacity)
         for run in range {
             sampler.sample(run: run, seed: configuration.seed, into: &costs)
@@ -108,6 +113,7 @@ public struct Sweep: Sendable {
                     options: configuration.options)
                 result.firstFrame.append(times.timeToFirstFrame)
                 result.launchComplete.append(times.launchComplete)
+                result.fullDisplay.append(times.timeToFullDisplay)
                 result.broke.append(runner.lastRunBrokeADependency)
             }
         }
@@ -130,6 +136,8 @@ public struct SweepResult: Sendable {
     public let firstFrame: [[Micros]]
     /// `launchComplete[s][r]`: the launch completion of strategy `s` in run `r`, µs.
     public let launchComplete: [[Micros]]
+    /// (v2.1) `fullDisplay[s][r]`: the time to full display of strategy `s` in run `r`, µs.
+    public let fullDisplay: [[Micros]]
     /// `broke[s][r]`: strategy `s` broke a dependency in run `r`.
     public let broke: [[Bool]]
     /// One per strategy, in configuration order.
@@ -140,7 +148,8 @@ public struct SweepResult: Sendable {
 
     init(
         scenario: Scenario, configuration: SweepConfiguration, jitter: Double, p90Tasks: Int, jitterTasks: Int,
-        latencyTasks: Int = 0, firstFrame: [[Micros]], launchComplete: [[Micros]], broke: [[Bool]]
+        latencyTasks: Int = 0, firstFrame: [[Micros]], launchComplete: [[Micros]], fullDisplay: [[Micros]]? = nil,
+        broke: [[Bool]]
     ) {
         self.latencyTasks = latencyTasks
         self.scenario = scenario
@@ -150,13 +159,20 @@ public struct SweepResult: Sendable {
         self.jitterTasks = jitterTasks
         self.firstFrame = firstFrame
         self.launchComplete = launchComplete
+        let fullDisplay = fullDisplay ?? firstFrame
+        self.fullDisplay = fullDisplay
         self.broke = broke
         let firstFrameBest = BestCounts(firstFrame, broke: broke)
-        let launchBest = BestCounts(launchComplete, broke: broke)
+        // (v2.1) Launch completion compares like with like: a strategy that
+        // runs deferred work inline is not a candidate when the scenario defers work.
+        let inline = configuration.strategies.map { scenario.defersWork && $0.definition.runsDeferredWorkInline }
+        let launchBest = BestCounts(launchComplete, broke: broke, leftOut: inline)
+        let fullDisplayBest = BestCounts(fullDisplay, broke: broke)
         summaries = configuration.strategies.indices.map { s in
             SweepSummary(
                 strategy: configuration.strategies[s], firstFrame: Distribution(firstFrame[s]),
-                launchComplete: Distribution(launchComplete[s]),
+                launchComplete: Distribution(launchComplete[s]), fullDisplay: Distribution(fullDisplay[s]),
+                bestFullDisplay: fullDisplayBest.best[s], soleBestFullDisplay: fullDisplayBest.sole[s],
                 bestFirstFrame: firstFrameBest.best[s], soleBestFirstFrame: firstFrameBest.sole[s],
                 bestLaunchComplete: launchBest.best[s], soleBestLaunchComplete: launchBest.sole[s],
                 brokenRuns: broke[s].reduce(0) { $0 + ($1 ? 1 : 0) })
@@ -171,6 +187,11 @@ public struct SweepSummary: Sendable, Equatable {
     public var firstFrame: Distribution
     /// Launch completion, µs.
     public var launchComplete: Distribution
+    /// (v2.1) Time to full display, µs.
+    public var fullDisplay: Distribution
+    /// (v2.1) As ``bestFirstFrame`` and ``soleBestFirstFrame``, for time to full display.
+    public var bestFullDisplay: Int
+    public var soleBestFullDisplay: Int
     /// Runs in which this strategy's time to first frame was the smallest of
     /// all strategies, ties included: each tied strategy counts the run, so
     /// these can add up to more than the runs.
@@ -192,13 +213,14 @@ struct BestCounts {
     var best: [Int]
     var sole: [Int]
 
-    /// `values[s][r]`: strategy `s`, run `r`; `broke[s][r]`: it broke a dependency (not a candidate).
-    init(_ values: [[Micros]], broke: [[Bool]]? = nil) {
+    /// `values[s][r]`: strategy `s`, run `r`; `broke[s][r]`: it broke a dependency (not a candidate);
+    /// `leftOut[s]`: strategy `s` is never a candidate (it does other work, v2.1).
+    init(_ values: [[Micros]], broke: [[Bool]]? = nil, leftOut: [Bool]? = nil) {
         best = [Int](repeating: 0, count: values.count)
         sole = best
         guard let runs = values.first?.count else { return }
         for r in 0..<runs {
-            func candidate(_ s: Int) -> Bool { !(broke?[s][r] ?? false) }
+            func candidate(_ s: Int) -> Bool { !(broke?[s][r] ?? false) && !(leftOut?[s] ?? false) }
             var smallest = Micros.max
             for s in values.indices where candidate(s) { smallest = min(smallest, values[s][r]) }
             var winners = 0

@@ -16,11 +16,15 @@ public enum UncertaintyReport {
             out +=
                 "\(limited.map(\.rawValue).joined(separator: ", ")): at most \(maxConcurrent) worker tasks in flight\n"
         }
-        let tables:
+        var tables:
             [(String, KeyPath<SweepSummary, Distribution>, KeyPath<SweepSummary, Int>, KeyPath<SweepSummary, Int>)] = [
                 ("Time to first frame (ms)", \.firstFrame, \.bestFirstFrame, \.soleBestFirstFrame),
                 ("Launch complete (ms)", \.launchComplete, \.bestLaunchComplete, \.soleBestLaunchComplete),
             ]
+        if result.scenario.tasks.contains(where: \.fullyDrawn) {
+            tables.insert(
+                ("Time to full display (ms)", \.fullDisplay, \.bestFullDisplay, \.soleBestFullDisplay), at: 1)
+        }
         let broken = result.summaries.contains { $0.brokenRuns > 0 }
         for (title, distribution, best, sole) in tables {
             out += "\n\(title)\n"
@@ -98,27 +102,39 @@ public enum UncertaintyReport {
         var out = "\(scenario.name) — what if one task's \(what) were \(percentText(analysis.reduction))% lower?"
         out += " strategy \(analysis.strategy.rawValue)\n"
         out +=
-            "base: first frame \(formatMillis(base.timeToFirstFrame)) ms, launch complete \(formatMillis(base.launchComplete)) ms"
+            "base: first frame \(formatMillis(base.timeToFirstFrame)) ms (ready \(formatMillis(base.firstFrameReady)) ms before vsync)"
+        if base.timeToFullDisplay != base.timeToFirstFrame || analysis.objective == .fullDisplay {
+            out += ", full display \(formatMillis(base.timeToFullDisplay)) ms"
+        }
+        out += ", launch complete \(formatMillis(base.launchComplete)) ms"
         if analysis.strategy.definition.limitsConcurrency, let maxConcurrent = analysis.options.maxConcurrent {
             out += ", at most \(maxConcurrent) worker tasks in flight"
         }
         out += "\n\n"
         let rows = analysis.rows.prefix(top ?? analysis.rows.count)
-        var table = [["rank", "task", what, "reduced", "first-frame gain", "launch gain", "slack"]]
+        let fullDisplay = analysis.objective == .fullDisplay
+        var table = [
+            ["rank", "task", what, "reduced"] + (fullDisplay ? ["full-display gain"] : [])
+                + ["first-frame gain", "ready gain", "launch gain", "slack"]
+        ]
         for (k, row) in rows.enumerated() {
-            table.append([
-                String(k + 1), scenario.tasks[row.task].id, TextReport.fixed(row.cost),
-                TextReport.fixed(row.reducedCost),
-                signed(row.firstFrameGain), signed(row.launchGain),
-                (row.slackIsCapped ? "≥ " : "") + TextReport.fixed(row.slack),
-            ])
+            table.append(
+                [
+                    String(k + 1), scenario.tasks[row.task].id, TextReport.fixed(row.cost),
+                    TextReport.fixed(row.reducedCost),
+                ] + (fullDisplay ? [signed(row.fullDisplayGain)] : []) + [
+                    signed(row.firstFrameGain), signed(row.firstFrameReadyGain), signed(row.launchGain),
+                    (row.slackIsCapped ? "≥ " : "") + TextReport.fixed(row.slack),
+                ])
         }
-        out += TextReport.table(table, rightAligned: [true, false, true, true, true, true, true], indent: "  ")
+        out += TextReport.table(
+            table, rightAligned: [false, false] + Array(repeating: true, count: table[0].count - 2), indent: "  ")
         if rows.count < analysis.rows.count { out += "  … \(analysis.rows.count - rows.count) more (--top)\n" }
         out += """
 
-            Times in ms. gain: base time − time with only that task's \(what) reduced (negative: the launch got slower).
-            Ranked by first-frame gain, then launch gain. slack: how much the task's \(what) can grow before the first
+            Times in ms. gain: base time − time with only that task's \(what) reduced (negative: the launch got slower);
+            ready gain: the first frame before vsync rounding (a saving smaller than a frame shows here first).
+            Ranked by \(fullDisplay ? "full-display gain, then " : "")first-frame gain, then ready gain, then launch gain. slack: how much the task's \(what) can grow before the first
             frame moves, found by re-simulation (doubling, then bisection to the µs); '≥' when no growth up to
             \(formatMillis(analysis.slackCap)) ms (the base launch) moves it.
 
@@ -156,12 +172,15 @@ extension JSONWriter {
             raw(k == 0 ? "\n    {" : ",\n    {")
             raw("\n      "); key("strategy"); string(summary.strategy.rawValue)
             raw(",\n      "); key("timeToFirstFrameMs"); distribution(summary.firstFrame)
+            raw(",\n      "); key("timeToFullDisplayMs"); distribution(summary.fullDisplay)
             raw(",\n      "); key("launchCompleteMs"); distribution(summary.launchComplete)
             raw(",\n      "); key("bestRuns")
             raw("{ "); key("timeToFirstFrameMs"); integer(summary.bestFirstFrame)
+            raw(", "); key("timeToFullDisplayMs"); integer(summary.bestFullDisplay)
             raw(", "); key("launchCompleteMs"); integer(summary.bestLaunchComplete); raw(" }")
             raw(",\n      "); key("soleBestRuns")
             raw("{ "); key("timeToFirstFrameMs"); integer(summary.soleBestFirstFrame)
+            raw(", "); key("timeToFullDisplayMs"); integer(summary.soleBestFullDisplay)
             raw(", "); key("launchCompleteMs"); integer(summary.soleBestLaunchComplete); raw(" }")
             raw(",\n      "); key("brokeDependenciesRuns"); integer(summary.brokenRuns)
             raw("\n    }")
@@ -199,8 +218,11 @@ extension JSONWriter {
             raw(",\n  "); key("maxConcurrent"); integer(maxConcurrent)
         }
         if analysis.target != .cost { raw(",\n  "); key("target"); string(analysis.target.rawValue) }
+        raw(",\n  "); key("objective"); string(analysis.objective.rawValue)
         raw(",\n  "); key("base")
         raw("{ "); key("timeToFirstFrameMs"); millis(analysis.base.timeToFirstFrame)
+        raw(", "); key("firstFrameReadyMs"); millis(analysis.base.firstFrameReady)
+        raw(", "); key("timeToFullDisplayMs"); millis(analysis.base.timeToFullDisplay)
         raw(", "); key("launchCompleteMs"); millis(analysis.base.launchComplete); raw(" }")
         raw(",\n  "); key("slackCapMs"); millis(analysis.slackCap)
         raw(",\n  "); key("tasks"); raw("[")
@@ -213,6 +235,8 @@ extension JSONWriter {
             raw(", "); key(latency ? "latencyMs" : "costMs"); millis(row.cost)
             raw(", "); key(latency ? "reducedLatencyMs" : "reducedCostMs"); millis(row.reducedCost)
             raw(", "); key("timeToFirstFrameGainMs"); millis(row.firstFrameGain)
+            raw(", "); key("firstFrameReadyGainMs"); millis(row.firstFrameReadyGain)
+            raw(", "); key("timeToFullDisplayGainMs"); millis(row.fullDisplayGain)
             raw(", "); key("launchCompleteGainMs"); millis(row.launchGain)
             raw(", "); key("slackMs"); millis(row.slack)
             raw(", "); key("slackCapped"); bool(row.slackIsCapped)

@@ -3,10 +3,12 @@ import Synchronization
 /// Sensitivity ranking (`launchflow whatif`): which task's cost matters most.
 ///
 /// For each task, one re-simulation with only that task's cost reduced by a
-/// share gives its **gains** (base minus new time to first frame and launch
-/// completion; negative when the launch gets slower — schedules are not
-/// always monotonic in costs). Tasks are ranked by first-frame gain, then
-/// launch gain, then task index.
+/// share gives its **gains** (base minus new time to first frame, first frame
+/// before vsync, time to full display and launch completion; negative when
+/// the launch gets slower — schedules are not always monotonic in costs).
+/// Tasks are ranked by first-frame gain, then first-frame-ready gain (a
+/// saving smaller than a frame shows there), then launch gain, then task
+/// index; with the full-display objective, by full-display gain first.
 ///
 /// Each task's **slack** is how much its cost could grow (µs) before the
 /// first frame moves: the largest growth g found such that growing by g leaves
@@ -40,19 +42,19 @@ public enum WhatIf {
     ///   1 for each task that ends after the first-frame commit.
     public static func analyse(
         _ engine: LaunchEngine, strategy: Strategy, reduction: Double, target: WhatIfTarget = .cost,
-        options: SimulationOptions = .init(), jobs: Int = Parallel.availableCores,
-        progress: (@Sendable (Int) -> Void)? = nil
+        objective: WhatIfObjective = .firstFrame, options: SimulationOptions = .init(),
+        jobs: Int = Parallel.availableCores, progress: (@Sendable (Int) -> Void)? = nil
     ) -> WhatIfAnalysis {
         analyse(
-            engine, strategy: strategy, reduction: reduction, target: target, options: options, jobs: jobs,
-            progress: progress, skippingTasksAfterTheFirstFrame: true)
+            engine, strategy: strategy, reduction: reduction, target: target, objective: objective, options: options,
+            jobs: jobs, progress: progress, skippingTasksAfterTheFirstFrame: true)
     }
 
     /// `skippingTasksAfterTheFirstFrame: false` searches every task's slack (tests compare the two).
     static func analyse(
         _ engine: LaunchEngine, strategy: Strategy, reduction: Double, target: WhatIfTarget = .cost,
-        options: SimulationOptions, jobs: Int, progress: (@Sendable (Int) -> Void)?,
-        skippingTasksAfterTheFirstFrame skipping: Bool
+        objective: WhatIfObjective = .firstFrame, options: SimulationOptions, jobs: Int,
+        progress: (@Sendable (Int) -> Void)?, skippingTasksAfterTheFirstFrame skipping: Bool
     ) -> WhatIfAnalysis {
         let baseRun = engine.result(strategy, options: options)
         let base = baseRun.metrics
@@ -60,7 +62,9 @@ public enum WhatIf {
         // Growing a cost moves the task's end; growing a latency moves its done time.
         let ends = baseRun.schedule.tasks.map { target == .cost ? $0.end : $0.done }
         let finished = Atomic<Int>(0)
-        let baseTimes = HeadlineTimes(timeToFirstFrame: base.timeToFirstFrame, launchComplete: base.launchComplete)
+        let baseTimes = HeadlineTimes(
+            timeToFirstFrame: base.timeToFirstFrame, launchComplete: base.launchComplete,
+            firstFrameReady: base.firstFrameReady, timeToFullDisplay: base.timeToFullDisplay)
         let cap = max(base.launchComplete, 1000)
         let costs = engine.costs
         let values = target == .cost ? costs : engine.latencies
@@ -88,18 +92,18 @@ public enum WhatIf {
                 return WhatIfRow(
                     task: task, cost: values[task], reducedCost: reduced,
                     firstFrameGain: baseTimes.timeToFirstFrame - faster.timeToFirstFrame,
+                    firstFrameReadyGain: baseTimes.firstFrameReady - faster.firstFrameReady,
+                    fullDisplayGain: baseTimes.timeToFullDisplay - faster.timeToFullDisplay,
                     launchGain: baseTimes.launchComplete - faster.launchComplete,
                     slack: slack.growth, slackIsCapped: slack.capped)
             }
             if let progress { progress(finished.add(range.count, ordering: .relaxed).newValue) }
             return rows
         }
-        let rows = chunks.flatMap { $0 }.sorted {
-            ($1.firstFrameGain, $1.launchGain, $0.task) < ($0.firstFrameGain, $0.launchGain, $1.task)
-        }
+        let rows = chunks.flatMap { $0 }.sorted { objective.ranks($0, before: $1) }
         return WhatIfAnalysis(
-            scenario: engine.scenario, strategy: strategy, reduction: reduction, target: target, options: options,
-            base: base, slackCap: cap, rows: rows)
+            scenario: engine.scenario, strategy: strategy, reduction: reduction, target: target, objective: objective,
+            options: options, base: base, slackCap: cap, rows: rows)
     }
 
     /// The slack of `task` (see ``WhatIf``): `trial` holds the base values
@@ -149,6 +153,21 @@ public enum WhatIfTarget: String, CaseIterable, Sendable {
     case latency
 }
 
+/// What `whatif` ranks the tasks by (v2.1).
+public enum WhatIfObjective: String, CaseIterable, Sendable {
+    /// First-frame gain, then first-frame-ready gain, then launch gain.
+    case firstFrame
+    /// Full-display gain first, then as ``firstFrame``.
+    case fullDisplay
+
+    /// Whether `a` ranks before `b` (gains descending; task index breaks ties).
+    func ranks(_ a: WhatIfRow, before b: WhatIfRow) -> Bool {
+        let first = self == .fullDisplay ? (a.fullDisplayGain, b.fullDisplayGain) : (0, 0)
+        return (first.1, b.firstFrameGain, b.firstFrameReadyGain, b.launchGain, a.task)
+            < (first.0, a.firstFrameGain, a.firstFrameReadyGain, a.launchGain, b.task)
+    }
+}
+
 /// One task's what-if figures, times in µs.
 public struct WhatIfRow: Sendable, Equatable {
     /// The task's index in the scenario.
@@ -159,6 +178,10 @@ public struct WhatIfRow: Sendable, Equatable {
     public var reducedCost: Micros
     /// Base minus reduced time to first frame (positive: the frame comes earlier).
     public var firstFrameGain: Micros
+    /// (v2.1) Base minus reduced first frame before vsync rounding.
+    public var firstFrameReadyGain: Micros = 0
+    /// (v2.1) Base minus reduced time to full display.
+    public var fullDisplayGain: Micros = 0
     /// Base minus reduced launch completion.
     public var launchGain: Micros
     /// How much the cost can grow without moving the first frame (see ``WhatIf``).
@@ -175,12 +198,13 @@ public struct WhatIfAnalysis: Sendable {
     public let reduction: Double
     /// What was reduced: costs or latencies.
     public let target: WhatIfTarget
+    /// (v2.1) What the rows are ranked by.
+    public let objective: WhatIfObjective
     public let options: SimulationOptions
     /// The metrics with the scenario's own costs.
     public let base: Metrics
     /// The largest growth tried for the slack, µs.
     public let slackCap: Micros
-    /// Every task, best first: by first-frame gain, then launch gain (both
-    /// descending), then task index.
+    /// Every task, best first (see ``WhatIfObjective``).
     public let rows: [WhatIfRow]
 }

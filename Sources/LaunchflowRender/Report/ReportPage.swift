@@ -143,7 +143,7 @@ struct ReportPage {
         out += "</tr></thead>\n<tbody>\n"
         let serial = judged.serial
         for metric in Metric.allCases {
-            let unit = metric.isTime ? " (ms)" : metric == .cpuUtilization ? " (%)" : ""
+            let unit = metric.info.unit.isEmpty ? "" : " (\(metric.info.unit))"
             out += "<tr><th scope=\"row\">\(metric.label)\(unit)</th>"
             for (k, result) in results.enumerated() {
                 var classes: [String] = []
@@ -159,7 +159,11 @@ struct ReportPage {
                     title = "reached only by breaking \(result.metrics.dependencyViolations) dependencies"
                     cell += "<span class=\"\(p)dagger\">†</span>"
                 }
-                if let serial, k != serial {
+                if judged.isCorrect[k], let reason = judged.exclusion(k, metric) {
+                    title = "not compared: it \(reason)"
+                    cell += "<span class=\"\(p)dagger\">‡</span>"
+                }
+                if let serial, k != serial, !(judged.isCorrect[serial] && judged.exclusion(serial, metric) != nil) {
                     let delta = result.metrics.value(metric) - results[serial].metrics.value(metric)
                     cell += " <span class=\"\(p)delta\">(\(TextReport.signed(delta, metric)))</span>"
                 }
@@ -173,6 +177,7 @@ struct ReportPage {
         out += "</tbody>\n</table>\n<p class=\"\(p)note\">* the best value among the strategies that keep every"
         out += " dependency; (±x) the change against serial."
         out += " critical path and lower bound include pre-main (\(formatMillis(scenario.preMainTotal)) ms).</p>\n"
+        if let note = judged.deferralNote { out += "<p class=\"\(p)note\">‡ \(ReportText.html(note))</p>\n" }
         let warnings = judged.warnings
         if !warnings.isEmpty {
             out += "<p class=\"\(p)note \(p)warn\">† better than every correct strategy only by breaking dependencies: "

@@ -1,0 +1,57 @@
+/// The lint rule about deferring work until the first frame (v2.1):
+/// ``LintWarning/Rule/couldRunAfterFirstFrame``. A main-thread task that
+/// neither the first frame nor `didFinishLaunching` waits for (no
+/// `firstFrame` or `anchor` task depends on it, directly or through other
+/// tasks), that runs before the first-frame commit under `dag`, delays the
+/// first frame for nothing: marked `after: "firstFrame"`, it would run once
+/// the frame is on screen. The gain is measured, not guessed: the scenario is
+/// simulated again under `dag` with only that task deferred, and the task is
+/// reported only when the first frame (before vsync rounding) comes sooner.
+///
+/// - Complexity: one `dag` simulation, plus one per candidate, at most
+///   ``couldRunAfterFirstFrameLimit`` (the costliest candidates first).
+extension Lint {
+    /// At most this many candidates are re-simulated (the costliest first).
+    static let couldRunAfterFirstFrameLimit = 32
+
+    static func deferralRule(
+        _ scenario: Scenario, _ warn: (LintWarning.Rule, Int, Int, Int, String, String) -> Void
+    ) {
+        let tasks = scenario.tasks
+        let base = simulate(scenario, strategy: .dag)
+        let metrics = base.metrics()
+        let frameCommit = base.commits[metrics.firstFrameIteration]
+        // What the first frame and didFinishLaunching wait for.
+        var needed = [Bool](repeating: false, count: tasks.count)
+        var stack = tasks.indices.filter { tasks[$0].firstFrame || tasks[$0].anchor }
+        for i in stack { needed[i] = true }
+        while let task = stack.popLast() {
+            for d in tasks[task].dependsOn where !needed[d] {
+                needed[d] = true
+                stack.append(d)
+            }
+        }
+        let candidates = tasks.indices.filter { i in
+            let task = tasks[i]
+            return !needed[i] && task.mainThreadOnly && task.after == nil && !task.idle && !task.fullyDrawn
+                && task.cost > 0 && base.tasks[i].isOnMain && base.tasks[i].end <= frameCommit.start
+        }
+        .sorted { (tasks[$1].cost, $0) < (tasks[$0].cost, $1) }
+        .prefix(couldRunAfterFirstFrameLimit)
+        for i in candidates.sorted() {
+            var deferred = scenario
+            deferred.tasks[i].after = .firstFrame
+            let trial = simulate(deferred, strategy: .dag).metrics()
+            let ready = metrics.firstFrameReady - trial.firstFrameReady
+            guard ready > 0 else { continue }
+            let frame = metrics.timeToFirstFrame - trial.timeToFirstFrame
+            var gain = "the first frame would be ready \(formatMillis(ready)) ms sooner"
+            gain += frame > 0 ? " (on screen \(formatMillis(frame)) ms sooner)" : " (on screen at the same vsync)"
+            warn(
+                .couldRunAfterFirstFrame, i, tasks[i].dependsOn.count, 3, "tasks[\(i)]",
+                "runs on the main thread before the first frame under dag, but neither the first frame nor "
+                    + "didFinishLaunching waits for it: with \"after\": \"firstFrame\" (a post-frame callback) "
+                    + gain + ", measured by simulating again")
+        }
+    }
+}
