@@ -29,6 +29,13 @@ public struct RandomScenario: Sendable {
     /// Modules the tasks are spread over (0: no `group`).
     public var groups = 0
 
+    // v2.1 keys, drawn from a third generator (the v1 and v2 parts do not depend on them).
+    /// The share of the tasks that neither a `firstFrame` nor an `anchor`
+    /// task waits for that get `after: "firstFrame"`.
+    public var afterShare = 0.0
+    /// The share of main-thread tasks that are `fullyDrawn`.
+    public var fullyDrawnShare = 0.0
+
     public init(taskCount: Int) { self.taskCount = taskCount }
 
     /// The same generator with every v2 key in use, in proportions that stay
@@ -98,6 +105,18 @@ public struct RandomScenario: Sendable {
             if tasks[i].mainThreadOnly && !tasks[i].firstFrame && v2.nextUnit() < idleShare { tasks[i].idle = true }
             if v2.nextUnit() < anchorShare { tasks[i].anchor = true }
             if groups > 0 { tasks[i].group = "module-\(Int.random(in: 0..<groups, using: &v2))" }
+        }
+        if afterShare > 0 || fullyDrawnShare > 0 {
+            var v21 = SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
+            // What the first frame and didFinishLaunching wait for may not wait for the first frame.
+            var needed = tasks.map { $0.firstFrame || $0.anchor }
+            for i in tasks.indices.reversed() where needed[i] {
+                for d in tasks[i].dependsOn { needed[d] = true }
+            }
+            for i in tasks.indices {
+                if !needed[i] && v21.nextUnit() < afterShare { tasks[i].after = .firstFrame }
+                if tasks[i].mainThreadOnly && v21.nextUnit() < fullyDrawnShare { tasks[i].fullyDrawn = true }
+            }
         }
         let userInputs = (0..<inputs).map { k in
             UserInput(name: "tap-\(k + 1)", at: ms(inputWindowMs), cost: ms(5))
