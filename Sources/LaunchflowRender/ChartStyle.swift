@@ -47,6 +47,8 @@ public enum ChartStyle {
     public static let firstFrame = "#1e8e3e"
     /// The launch-complete line.
     public static let launchComplete = "#1f3b73"
+    /// (v2.1) Time to full display.
+    public static let fullDisplay = "#00838f"
     /// A task's delay (line and diamond) and its wait for its queue (dotted line).
     public static let delay = "#8e24aa"
     public static let queueWait = "#37474f"

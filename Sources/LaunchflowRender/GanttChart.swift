@@ -117,10 +117,20 @@ struct GanttContents {
     var inputs = false
     var idle = false
     var anchor = false
+    var after = false
+    var fullyDrawn = false
+    var fullDisplayLine = false
+    var firstFrameBound = false
 
     init(_ results: [SimulationResult]) {
         for result in results {
             let schedule = result.schedule
+            let metrics = result.metrics
+            fullDisplayLine =
+                fullDisplayLine
+                || (schedule.scenario.tasks.contains(where: \.fullyDrawn)
+                    && metrics.timeToFullDisplay != metrics.timeToFirstFrame)
+            firstFrameBound = firstFrameBound || metrics.firstFrameBound < metrics.timeToFirstFrame
             blocked = blocked || !schedule.blocked.isEmpty
             inputs = inputs || !schedule.inputs.isEmpty
             for (i, run) in schedule.tasks.enumerated() {
@@ -129,6 +139,8 @@ struct GanttContents {
                 queueWait = queueWait || run.ready > run.released
                 idle = idle || schedule.scenario.tasks[i].idle
                 anchor = anchor || schedule.scenario.tasks[i].anchor
+                after = after || schedule.scenario.tasks[i].after != nil
+                fullyDrawn = fullyDrawn || schedule.scenario.tasks[i].fullyDrawn
             }
         }
     }
@@ -250,7 +262,13 @@ enum GanttFrame {
         rows[1].append(
             .init(label: "commit", swatch: .box(["shape": "invtriangle", "fillcolor": .init(ChartStyle.commit)])))
         rows[1].append(.init(label: "first frame", swatch: .line(ChartStyle.firstFrame)))
+        if contents.fullDisplayLine {
+            rows[1].append(.init(label: "full display", swatch: .line(ChartStyle.fullDisplay)))
+        }
         rows[1].append(.init(label: "launch complete", swatch: .line(ChartStyle.launchComplete)))
+        if contents.firstFrameBound {
+            rows[1].append(.init(label: "first-frame bound", swatch: .line(ChartStyle.firstFrame + "80")))
+        }
         if contents.latency { rows[2].append(.init(label: "latency (until done)", swatch: .latency)) }
         if contents.delay { rows[2].append(.init(label: "delay", swatch: .delay)) }
         if contents.queueWait { rows[2].append(.init(label: "waiting for its queue", swatch: .queueWait)) }
@@ -264,6 +282,13 @@ enum GanttFrame {
                         "fillcolor": .init(ChartStyle.idleStripes(colors.fill, width: 14)), "style": "striped",
                         "color": .init(colors.stroke), "penwidth": "1.2",
                     ])))
+        }
+        if contents.after {
+            rows[2].append(
+                .init(label: "↦ after the first frame", swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
+        }
+        if contents.fullyDrawn {
+            rows[2].append(.init(label: "✔ fully drawn", swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
         }
         if contents.anchor {
             rows[2].append(

@@ -18,6 +18,13 @@ import LaunchflowCore
 /// what straddles it is cut at the axis start.
 struct GanttPanel {
     static let markerRows = 28.0
+    /// (v2.1) A third marker row when time to full display differs from the first frame.
+    var markerRowsHeight: Double { showsFullDisplay ? Self.markerRows + 13 : Self.markerRows }
+    /// (v2.1) The scenario has `fullyDrawn` tasks and its content is complete after the first frame.
+    var showsFullDisplay: Bool {
+        result.schedule.scenario.tasks.contains(where: \.fullyDrawn)
+            && result.metrics.timeToFullDisplay != result.metrics.timeToFirstFrame
+    }
     static let mainLaneHeight = 48.0
     static let runLoopStrip = 14.0
     static let workerLaneHeight = 30.0
@@ -60,7 +67,7 @@ struct GanttPanel {
     func lanes(top: Double) -> (byThread: [Int32: (top: Double, bottom: Double)], idle: (top: Double, bottom: Double)?)
     {
         var lanes: [Int32: (top: Double, bottom: Double)] = [:]
-        var y = top + Self.markerRows
+        var y = top + markerRowsHeight
         for thread in shownThreads {
             let height = thread == 0 ? mainHeight : Self.workerLaneHeight
             lanes[thread] = (y, y + height)
@@ -173,12 +180,14 @@ struct GanttPanel {
             if task.mainThreadOnly { classes += " main-thread-only" }
             if task.idle { classes += " idle" }
             if task.anchor { classes += " anchor" }
+            if task.after != nil { classes += " after" }
+            if task.fullyDrawn { classes += " fully-drawn" }
             let tip = ids.tooltipAllowed(forTask: barID(i)) ? taskTooltip(i) : nil
             let x0 = axis.x(run.start)
             let x1 = axis.x(run.end)
             bar(
                 &canvas, barID(i), TimeSpan(start: run.start, end: run.end), band: band,
-                label: (task.anchor ? "⚓ " : "") + (task.firstFrame ? "★ " : "") + task.id,
+                label: Self.marks(task) + task.id,
                 fill: task.idle ? ChartStyle.idleStripes(colors.fill, width: x1 - x0) : colors.fill,
                 stroke: critical.contains(i) ? ChartStyle.critical : colors.stroke,
                 classes: classes, style: task.idle ? "striped" : "filled",
@@ -223,16 +232,58 @@ struct GanttPanel {
                 ])
         }
 
-        let firstFrameX = axis.x(result.metrics.timeToFirstFrame)
+        let metrics = result.metrics
+        firstFrameBound(&canvas, top: lanesTop, bottom: lanesBottom)
+        let firstFrameX = axis.x(metrics.timeToFirstFrame)
+        let fullyDrawn = scenario.tasks.contains(where: \.fullyDrawn)
+        let firstFrameText =
+            fullyDrawn && !showsFullDisplay
+            ? "first frame = full display \(formatMillis(metrics.timeToFirstFrame)) ms"
+            : "first frame \(formatMillis(metrics.timeToFirstFrame)) ms"
         marker(
-            &canvas, "first-frame", at: result.metrics.timeToFirstFrame, row: 0, top: top, bottom: lanesBottom,
-            text: "first frame \(formatMillis(result.metrics.timeToFirstFrame)) ms", color: ChartStyle.firstFrame,
-            avoiding: nil)
+            &canvas, "first-frame", at: metrics.timeToFirstFrame, row: 0, top: top, bottom: lanesBottom,
+            text: firstFrameText, color: ChartStyle.firstFrame, avoiding: nil)
+        if showsFullDisplay {
+            marker(
+                &canvas, "full-display", at: metrics.timeToFullDisplay, row: 1, top: top, bottom: lanesBottom,
+                text: "full display \(formatMillis(metrics.timeToFullDisplay)) ms", color: ChartStyle.fullDisplay,
+                avoiding: firstFrameX)
+        }
         marker(
-            &canvas, "launch-complete", at: result.metrics.launchComplete, row: 1, top: top, bottom: lanesBottom,
-            text: "launch complete \(formatMillis(result.metrics.launchComplete)) ms", color: ChartStyle.launchComplete,
-            avoiding: firstFrameX)
+            &canvas, "launch-complete", at: metrics.launchComplete, row: showsFullDisplay ? 2 : 1, top: top,
+            bottom: lanesBottom, text: "launch complete \(formatMillis(metrics.launchComplete)) ms",
+            color: ChartStyle.launchComplete, avoiding: firstFrameX)
         return lanesBottom
+    }
+
+    /// The marks before a task's id in its label: ⚓ anchor, ★ first frame,
+    /// (v2.1) ↦ after the first frame, ✔ fully drawn.
+    static func marks(_ task: LaunchTask) -> String {
+        (task.anchor ? "⚓ " : "") + (task.firstFrame ? "★ " : "") + (task.after != nil ? "↦ " : "")
+            + (task.fullyDrawn ? "✔ " : "")
+    }
+
+    /// (v2.1) The first-frame bound as a faint dashed line across the lanes,
+    /// when the first frame comes later: the gap no schedule can close is
+    /// left of it, the gap a better plan could close right of it.
+    private func firstFrameBound(_ canvas: inout Canvas, top: Double, bottom: Double) {
+        let metrics = result.metrics
+        let bound = metrics.firstFrameBound
+        guard bound < metrics.timeToFirstFrame, bound >= axis.start, bound <= axis.end else { return }
+        let tip =
+            "first-frame bound \(formatMillis(bound)) ms: no schedule that keeps every dependency presents its first "
+            + "frame earlier; this one is \(formatMillis(metrics.timeToFirstFrame - bound)) ms later"
+        let x = axis.x(bound)
+        var y = top
+        var k = 0
+        while y < bottom {
+            canvas.verticalLine(
+                id("first-frame-bound-\(k)"), x: x, top: y, bottom: min(y + 4, bottom), thickness: 1,
+                color: ChartStyle.firstFrame + "80",
+                ["class": "first-frame-bound", "tooltip": .init(GraphvizText.tooltip(tip))])
+            y += 7
+            k += 1
+        }
     }
 
     /// The way to the thread before task `i`'s bar, on the top edge of its
@@ -246,8 +297,10 @@ struct GanttPanel {
         let y = band.top - 1.5
         if run.released > run.madeReady && run.released > axis.start {
             let from = max(run.madeReady, axis.start)
+            let what =
+                task.after != nil ? "held for the first frame" + (task.delay > 0 ? " and delayed" : "") : "delayed"
             let tip =
-                "\(task.id): delayed \(formatMillis(run.delayed)) ms"
+                "\(task.id): \(what) \(formatMillis(run.delayed)) ms"
                 + " (made ready at \(formatMillis(run.madeReady)) ms, released at \(formatMillis(run.released)) ms)"
             canvas.box(
                 id("delay-\(i)"), x0: axis.x(from), x1: axis.x(run.released), top: y - 0.75, height: 1.5,
@@ -433,9 +486,16 @@ struct GanttPanel {
         if task.firstFrame { facts.append("needed by the first frame") }
         if task.idle { facts.append("idle task (runs when the run loop is about to sleep)") }
         if task.anchor { facts.append("anchor") }
+        if task.after != nil { facts.append("after the first frame (post-frame callback)") }
+        if task.fullyDrawn { facts.append("fully drawn: part of the launch's content") }
         if let queue = task.queue { facts.append("queue '\(queue)'") }
         lines.append(facts.joined(separator: " · "))
-        if run.delayed > 0 { lines.append("delayed \(formatMillis(run.delayed)) ms") }
+        if run.delayed > 0 {
+            lines.append(
+                task.after != nil
+                    ? "held for the first frame (and its delay) \(formatMillis(run.delayed)) ms"
+                    : "delayed \(formatMillis(run.delayed)) ms")
+        }
         if run.queueWait > 0 { lines.append("waited \(formatMillis(run.queueWait)) ms for its queue") }
         if run.latency > 0 {
             lines.append("latency \(formatMillis(run.latency)) ms, done at \(formatMillis(run.done)) ms")
