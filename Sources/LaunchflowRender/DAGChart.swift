@@ -150,13 +150,16 @@ public struct DAGChart: Sendable {
             if task.anchor { classes += " anchor" }
             if inClosure { classes += " closure" }
             if task.idle { classes += " idle" }
+            if task.after != nil { classes += " after" }
+            if task.fullyDrawn { classes += " fully-drawn" }
             if let queue = task.queue, let n = queues[queue] { classes += " queue-\(n)" }
             var costLine = "\(formatMillis(task.cost)) ms" + (task.mainThreadOnly ? " · main" : "")
             if task.latency > 0 { costLine += " · +\(formatMillis(task.latency)) ms latency" }
             if task.delay > 0 { costLine += " · delay \(formatMillis(task.delay)) ms" }
-            var lines = [(task.anchor ? "⚓ " : "") + (task.firstFrame ? "★ " : "") + task.id, costLine]
+            var lines = [GanttPanel.marks(task) + task.id, costLine]
             if let queue = task.queue { lines.append("queue: \(queue)") }
             if task.idle { lines.append("idle") }
+            if task.after != nil { lines.append("after the first frame") }
             let stroke = critical ? ChartStyle.critical : inClosure ? ChartStyle.closureStroke : colors.stroke
             var attributes: GraphDescription.Attributes = [
                 "id": .init(GraphvizText.id(task.id)),
@@ -418,6 +421,8 @@ public struct DAGChart: Sendable {
         styles += "<TD><FONT COLOR=\"\(ChartStyle.critical)\"><B>━━▶ critical path</B></FONT></TD>"
         let tasks = scenario.tasks
         if tasks.contains(where: \.anchor) { styles += "<TD>⚓ anchor (dFL waits for it under dag, anchored)</TD>" }
+        if tasks.contains(where: { $0.after != nil }) { styles += "<TD>↦ after the first frame</TD>" }
+        if tasks.contains(where: \.fullyDrawn) { styles += "<TD>✔ fully drawn (full display)</TD>" }
         if let closure {
             let which = closure.firstFrameIsAnchor ? "anchored" : "dag"
             styles += swatch(

@@ -72,6 +72,9 @@ struct ReportPage {
         return out
     }
 
+    /// (v2.1) The scenario marks its content (`fullyDrawn`): time to full display is shown.
+    private var hasFullDisplay: Bool { scenario.tasks.contains(where: \.fullyDrawn) }
+
     private func headline() -> String {
         var out = "<section class=\"\(p)headline\" aria-label=\"headline\">\n"
         out += "<p class=\"\(p)verdict\">\(ReportText.html(judged.headline))</p>\n<div class=\"\(p)cards\">\n"
@@ -86,10 +89,13 @@ struct ReportPage {
             out += "<div class=\"\(p)card-title\">\(name)"
             if k == judged.bestCorrect { out += " <span class=\"\(p)badge \(p)badge-best\">best correct</span>" }
             out += "</div>"
-            for (label, value, base) in [
-                ("first frame", m.timeToFirstFrame, serial?.timeToFirstFrame),
-                ("launch complete", m.launchComplete, serial?.launchComplete),
-            ] {
+            // (v2.1) Full display when the scenario says what its content is; launch
+            // completion against serial only when serial does the same work at the same moments.
+            let serialComparable = judged.serial.map { judged.exclusion($0, .launchCompleteMs) == nil } ?? false
+            var figures: [(String, Micros, Micros?)] = [("first frame", m.timeToFirstFrame, serial?.timeToFirstFrame)]
+            if hasFullDisplay { figures.append(("full display", m.timeToFullDisplay, serial?.timeToFullDisplay)) }
+            figures.append(("launch complete", m.launchComplete, serialComparable ? serial?.launchComplete : nil))
+            for (label, value, base) in figures {
                 out += "<div class=\"\(p)figure\"><span class=\"\(p)label\">\(label)</span>"
                 out += "<span class=\"\(p)value\">\(formatMillis(value)) ms</span>"
                 if let base, result.schedule.strategy != .serial {
@@ -97,6 +103,15 @@ struct ReportPage {
                 }
                 out += "</div>"
             }
+            // The first-frame bound and the gap to it: what a better plan could still gain.
+            let gap = m.timeToFirstFrame - m.firstFrameBound
+            out += "<div class=\"\(p)figure \(p)bound\"><span class=\"\(p)label\">first-frame bound</span>"
+            out += "<span class=\"\(p)value\">\(formatMillis(m.firstFrameBound)) ms</span>"
+            out +=
+                "<span class=\"\(p)delta\" title=\"no schedule that keeps every dependency presents its first frame earlier\">"
+                + (gap > 0 ? "gap \(formatMillis(gap)) ms" : gap == 0 ? "reached" : "below: breaks dependencies")
+                + "</span></div>"
+
             if m.dependencyViolations > 0 {
                 out +=
                     "<div class=\"\(p)badge \(p)badge-broken\">\(HonestComparison.breaks(m.dependencyViolations))</div>"
