@@ -17,6 +17,11 @@ SUDO = $$( [ "$$(id -u)" -eq 0 ] || echo sudo )
 APT_INSTALL = $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq
 
 deps:
+	@if ! command -v python3 >/dev/null 2>&1; then \
+		echo "installing python3 (the reference implementation and the test set-up; log: $(DEPS_LOG))"; \
+		{ $(APT_INSTALL) python3 python3-venv; } >>$(DEPS_LOG) 2>&1 \
+			|| { echo "error: apt-get failed; the end of $(DEPS_LOG):" >&2; tail -n 5 $(DEPS_LOG) >&2; exit 1; }; \
+	fi
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgvc; then \
 		echo "installing libgraphviz-dev and pkg-config (Graphviz's C library, linked in-process; log: $(DEPS_LOG))"; \
 		{ $(APT_INSTALL) libgraphviz-dev pkg-config; } >>$(DEPS_LOG) 2>&1 \
@@ -70,11 +75,16 @@ images: build
 ## summary; Swift Testing only: there are no XCTest cases, so XCTest's empty
 ## "Executed 0 tests" run is not started), and the independent Python
 ## reference: its own tests, then a cross-check of the simulator against it on
-## 200 random scenarios.
-test: deps deps-browser lint
+## 60 random scenarios (make crosscheck: more).
+test: deps deps-browser
+	@echo "== lint (swift format, .swift-format)"
+	@$(MAKE) --no-print-directory lint
+	@echo "== build and tests (swift test: unit, command line, pictures, browser)"
 	$(SWIFT) test -q --disable-xctest
+	@echo "== the Python reference's own tests"
 	python3 Tools/reference/test_ref.py
-	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 200
+	@echo "== cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300)"
+	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
 
 ## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import.
 ## BENCH_ARGS=--quick skips the 1M-task scenario.

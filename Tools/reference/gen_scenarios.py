@@ -1,12 +1,30 @@
 #!/usr/bin/env python3
-"""Random VALID launchflow scenarios (MODEL.md section 1, v2), deterministic per seed.
+"""Random VALID launchflow scenarios (MODEL.md section 1, v2.1), deterministic per seed.
 
 Usage:
-    python3 gen_scenarios.py --seed N --count K --out DIR [--no-extras] [--v1]
+    python3 gen_scenarios.py --seed N --count K --out DIR [--no-extras] [--v1 | --v2]
 
 Writes DIR/s<seed>-<k>.json for k = 0..K-1.  Scenario k depends only on
-(seed, k) (and --v1 / --no-extras), so a failing scenario can be regenerated
-alone.
+(seed, k) (and --v1 / --v2 / --no-extras), so a failing scenario can be
+regenerated alone.
+
+Default (v2.1): about 30 % are the v2 generator's scenario k decorated with
+the v2.1 keys (`after` on tasks the first frame does not wait for,
+`fullyDrawn` on main-thread tasks, sometimes every `firstFrame` flag
+removed), 70 % are small "tricky" v2.1 scenarios: small integer ms values,
+often the "vsync-exact" device (1000 Hz, commitCost 0, renderTime 0, so the
+first-frame commit is presented at its end, in step 2), `after` on main,
+worker and idle tasks, with delay, queues shared with tasks without `after`,
+no firstFrame task at all, fullyDrawn with latency or depending on after
+tasks, plus planted patterns: after tasks in T0, a priority tier of after
+tasks only, an anchor whose main-thread queue-mate has `after`, a main-queue
+item that becomes ready at P while an after task is held (the further step
+1), an after task made ready at P after the commit (step 2b).  Every
+scenario passes the generator's own validator, which checks the v2.1 rule
+that no after task is needed by a firstFrame task or an anchor.
+
+--v2 gives exactly the v2 generator's scenarios (only v2 keys), described
+below; --v1 the v1 generator's.
 
 --v1 gives exactly the v1 generator's scenarios (only v1 keys):
 1 task .. ~3000 tasks (mostly 1-30), zero-cost tasks (often), zero / positive
@@ -46,6 +64,8 @@ NICE_COSTS = [0.0005, 0.0015, 0.0025, 0.001, 0.0004999, 0.0005001, 1.2345, 16.66
 METRIC_NAMES = ["timeToFirstFrameMs", "launchCompleteMs", "mainThreadBusyMs",
                 "mainThreadBlockedMs", "cpuUtilization", "frames", "maxInputDelayMs",
                 "criticalPathMs", "lowerBoundMs", "dependencyViolations"]
+METRIC_NAMES_V21 = ["timeToFirstFrameMs", "firstFrameReadyMs", "timeToFullDisplayMs",
+                    "firstFrameBoundMs", "launchCompleteMs", "inputLatencyMaxMs"]
 ID_POOL_EXOTIC = ["é", "日本", "naïve-init", "with space", "A", "a", "ß", "🚀", "Ω",
                   "x.y", "x/y", "-", "_", "0", "tab\tid", "quote\"id", "back\\slash"]
 
@@ -511,10 +531,8 @@ def gen_tricky(rng, seed, k, extras):
     return scenario
 
 
-def gen_scenario(seed, k, extras=True, v1=False):
-    """Scenario k of a seed.  v1=True: exactly the v1 generator's scenario."""
-    if v1:
-        return gen_scenario_v1(seed, k, extras)
+def gen_scenario_v2(seed, k, extras=True):
+    """The v2 generator, unchanged (same random draws)."""
     rng = random.Random(f"launchflow-v2-{seed}-{k}")
     if rng.random() < 0.35:
         sc = gen_scenario_v1(seed, k, extras)
@@ -523,11 +541,236 @@ def gen_scenario(seed, k, extras=True, v1=False):
     return gen_tricky(rng, seed, k, extras)
 
 
+# --------------------------------------------------------------------------
+# v2.1
+# --------------------------------------------------------------------------
+
+AFTER = "firstFrame"
+
+
+def _nfd(s):
+    import unicodedata
+    return unicodedata.normalize("NFD", s)
+
+
+def waited_for(tasks):
+    """Indices of the tasks the first frame waits for: firstFrame tasks, anchors and
+    everything they depend on (directly or not)."""
+    key = {_nfd(t["id"]): i for i, t in enumerate(tasks)}
+    deps = [[key[_nfd(d)] for d in (t.get("dependsOn") or []) if _nfd(d) in key] for t in tasks]
+    need = {i for i, t in enumerate(tasks) if t.get("firstFrame") is True or t.get("anchor") is True}
+    stack = list(need)
+    while stack:
+        for d in deps[stack.pop()]:
+            if d not in need:
+                need.add(d)
+                stack.append(d)
+    return need
+
+
+def drop_needed_after(tasks):
+    """Removes `after` from every task the first frame waits for (keeps the scenario valid)."""
+    for i in waited_for(tasks):
+        tasks[i].pop("after", None)
+
+
+def decorate_v21(rng, sc):
+    """Adds after / fullyDrawn to a v2 scenario, in place, keeping it valid."""
+    tasks = sc["tasks"]
+    if rng.random() < 0.15:                     # no firstFrame task at all
+        for t in tasks:
+            t.pop("firstFrame", None)
+    need = waited_for(tasks)
+    after_p = rng.choice([0, 0.05, 0.2, 0.4, 0.8])
+    fd_p = rng.choice([0, 0, 0.05, 0.3])
+    for i, t in enumerate(tasks):
+        if i not in need and rng.random() < after_p:
+            t["after"] = AFTER
+        elif rng.random() < 0.02:
+            t["after"] = None
+        if t.get("mainThreadOnly") is True and rng.random() < fd_p:
+            t["fullyDrawn"] = True
+        elif rng.random() < 0.02:
+            t["fullyDrawn"] = rng.choice([False, None])
+
+
+VSYNC_EXACT = {"refreshRate": 1000, "commitCost": 0, "renderTime": 0}
+
+
+def gen_tricky_v21(rng, seed, k, extras):
+    """A small v2.1 scenario made for ties (see the module docstring)."""
+    n = rng.randint(1, 9)
+    ids = [f"t{i}" for i in range(n)]
+    deps = make_deps(rng, n)
+    main_p = rng.choice([0.2, 0.5, 0.8])
+    idle_p = rng.choice([0, 0, 0.3])
+    ff_p = rng.choice([0, 0, 0.2, 0.5])
+    fd_p = rng.choice([0, 0.2, 0.5])
+    after_p = rng.choice([0.2, 0.4, 0.7, 1.0])
+    lat_p = rng.choice([0, 0.2, 0.5])
+    delay_p = rng.choice([0, 0.2, 0.5])
+    queue_p = rng.choice([0, 0.3, 0.6])
+    anchor_p = rng.choice([0, 0, 0.15, 0.3])
+    zero_p = rng.choice([0.1, 0.3, 0.5])
+    pstyle = rng.choice(["zero", "two", "three"])
+    queues = rng.sample(QUEUE_POOL, rng.randint(1, 2))
+
+    tasks = []
+    for i in range(n):
+        t = {"id": ids[i], "cost": small_ms(rng, 4, zero_p, 0.05)}
+        if rng.random() < main_p:
+            t["mainThreadOnly"] = True
+            if rng.random() < idle_p:
+                t["idle"] = True
+            if rng.random() < ff_p:
+                t["firstFrame"] = True
+            if rng.random() < fd_p:
+                t["fullyDrawn"] = True
+        if pstyle != "zero":
+            t["priority"] = rng.randint(0, 1 if pstyle == "two" else 2)
+        if deps[i]:
+            t["dependsOn"] = [ids[d] for d in deps[i]]
+        if rng.random() < lat_p:
+            t["latency"] = small_ms(rng, 5, 0.2, 0.05)
+        if rng.random() < delay_p:
+            t["delay"] = small_ms(rng, 3, 0.2, 0.05)
+        if rng.random() < queue_p:
+            t["queue"] = rng.choice(queues)
+        if rng.random() < anchor_p:
+            t["anchor"] = True
+        tasks.append(t)
+    need = waited_for(tasks)
+    for i, t in enumerate(tasks):
+        if i not in need and rng.random() < after_p:
+            t["after"] = AFTER
+
+    def add(t):
+        t["id"] = f"p{len(tasks)}-{t['id']}"
+        tasks.append(t)
+        return t["id"]
+
+    def c(hi=3, zp=0.25):
+        return small_ms(rng, hi, zp, 0.0)
+
+    if rng.random() < 0.25:    # after tasks in T0 (priority: not inline, not waited for)
+        add({"id": "t0-w", "cost": c(4, 0.1), "priority": 0})
+        add({"id": "t0-after-main", "cost": c(), "mainThreadOnly": True, "after": AFTER, "priority": 0})
+        add({"id": "t0-after-worker", "cost": c(6, 0.1), "after": AFTER, "priority": 0,
+             "latency": rng.choice([0, 0, 2])})
+    if rng.random() < 0.2:     # a priority tier of after tasks only, then another tier
+        add({"id": "only-after-1", "cost": c(), "after": AFTER, "priority": 7})
+        add({"id": "only-after-2", "cost": c(), "after": AFTER, "priority": 7,
+             "mainThreadOnly": rng.random() < 0.5})
+        if rng.random() < 0.5:
+            add({"id": "only-after-3", "cost": c(), "after": AFTER, "priority": 8,
+                 "mainThreadOnly": True, "idle": rng.random() < 0.5})
+        add({"id": "next-tier", "cost": c(), "priority": 9, "mainThreadOnly": rng.random() < 0.6,
+             "firstFrame": False})
+    if rng.random() < 0.2:     # after + delay, on a worker and on main
+        add({"id": "after-delay-w", "cost": c(), "after": AFTER, "delay": rng.randint(1, 3)})
+        add({"id": "after-delay-m", "cost": c(), "after": AFTER, "delay": rng.choice([0.5, 1, 2]),
+             "mainThreadOnly": True})
+    if rng.random() < 0.2:     # after + a queue shared with tasks without after
+        q = rng.choice(QUEUE_POOL)
+        add({"id": "q-after", "cost": c(), "after": AFTER, "queue": q, "priority": 0})
+        add({"id": "q-plain", "cost": c(3, 0.1), "queue": q, "priority": rng.choice([0, 3]),
+             "latency": rng.choice([0, 1, 3])})
+        add({"id": "q-after-main", "cost": c(), "after": AFTER, "queue": q, "mainThreadOnly": True,
+             "idle": rng.random() < 0.3})
+    if rng.random() < 0.15:    # after + idle
+        add({"id": "after-idle", "cost": c(), "after": AFTER, "mainThreadOnly": True, "idle": True})
+    if rng.random() < 0.2:     # fullyDrawn with latency, and fullyDrawn depending on after tasks
+        h = add({"id": "fd-after-dep", "cost": c(3, 0.1), "after": AFTER})
+        add({"id": "fd", "cost": c(), "mainThreadOnly": True, "fullyDrawn": True, "dependsOn": [h],
+             "latency": rng.choice([0, 2, 5])})
+        add({"id": "fd-lat", "cost": c(), "mainThreadOnly": True, "fullyDrawn": True,
+             "latency": rng.randint(1, 5)})
+    if rng.random() < 0.15:    # an after task depending on a firstFrame task
+        f = add({"id": "ff", "cost": c(), "mainThreadOnly": True, "firstFrame": True})
+        add({"id": "after-ff", "cost": c(), "after": AFTER, "dependsOn": [f],
+             "mainThreadOnly": rng.random() < 0.5})
+    if rng.random() < 0.15:    # an anchor whose main-thread queue-mate has after (not in the closure)
+        q = rng.choice(QUEUE_POOL)
+        add({"id": "anchor-q", "cost": c(3, 0.1), "anchor": True, "queue": q})
+        add({"id": "mate-after", "cost": c(), "mainThreadOnly": True, "queue": q, "after": AFTER,
+             "priority": rng.choice([0, 1])})
+    if rng.random() < 0.2:     # the further step 1: x enqueued when the zero commit ends at P
+        f = add({"id": "zc-f", "cost": 1, "mainThreadOnly": True, "firstFrame": True})
+        add({"id": "zc-a", "cost": 1, "mainThreadOnly": True, "after": AFTER})
+        z = add({"id": "zc-z", "cost": 1})
+        add({"id": "zc-x", "cost": 1, "mainThreadOnly": True, "dependsOn": [z]})
+    if rng.random() < 0.15:    # an after task made ready at P in step 2b, after the commit
+        add({"id": "w1-f", "cost": 1, "mainThreadOnly": True, "firstFrame": True})
+        add({"id": "w1-B", "cost": 1, "mainThreadOnly": True, "after": AFTER})
+        add({"id": "w1-w", "cost": 1})
+        y = add({"id": "w1-y", "cost": 0})
+        add({"id": "w1-A", "cost": 1, "mainThreadOnly": rng.random() < 0.7, "after": AFTER,
+             "dependsOn": [y]})
+
+    if rng.random() < 0.2:     # no firstFrame task at all (then: iteration 0's commit)
+        for t in tasks:
+            t.pop("firstFrame", None)
+    drop_needed_after(tasks)
+    if len(tasks) > n and rng.random() < 0.5:     # shuffle so patterns are not last
+        order = list(range(len(tasks)))
+        rng.shuffle(order)
+        tasks = [tasks[j] for j in order]
+
+    scenario = {"name": f"gen {seed}/{k}"}
+    if rng.random() < 0.45:
+        device = {"cores": rng.choice([2, 2, 3, 4]), **VSYNC_EXACT}
+    else:
+        device = {"cores": rng.choice([2, 2, 3, 3, 4, 5]),
+                  "refreshRate": rng.choice([1000, 1000, 500, 250, 60]),
+                  "commitCost": rng.choice([0, 0, 1, 2, 0.5]),
+                  "renderTime": rng.choice([0, 0, 1, 3, 2.5])}
+    scenario["device"] = device
+    if rng.random() < 0.4:
+        scenario["preMain"] = [{"name": "dyld", "cost": rng.randint(0, 3)}]
+    scenario["tasks"] = tasks
+    t0 = sum(p["cost"] for p in scenario.get("preMain", []))
+    if rng.random() < 0.5:
+        ins = []
+        for j in range(rng.randint(1, 3)):
+            at = rng.choice([0, t0, t0 + rng.randint(0, 3), rng.randint(0, t0 + 15)])
+            inp = {"at": at, "cost": small_ms(rng, 3, 0.3)}
+            if rng.random() < 0.3:
+                inp["name"] = rng.choice(INPUT_NAMES)
+            ins.append(inp)
+        scenario["inputs"] = ins
+    if rng.random() < 0.6:
+        scenario["idleMode"] = rng.choice(["batch", "oneByOne"])
+    if extras and rng.random() < 0.1:
+        scenario["budgets"] = {m: rng.choice([0, 100, 250.5])
+                               for m in rng.sample(METRIC_NAMES_V21, rng.randint(1, 3))}
+    return scenario
+
+
+def gen_scenario_v21(seed, k, extras=True):
+    rng = random.Random(f"launchflow-v21-{seed}-{k}")
+    if rng.random() < 0.3:
+        sc = gen_scenario_v2(seed, k, extras)
+        decorate_v21(rng, sc)
+        return sc
+    return gen_tricky_v21(rng, seed, k, extras)
+
+
+def gen_scenario(seed, k, extras=True, v1=False, v2=False):
+    """Scenario k of a seed: v2.1 by default; v1=True: exactly the v1 generator's
+    scenario; v2=True: exactly the v2 generator's."""
+    if v1:
+        return gen_scenario_v1(seed, k, extras)
+    if v2:
+        return gen_scenario_v2(seed, k, extras)
+    return gen_scenario_v21(seed, k, extras)
+
+
 TOP_KEYS = {"name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter",
             "idleMode", "inputs"}
 DEVICE_KEYS = {"cores", "refreshRate", "commitCost", "renderTime"}
 TASK_KEYS = {"id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90",
-             "latency", "delay", "queue", "idle", "anchor", "group", "latencyP90"}
+             "latency", "delay", "queue", "idle", "anchor", "group", "latencyP90",
+             "after", "fullyDrawn"}
 INPUT_KEYS = {"name", "at", "cost"}
 
 
@@ -594,9 +837,13 @@ def validate(sc):
         p = t.get("priority")
         if p is not None and not (is_int(p) and 0 <= p <= 1_000_000):
             bad.append(f"task {i} priority")
-        for b in ("mainThreadOnly", "firstFrame", "idle", "anchor"):
+        for b in ("mainThreadOnly", "firstFrame", "idle", "anchor", "fullyDrawn"):
             if t.get(b) is not None and not isinstance(t[b], bool):
                 bad.append(f"task {i} {b}")
+        if t.get("after") is not None and t["after"] != AFTER:
+            bad.append(f"task {i} after")
+        if t.get("fullyDrawn") and not t.get("mainThreadOnly"):
+            bad.append(f"task {i} fullyDrawn without mainThreadOnly")
         if t.get("firstFrame") and not t.get("mainThreadOnly"):
             bad.append(f"task {i} firstFrame without mainThreadOnly")
         if t.get("idle") and not t.get("mainThreadOnly"):
@@ -639,6 +886,9 @@ def validate(sc):
             elif state[nxt] == 0:
                 state[nxt] = 1
                 stack.append((nxt, iter(deps[nxt])))
+    for i in waited_for(tasks):
+        if tasks[i].get("after") is not None:
+            bad.append(f"task {i} has after but the first frame waits for it")
     if sc.get("jitter") is not None and not (num(sc["jitter"]) and sc["jitter"] >= 0):
         bad.append("jitter")
     for k, v in (sc.get("budgets") or {}).items():
@@ -647,11 +897,11 @@ def validate(sc):
     return bad
 
 
-def write_scenarios(seed, count, out, extras=True, v1=False):
+def write_scenarios(seed, count, out, extras=True, v1=False, v2=False):
     os.makedirs(out, exist_ok=True)
     paths = []
     for k in range(count):
-        sc = gen_scenario(seed, k, extras, v1)
+        sc = gen_scenario(seed, k, extras, v1, v2)
         problems = validate(sc)
         if problems:
             raise AssertionError(f"generator bug, scenario {seed}/{k}: {problems[:5]}")
@@ -670,10 +920,13 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--no-extras", action="store_true",
                     help="omit $schema, budgets, jitter and costP90 (keys the simulation ignores)")
-    ap.add_argument("--v1", action="store_true",
-                    help="only v1 keys: exactly the scenarios of the v1 generator")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--v1", action="store_true",
+                      help="only v1 keys: exactly the scenarios of the v1 generator")
+    mode.add_argument("--v2", action="store_true",
+                      help="only v2 keys: exactly the scenarios of the v2 generator")
     args = ap.parse_args(argv)
-    paths = write_scenarios(args.seed, args.count, args.out, not args.no_extras, args.v1)
+    paths = write_scenarios(args.seed, args.count, args.out, not args.no_extras, args.v1, args.v2)
     print(f"wrote {len(paths)} scenarios to {args.out}")
     return 0
 

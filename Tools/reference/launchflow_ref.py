@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Independent reference implementation of the launchflow model (MODEL.md v2).
+"""Independent reference implementation of the launchflow model (MODEL.md v2.1).
 
 Usage:
     python3 launchflow_ref.py SCENARIO.json --strategy serial|priority|dag|anchored
-                              [--max-concurrent N] [--idle-mode batch|oneByOne]
+                              [--max-concurrent N] [--idle-mode batch|oneByOne] [--model v2]
 
-Prints the JSON object of MODEL.md section 6 on stdout.  An invalid scenario
+Prints the JSON object of MODEL.md section 6 on stdout (--model v2: the v2
+object, without the three v2.1 metrics and with v2's lowerBoundMs, for
+checking a binary that does not speak v2.1 yet).  An invalid scenario
 is rejected as section 1 says: every problem on stderr, one per line, each
 starting with "error: ", exit status 2, nothing on stdout.
 
@@ -32,10 +34,13 @@ STRATEGIES = ("serial", "priority", "dag", "anchored")
 IDLE_MODES = ("batch", "oneByOne")
 MAX_MS = 3_600_000
 MAX_PRIORITY = 1_000_000
-METRIC_NAMES = ("timeToFirstFrameMs", "launchCompleteMs", "mainThreadBusyMs",
+METRIC_NAMES = ("timeToFirstFrameMs", "firstFrameReadyMs", "timeToFullDisplayMs",
+                "launchCompleteMs", "mainThreadBusyMs",
                 "mainThreadBlockedMs", "cpuUtilization", "frames", "maxInputDelayMs",
-                "inputLatencyMaxMs", "criticalPathMs", "lowerBoundMs",
+                "inputLatencyMaxMs", "criticalPathMs", "lowerBoundMs", "firstFrameBoundMs",
                 "dependencyViolations")
+MODELS = ("v2.1", "v2")
+AFTER_VALUES = ("firstFrame",)
 
 
 class SimulationStuck(RuntimeError):
@@ -102,7 +107,8 @@ DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime")
 PHASE_KEYS = ("name", "cost")
 INPUT_KEYS = ("name", "at", "cost")
 TASK_KEYS = ("id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame",
-             "latency", "delay", "queue", "idle", "anchor", "group", "costP90", "latencyP90")
+             "latency", "delay", "queue", "idle", "anchor", "group", "costP90", "latencyP90",
+             "after", "fullyDrawn")
 
 
 def _id_key(s):
@@ -316,8 +322,15 @@ def validate(data):
                     ids[k] = i
         unknown(t, TASK_KEYS, w)
         cost_ok = need(t, "cost", w) and ms(t["cost"], f"{w}.cost")
-        for b in ("mainThreadOnly", "firstFrame", "idle", "anchor"):
+        for b in ("mainThreadOnly", "firstFrame", "idle", "anchor", "fullyDrawn"):
             boolean(t, b, w)
+        if present(t, "after"):                                   # (v2.1)
+            v = t["after"]
+            if not isinstance(v, str):
+                P.append(f"{w}.after: expected a string, got {_type_name(v)}")
+            elif v not in AFTER_VALUES:
+                P.append(f"{w}.after: {v!r} is not \"firstFrame\" (the only value)"
+                         f"{_did_you_mean(v, AFTER_VALUES)}")
         if present(t, "priority"):
             number(t["priority"], f"{w}.priority", lo=0, hi=MAX_PRIORITY, integer=True,
                    what="integer")
@@ -341,6 +354,8 @@ def validate(data):
             P.append(f"{w}: a firstFrame task must be mainThreadOnly")
         if t.get("idle") is True and not mto:
             P.append(f"{w}: an idle task must be mainThreadOnly")
+        if t.get("fullyDrawn") is True and not mto:
+            P.append(f"{w}: a fullyDrawn task must be mainThreadOnly")
 
     # dependencies
     deps = [[] for _ in tasks]
@@ -373,7 +388,51 @@ def validate(data):
     for cyc in _cycles(deps):
         names = [tasks[j]["id"] for j in cyc] + [tasks[cyc[0]]["id"]]
         P.append("dependency cycle: " + " → ".join(names))
+    P += _after_waited_for(tasks, deps, labels)
     return P
+
+
+def _after_waited_for(tasks, deps, labels):
+    """(v2.1) One problem per task with after "firstFrame" that the first frame
+    waits for: a firstFrame task or an anchor, or a task one of them depends on
+    (directly or not), with one dependsOn path to it from such a task.  The path
+    is a shortest one, found breadth-first from the firstFrame and anchor tasks
+    in index order (MODEL.md leaves the choice of path to the implementation)."""
+    def flag(i, key):
+        return isinstance(tasks[i], dict) and tasks[i].get(key) is True
+
+    def name(i):
+        v = tasks[i].get("id") if isinstance(tasks[i], dict) else None
+        return v if isinstance(v, str) and v else labels[i]
+
+    n = len(tasks)
+    parent = [None] * n              # BFS tree: parent[x] depends on x (x reached from it)
+    root = [None] * n
+    queue = deque()
+    for i in range(n):
+        if flag(i, "firstFrame") or flag(i, "anchor"):
+            root[i] = i
+            queue.append(i)
+    while queue:
+        v = queue.popleft()
+        for d in deps[v]:
+            if root[d] is None:
+                root[d] = root[v]
+                parent[d] = v
+                queue.append(d)
+    out = []
+    for i in range(n):
+        if root[i] is None or not isinstance(tasks[i], dict) or tasks[i].get("after") != "firstFrame":
+            continue
+        path = [i]
+        while parent[path[-1]] is not None:
+            path.append(parent[path[-1]])
+        path.reverse()
+        r = path[0]
+        what = "a firstFrame task" if flag(r, "firstFrame") else "an anchor"
+        out.append(f"{labels[i]}: has after \"firstFrame\", but the first frame waits for it: "
+                   + " → ".join(name(j) for j in path) + f" ({name(r)!r} is {what})")
+    return out
 
 
 def _cycles(deps):
@@ -494,6 +553,8 @@ class Scenario:
         self.delay = [ms_to_us(_opt(t, "delay", 0)) for t in tasks]
         self.idle = [bool(_opt(t, "idle", False)) for t in tasks]
         self.anchor = [bool(_opt(t, "anchor", False)) for t in tasks]
+        self.after = [_opt(t, "after", None) == "firstFrame" for t in tasks]        # (v2.1)
+        self.fully_drawn = [bool(_opt(t, "fullyDrawn", False)) for t in tasks]    # (v2.1)
         self.group = [_opt(t, "group", None) for t in tasks]
         # queues: names compared as Swift compares strings -> small integers
         qnum = {}
@@ -520,6 +581,10 @@ class Scenario:
 
     def has_idle_tasks(self):
         return any(self.idle)
+
+    def uses_v21(self):
+        """Does the scenario use a v2.1 task key (after, fullyDrawn)?"""
+        return any(self.after) or any(self.fully_drawn)
 
 
 def load_scenario(path):
@@ -576,8 +641,11 @@ class Simulation:
                         stack.append(d)
             queues = {sc.queue[i] for i in range(n) if self.in_closure[i] and sc.queue[i] is not None}
             for i in range(n):       # one round, as the page says; their dependencies are not added
-                if sc.main_only[i] and sc.queue[i] is not None and sc.queue[i] in queues:
+                if (sc.main_only[i] and sc.queue[i] is not None and sc.queue[i] in queues
+                        and not sc.after[i]):        # (v2.1) the closure never holds an after task
                     self.in_closure[i] = True
+            assert not any(self.in_closure[i] and sc.after[i] for i in range(n)), \
+                "an after task in the closure (validation lets none through)"
         self.closure_nonempty = any(self.in_closure)
         if self.dagish:
             self.rank = [(0 if self.in_closure[i] else 1, sc.priority[i], i) for i in range(n)]
@@ -586,6 +654,15 @@ class Simulation:
         # an idle task of the closure is treated as not idle; serial runs idle tasks itself
         self.eff_idle = [sc.idle[i] and strategy != "serial" and not self.in_closure[i]
                          for i in range(n)]
+
+        # (v2.1) after "firstFrame": held until the first-frame commit is presented (P)
+        self.hold_after = strategy != "serial" and any(sc.after)   # serial ignores after
+        self.n_ff = sum(sc.first_frame)
+        self.ff_ended = 0             # firstFrame tasks that have run (ended)
+        self.ff_commit = None         # index in self.commits of the first-frame commit
+        self.P = None                 # its presentation time, once it has ended
+        self.held_after = []          # after tasks ready before P, waiting for it
+        self.present_now = False      # P == the end of a zero-duration commit in step 2
 
         # per-task results
         self.ready = [None] * n       # readyMs: the hand-over instant (section 6)
@@ -656,12 +733,13 @@ class Simulation:
             self.tiers = [[] for _ in tiers]
             for i in range(n):
                 self.tiers[self.tier_of[i]].append(i)     # index order
-            self.tier_left = [len(tk) for tk in self.tiers]
+            # (v2.1) a tier is done when its tasks without after are done
+            self.tier_left = [sum(1 for i in tk if not sc.after[i]) for tk in self.tiers]
             self.inline = [self.tier_of[i] == 0 and sc.main_only[i] and not sc.idle[i]
-                           and sc.delay[i] == 0 for i in range(n)]
-            # (3) waits for the T0 tasks neither mainThreadOnly nor delayed
+                           and sc.delay[i] == 0 and not sc.after[i] for i in range(n)]
+            # (3) waits for the T0 tasks neither mainThreadOnly nor delayed nor after
             self.waited = [self.tier_of[i] == 0 and not sc.main_only[i] and sc.delay[i] == 0
-                           for i in range(n)]
+                           and not sc.after[i] for i in range(n)]
             self.waited_left = sum(self.waited)
             self.dfl_returned = False
         else:
@@ -679,11 +757,26 @@ class Simulation:
     # ---- a task's way to a thread (section 3) ------------------------------
 
     def make_ready(self, i):
-        """The strategy makes task i ready now; released after its delay."""
+        """The strategy makes task i ready now; released after its delay.
+        (v2.1) A task with after that becomes ready before the first-frame commit
+        is presented (P not known yet, or now < P) is held until P."""
+        if self.hold_after and self.sc.after[i] and (self.P is None or self.t < self.P):
+            self.held_after.append(i)
+            return
+        self.delay_then_release(i)
+
+    def delay_then_release(self, i):
         if self.sc.delay[i] > 0:
             self.push_event(self.t + self.sc.delay[i], "release", i)
         else:
             self.release(i)
+
+    def present_first_frame(self):
+        """(v2.1) The instant P (step 1): the held after tasks are released delay after P."""
+        assert self.t == self.P
+        held, self.held_after = self.held_after, []
+        for i in held:
+            self.delay_then_release(i)
 
     def release(self, i):
         q = self.sc.queue[i]
@@ -732,6 +825,8 @@ class Simulation:
         """Task i ends now (its cost is over)."""
         sc = self.sc
         self.end[i] = self.t
+        if sc.first_frame[i]:
+            self.ff_ended += 1
         if self.strategy == "anchored" and sc.first_frame[i] and not sc.anchor[i]:
             self.ff_left -= 1
         if sc.latency[i] == 0:
@@ -769,6 +864,8 @@ class Simulation:
                 if self.remaining_deps[x] == 0:
                     self.make_ready(x)
         else:                               # priority
+            if sc.after[i]:
+                return                      # (v2.1) after tasks do not count for tiers
             k = self.tier_of[i]
             self.tier_left[k] -= 1
             if k == 0:
@@ -780,11 +877,16 @@ class Simulation:
                 self.open_tier(k + 1)
 
     def open_tier(self, k):
-        if k < len(self.tiers):
+        """Tier k opens: its tasks become ready, in index order.  (v2.1) A tier whose
+        tasks all have after is done the instant it opens: the next opens in the same step."""
+        while k < len(self.tiers):
             for i in self.tiers[k]:          # index order
                 self.make_ready(i)
+            if self.tier_left[k] > 0:
+                return
+            k += 1
 
-    def finish_commit(self):
+    def finish_commit(self, in_step1=False):
         e = self.t
         sc = self.sc
         presented = ceil_div(e + sc.render_time, sc.frame) * sc.frame
@@ -792,6 +894,17 @@ class Simulation:
         self.iterations.append((self.iter_start, e, self.iter_ran_work))
         self.commit_start = None
         self.steps = None                    # the iteration is over
+        if self.ff_commit is None and self.ff_ended == self.n_ff:
+            # (v2.1) the first-frame commit: the first at whose end every firstFrame task has run
+            self.ff_commit = len(self.commits) - 1
+            self.P = presented
+            if self.hold_after:
+                if presented > e:
+                    self.push_event(presented, "present")
+                elif in_step1:
+                    self.present_first_frame()   # an event of this step 1 like the others
+                else:
+                    self.present_now = True      # a further step 1 once this step 2 is done
 
     # ---- the main thread -----------------------------------------------------
 
@@ -1037,7 +1150,7 @@ class Simulation:
         elif act[0] == "input":
             self.in_end[act[1]] = self.t
         else:
-            self.finish_commit()
+            self.finish_commit(in_step1=True)
 
     # ---- workers -------------------------------------------------------------
 
@@ -1081,7 +1194,7 @@ class Simulation:
                 self.push_event(at, "input", k)
         self.pending.sort()
         self.mq = [(t, DFL_RANK, DFL)]
-        self._iter_guard = sc.n + len(sc.inputs) + 2
+        self._iter_guard = sc.n + len(sc.inputs) + 4
         round_guard = 10 * (sc.n + len(sc.inputs)) + 100
 
         while True:
@@ -1089,14 +1202,23 @@ class Simulation:
             self._iters_now = 0
             rounds = 0
             while True:
-                a = self.main_advance()
-                b = self.workers_take()
-                if not a and not b:
+                while True:
+                    a = self.main_advance()
+                    b = self.workers_take()
+                    if not a and not b:
+                        break
+                    rounds += 1
+                    if rounds > round_guard:
+                        raise SimulationStuck(f"t={us_to_ms_text(self.t)} ms: no end to the "
+                                              f"steps of one instant ({self.strategy})")
+                if not self.present_now:
                     break
-                rounds += 1
-                if rounds > round_guard:
-                    raise SimulationStuck(f"t={us_to_ms_text(self.t)} ms: no end to the "
-                                          f"steps of one instant ({self.strategy})")
+                # (v2.1) the first-frame commit ended in step 2 and is presented at its
+                # end: the releases at P come in a further step 1 at the same instant,
+                # then step 2 follows again
+                self.present_now = False
+                self.present_first_frame()
+                self.admit_queues()
             # 3. advance t to the next event time
             cands = []
             if self.busy_until is not None:
@@ -1122,6 +1244,8 @@ class Simulation:
                     self.release(a)
                 elif kind == "input":
                     bisect.insort(self.pending, (sc.inputs[a][1], a))
+                elif kind == "present":
+                    self.present_first_frame()
                 else:
                     raise AssertionError(kind)
             self.admit_queues()
@@ -1143,6 +1267,8 @@ class Simulation:
             problems.append("inputs never handled")
         if any(self.held):
             problems.append("tasks left held in a queue")
+        if self.held_after:
+            problems.append("after tasks never released")
         if problems:
             raise SimulationStuck(f"no event left at t={us_to_ms_text(self.t)} ms "
                                   f"({self.strategy}): " + "; ".join(problems))
@@ -1172,7 +1298,16 @@ class Simulation:
             ff_iter = self.iter_of[last]
         else:
             ff_iter = 0
+        # every iteration ends with a commit: iteration k's commit is commits[k]
+        assert ff_iter == self.ff_commit, (ff_iter, self.ff_commit)
         ttff = self.commits[ff_iter][2]
+        ff_ready = self.commits[ff_iter][1] + sc.render_time            # (v2.1)
+        fd_tasks = [i for i in range(n) if sc.fully_drawn[i]]           # (v2.1)
+        if fd_tasks:
+            last = max(fd_tasks, key=lambda i: self.main_seq[i])        # last to run
+            ttfd = max(self.commits[self.iter_of[last]][2], ttff)
+        else:
+            ttfd = ttff
         mid = max((e - s for k, (s, e, _) in enumerate(self.iterations) if k > ff_iter), default=0)
         ilat = max((self.in_start[k] - sc.inputs[k][1] for k in range(len(sc.inputs))), default=0)
 
@@ -1182,7 +1317,29 @@ class Simulation:
             lp[i] = sc.cost[i] + sc.latency[i] + max((lp[d] for d in sc.deps[i]), default=0)
         longest = max(lp) if n else 0
         main_total = sum(sc.cost[i] for i in range(n) if sc.main_only[i])
-        lower = t0 + max(longest, main_total, ceil_div(total_cost, sc.cores))
+        lower_v2 = t0 + max(longest, main_total, ceil_div(total_cost, sc.cores))
+        # (v2.1) for each queue, the sum of its tasks' cost + latency
+        per_queue = [0] * len(sc.queue_names)
+        for i in range(n):
+            if sc.queue[i] is not None:
+                per_queue[sc.queue[i]] += sc.cost[i] + sc.latency[i]
+        lower = max(lower_v2, t0 + max(per_queue, default=0))
+
+        # (v2.1) firstFrameBoundMs: P = the longest path ending at a firstFrame task
+        # (the last task weighing its cost only), M = the main-thread cost of the
+        # firstFrame tasks and everything they depend on
+        p_ff = max((sc.cost[f] + max((lp[d] for d in sc.deps[f]), default=0) for f in ff_tasks),
+                   default=0)
+        needed = set(ff_tasks)
+        stack = list(ff_tasks)
+        while stack:
+            for d in sc.deps[stack.pop()]:
+                if d not in needed:
+                    needed.add(d)
+                    stack.append(d)
+        m_ff = sum(sc.cost[i] for i in needed if sc.main_only[i])
+        ff_bound_raw = t0 + max(p_ff, m_ff) + sc.commit_cost + sc.render_time
+        ff_bound = ceil_div(ff_bound_raw, sc.frame) * sc.frame
 
         violations = [(i, d) for i in range(n) for d in sc.deps[i] if self.start[i] < self.done[d]]
         if self.strategy != "priority":
@@ -1190,6 +1347,8 @@ class Simulation:
 
         return {
             "timeToFirstFrameMs": ttff,
+            "firstFrameReadyMs": ff_ready,
+            "timeToFullDisplayMs": ttfd,
             "launchCompleteMs": launch,
             "mainThreadBusyMs": busy,
             "mainThreadBlockedMs": self.blocked_total,
@@ -1199,6 +1358,8 @@ class Simulation:
             "inputLatencyMaxMs": ilat,
             "criticalPathMs": t0 + longest,
             "lowerBoundMs": lower,
+            "lowerBoundMsV2": lower_v2,
+            "firstFrameBoundMs": ff_bound,
             "violations": violations,
         }
 
@@ -1226,12 +1387,22 @@ class Ms:
         self.us = int(us)
 
 
-def result_object(sim):
-    """The section 6 object; ms values wrapped in Ms."""
+def result_object(sim, model="v2.1"):
+    """The section 6 object; ms values wrapped in Ms.  model "v2": the v2 object
+    (no firstFrameReadyMs, timeToFullDisplayMs, firstFrameBoundMs; lowerBoundMs
+    without the queue term)."""
+    if model not in MODELS:
+        raise ValueError(f"unknown model {model!r}")
     sc = sim.sc
     m = sim.metrics()
-    metrics = {
-        "timeToFirstFrameMs": Ms(m["timeToFirstFrameMs"]),
+    v2 = model == "v2"
+    if v2 and sc.uses_v21():
+        raise ValueError("a scenario with after or fullyDrawn has no v2 result")
+    metrics = {"timeToFirstFrameMs": Ms(m["timeToFirstFrameMs"])}
+    if not v2:
+        metrics["firstFrameReadyMs"] = Ms(m["firstFrameReadyMs"])
+        metrics["timeToFullDisplayMs"] = Ms(m["timeToFullDisplayMs"])
+    metrics.update({
         "launchCompleteMs": Ms(m["launchCompleteMs"]),
         "mainThreadBusyMs": Ms(m["mainThreadBusyMs"]),
         "mainThreadBlockedMs": Ms(m["mainThreadBlockedMs"]),
@@ -1240,9 +1411,11 @@ def result_object(sim):
         "maxInputDelayMs": Ms(m["maxInputDelayMs"]),
         "inputLatencyMaxMs": Ms(m["inputLatencyMaxMs"]),
         "criticalPathMs": Ms(m["criticalPathMs"]),
-        "lowerBoundMs": Ms(m["lowerBoundMs"]),
-        "dependencyViolations": len(m["violations"]),
-    }
+        "lowerBoundMs": Ms(m["lowerBoundMsV2" if v2 else "lowerBoundMs"]),
+    })
+    if not v2:
+        metrics["firstFrameBoundMs"] = Ms(m["firstFrameBoundMs"])
+    metrics["dependencyViolations"] = len(m["violations"])
     return {
         "scenario": sc.name,
         "strategy": sim.strategy,
@@ -1294,21 +1467,32 @@ def dumps(obj, indent=2, level=0):
     return json.dumps(obj, ensure_ascii=False)
 
 
-def simulate(scenario, strategy, max_concurrent=None, idle_mode=None):
+def simulate(scenario, strategy, max_concurrent=None, idle_mode=None, model="v2.1"):
     """Run one strategy; returns the section 6 object (ms values as Ms).
-    scenario: a Scenario or a parsed JSON object (validated here)."""
+    scenario: a Scenario or a parsed JSON object (validated here).
+    model "v2": the v2 object (see result_object)."""
     sc = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
     sim = Simulation(sc, strategy, max_concurrent, idle_mode).run()
-    return result_object(sim)
+    return result_object(sim, model)
+
+
+def compare_object(scenario, max_concurrent=None, idle_mode=None, model="v2.1"):
+    """What `launchflow compare SCENARIO --format json` prints (section 6): the
+    scenario's name and one result object per strategy, in the order of STRATEGIES."""
+    sc = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
+    return {"scenario": sc.name,
+            "results": [simulate(sc, s, max_concurrent, idle_mode, model) for s in STRATEGIES]}
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="launchflow reference simulator (MODEL.md v2)")
+    ap = argparse.ArgumentParser(description="launchflow reference simulator (MODEL.md v2.1)")
     ap.add_argument("scenario")
     ap.add_argument("--strategy", required=True, choices=STRATEGIES)
     ap.add_argument("--max-concurrent", type=int, default=None)
     ap.add_argument("--idle-mode", choices=IDLE_MODES, default=None,
                     help="overrides the scenario's idleMode")
+    ap.add_argument("--model", choices=MODELS, default="v2.1",
+                    help="v2: print the v2 object (v2 metrics, v2 lowerBoundMs)")
     args = ap.parse_args(argv)
     if args.max_concurrent is not None and args.max_concurrent < 1:
         ap.error("--max-concurrent must be an integer >= 1")
@@ -1321,7 +1505,10 @@ def main(argv=None):
     except OSError as e:
         sys.stderr.write(f"error: {e}\n")
         return 2
-    out = simulate(sc, args.strategy, args.max_concurrent, args.idle_mode)
+    if args.model == "v2" and sc.uses_v21():
+        sys.stderr.write("error: --model v2: the scenario uses after or fullyDrawn (v2.1)\n")
+        return 2
+    out = simulate(sc, args.strategy, args.max_concurrent, args.idle_mode, args.model)
     sys.stdout.write(dumps(out) + "\n")
     return 0
 

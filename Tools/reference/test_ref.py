@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Self-tests of launchflow_ref.py (MODEL.md v2): the section 6 examples, hand-checked
-v1 and v2 cases, validation, and schedule invariants over generated scenarios.
+"""Self-tests of launchflow_ref.py (MODEL.md v2.1): the section 6 examples, hand-checked
+v1, v2 and v2.1 cases, validation, and schedule invariants over generated scenarios.
 
 Usage: python3 test_ref.py        (exit 0 when all pass)
 
@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import launchflow_ref as ref  # noqa: E402
 
 FAILS = []
+COUNT = {"checks": 0}
 
 
 def us(obj):
@@ -29,6 +30,7 @@ def us(obj):
 
 
 def check(label, got, want):
+    COUNT["checks"] += 1
     if got != want:
         FAILS.append(f"{label}: got {got!r}, want {want!r}")
 
@@ -82,11 +84,20 @@ def test_rounding():
 
 def test_example_dag():
     o = run(EXAMPLE, "dag")
+    # the section 6 example, v2.1 keys included: firstFrameReadyMs = commit end 130 +
+    # renderTime 0; firstFrameBoundMs = vsync at or after 92 + max(8 + 30, 30) + 0 + 0
     check("dag metrics", o["metrics"], {
-        "timeToFirstFrameMs": 133336, "launchCompleteMs": 130000,
+        "timeToFirstFrameMs": 133336, "firstFrameReadyMs": 130000,
+        "timeToFullDisplayMs": 133336, "launchCompleteMs": 130000,
         "mainThreadBusyMs": 122000, "mainThreadBlockedMs": 0,
         "cpuUtilization": 0.25, "frames": 2, "maxInputDelayMs": 0, "inputLatencyMaxMs": 0,
-        "criticalPathMs": 130000, "lowerBoundMs": 130000, "dependencyViolations": 0})
+        "criticalPathMs": 130000, "lowerBoundMs": 130000, "firstFrameBoundMs": 133336,
+        "dependencyViolations": 0})
+    check("dag metrics key order", list(o["metrics"]), [
+        "timeToFirstFrameMs", "firstFrameReadyMs", "timeToFullDisplayMs", "launchCompleteMs",
+        "mainThreadBusyMs", "mainThreadBlockedMs", "cpuUtilization", "frames", "maxInputDelayMs",
+        "inputLatencyMaxMs", "criticalPathMs", "lowerBoundMs", "firstFrameBoundMs",
+        "dependencyViolations"])
     check("dag preMain", o["preMain"], [{"name": "dyld", "startMs": 0, "endMs": 80000},
                                         {"name": "+load", "startMs": 80000, "endMs": 92000}])
     check("dag tasks", tasks_by_id(o), {"crash-reporter": ("worker-1", 92000, 92000, 100000),
@@ -124,10 +135,13 @@ def test_priority_tiers_blocking():
         "m2": ("main", 10000, 11000, 12000)})
     check("A commits", commits(o), [(5000, 6000, 6000), (10000, 11000, 11000), (12000, 13000, 13000)])
     m = o["metrics"]
+    # v2.1: firstFrameReadyMs = m1's commit end 11; firstFrameBoundMs = 0 + max(4, 4) + 1 + 0 = 5
     check("A metrics", {k: m[k] for k in m if k != "cpuUtilization"}, {
-        "timeToFirstFrameMs": 11000, "launchCompleteMs": 13000, "mainThreadBusyMs": 10000,
+        "timeToFirstFrameMs": 11000, "firstFrameReadyMs": 11000, "timeToFullDisplayMs": 11000,
+        "launchCompleteMs": 13000, "mainThreadBusyMs": 10000,
         "mainThreadBlockedMs": 3000, "frames": 3, "maxInputDelayMs": 2000, "inputLatencyMaxMs": 0,
-        "criticalPathMs": 5000, "lowerBoundMs": 7500, "dependencyViolations": 0})
+        "criticalPathMs": 5000, "lowerBoundMs": 7500, "firstFrameBoundMs": 5000,
+        "dependencyViolations": 0})
     check("A cpu", abs(m["cpuUtilization"] - 18 / 26) < 1e-12, True)
 
 
@@ -647,10 +661,11 @@ def test_v2_anchored_example():
                                 "root-vc": ("main", 100000, 100000, 130000, 130000)})
     check("anch commits", commits(o), [(130000, 130000, 133336)])
     check("anch metrics", o["metrics"], {
-        "timeToFirstFrameMs": 133336, "launchCompleteMs": 130000, "mainThreadBusyMs": 122000,
+        "timeToFirstFrameMs": 133336, "firstFrameReadyMs": 130000, "timeToFullDisplayMs": 133336,
+        "launchCompleteMs": 130000, "mainThreadBusyMs": 122000,
         "mainThreadBlockedMs": 8000, "cpuUtilization": 0.25, "frames": 1, "maxInputDelayMs": 0,
         "inputLatencyMaxMs": 0, "criticalPathMs": 130000, "lowerBoundMs": 130000,
-        "dependencyViolations": 0})
+        "firstFrameBoundMs": 133336, "dependencyViolations": 0})
     check("anch strategy", o["strategy"], "anchored")
 
 
@@ -774,7 +789,7 @@ def test_v2_guard():
 # ---- v2 invariants over generated scenarios -----------------------------------
 
 def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
-    """Properties MODEL.md v2 implies; returns the violated ones."""
+    """Properties MODEL.md v2 and v2.1 imply; returns the violated ones."""
     sc = ref.Scenario(sc_json)
     sim = ref.Simulation(sc, strategy, mc, idle_mode)
     sim.run()                                   # every run ends (raises otherwise)
@@ -782,6 +797,46 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
     bad = []
     T = o["tasks"]
     t0 = sim.t0
+    # (v2.1) the first-frame commit: the first commit after every firstFrame task ended
+    # (in event order: a zero-cost firstFrame task may run in a later iteration at the
+    # instant of an earlier commit, so times alone cannot tell; the commit index comes
+    # from the simulation and the times are checked against it)
+    ff_ends = [T[i]["endMs"] for i in range(sc.n) if sc.first_frame[i]]
+    C = o["commits"]
+    ffc = C[sim.ff_commit]
+    if ff_ends and not (ffc["startMs"] >= max(ff_ends)
+                        and (sim.ff_commit == 0 or C[sim.ff_commit - 1]["startMs"] <= max(ff_ends))):
+        bad.append("the first-frame commit is not the first after the firstFrame tasks")
+    if not ff_ends and sim.ff_commit != 0:
+        bad.append("no firstFrame task: the first-frame commit is not iteration 0's")
+    P = ffc["presentedMs"]
+    m = o["metrics"]
+    if m["timeToFirstFrameMs"] != P:
+        bad.append(f"timeToFirstFrameMs {m['timeToFirstFrameMs']} != first commit after the "
+                   f"firstFrame tasks {P}")
+    if m["firstFrameReadyMs"] != ffc["endMs"] + sc.render_time:
+        bad.append("firstFrameReadyMs")
+    fd = [i for i in range(sc.n) if sc.fully_drawn[i]]
+    fdc = C[sim.iter_of[max(fd, key=lambda i: sim.main_seq[i])]] if fd else ffc
+    if fd and fdc["startMs"] < max(T[i]["endMs"] for i in fd):
+        bad.append("the full-display commit starts before a fullyDrawn task ended")
+    if m["timeToFullDisplayMs"] != max(P, fdc["presentedMs"]):
+        bad.append("timeToFullDisplayMs")
+    if strategy != "priority" and m["timeToFirstFrameMs"] < m["firstFrameBoundMs"]:
+        bad.append(f"first frame {m['timeToFirstFrameMs']} before its bound {m['firstFrameBoundMs']}")
+    qsum = {}
+    for i in range(sc.n):
+        if sc.queue[i] is not None:
+            qsum[sc.queue[i]] = qsum.get(sc.queue[i], 0) + sc.cost[i] + sc.latency[i]
+    if m["launchCompleteMs"] < t0 + max(qsum.values(), default=0):
+        bad.append("done before a queue's bound")
+    for i, t in enumerate(T):
+        if sc.after[i]:
+            if strategy == "serial":
+                if t["readyMs"] != t0:
+                    bad.append(f"{t['id']} serial readyMs of an after task")
+            elif t["readyMs"] < P + sc.delay[i]:
+                bad.append(f"{t['id']} (after) handed over at {t['readyMs']}, before P + delay")
     # done = end + latency; duration = cost
     for i, t in enumerate(T):
         if t["doneMs"] != t["endMs"] + sc.latency[i]:
@@ -796,7 +851,10 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
             bad.append("serial off main")
         if strategy == "dag" or strategy == "anchored":
             if sc.queue[i] is None:
-                want = max([T[d]["doneMs"] for d in sc.deps[i]], default=t0) + sc.delay[i]
+                r = max([T[d]["doneMs"] for d in sc.deps[i]], default=t0)
+                if sc.after[i]:
+                    r = max(r, P)          # (v2.1) held until P, delay counted from then
+                want = r + sc.delay[i]
                 if t["readyMs"] != want:
                     bad.append(f"{t['id']} readyMs {t['readyMs']} want {want}")
     # no violation outside priority; the list under priority
@@ -872,7 +930,6 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
             if sum(1 for u in W if u["startMs"] <= x < u["doneMs"]) > limit:
                 bad.append(f"more than {limit} in flight at {x}")
                 break
-    m = o["metrics"]
     if m["frames"] != len(o["commits"]):
         bad.append("frames")
     if strategy != "priority" and m["launchCompleteMs"] < m["lowerBoundMs"]:
@@ -891,7 +948,7 @@ def idle_mode_of(sc, idle_mode):
 def test_invariants_random_v2():
     import gen_scenarios as gen
     for k in range(150):
-        sc = gen.gen_scenario(4243, k)
+        sc = gen.gen_scenario(4243, k, v2=True)
         if len(sc["tasks"]) > 200:
             continue
         runs = [("serial", None), ("priority", None), ("dag", None), ("anchored", None),
@@ -907,14 +964,512 @@ def test_invariants_random_v2():
                     FAILS.append(f"invariant v2 gen 4243/{k} {s} mc={mc} idle={im}: {b}")
 
 
+def test_invariants_random_v21():
+    import gen_scenarios as gen
+    uses = 0
+    for k in range(200):
+        sc = gen.gen_scenario(4244, k)
+        if len(sc["tasks"]) > 200:
+            continue
+        uses += any(t.get("after") for t in sc["tasks"])
+        runs = [("serial", None), ("priority", None), ("dag", None), ("anchored", None),
+                ("dag", 1), ("anchored", 2)]
+        modes = [None, "oneByOne"] if any(t.get("idle") for t in sc["tasks"]) else [None]
+        for s, mc in runs:
+            for im in modes:
+                try:
+                    probs = invariants_v2(sc, s, mc, im)
+                except Exception as e:      # noqa: BLE001  (SimulationStuck included)
+                    probs = [f"raised {e!r}"]
+                for b in probs[:3]:
+                    FAILS.append(f"invariant v2.1 gen 4244/{k} {s} mc={mc} idle={im}: {b}")
+    check("v2.1 generator: scenarios with after tasks", uses > 100, True)
+
+
+
+# ==========================================================================
+# v2.1 hand cases.  Every expected number was worked out by hand from
+# MODEL.md v2.1 (the reasoning is in the comments), not taken from the output.
+# D2: 2 cores (one worker), 1000 Hz (F = 1 ms), commitCost 0, renderTime 0
+# unless stated, so a commit is presented at its end: P = the first-frame
+# commit's end, a zero-duration commit in step 2 (the "further step 1" case).
+# ==========================================================================
+
+AF = "firstFrame"
+
+
+def test_v21_hold_release_delay():
+    # renderTime 1.5.  dag: dFL makes m ready (main queue), a and b ready, but they
+    # have after: held.  Iteration 0 commits at 0 (presented 2, not the first frame:
+    # m has not run).  Iteration 1: m 0-2, commit 2 presented ceil(3.5) = 4 = P.
+    # At 4 (a "present" event, step 1): b released at once (worker 4-5), a released
+    # 1 after P, at 5 (worker 5-6).  The worker idles 0-4 although both were ready at 0.
+    sc = {"name": "H1", "device": {"cores": 2, "refreshRate": 1000, "renderTime": 1.5}, "tasks": [
+        {"id": "m", "cost": 2, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "a", "cost": 1, "after": AF, "delay": 1},
+        {"id": "b", "cost": 1, "after": AF}]}
+    o = run(sc, "dag")
+    check("H1 dag", t5(o), {"m": ("main", 0, 0, 2 * MS, 2 * MS),
+                            "a": ("worker-1", 5 * MS, 5 * MS, 6 * MS, 6 * MS),
+                            "b": ("worker-1", 4 * MS, 4 * MS, 5 * MS, 5 * MS)})
+    check("H1 dag commits", commits(o), [(0, 0, 2 * MS), (2 * MS, 2 * MS, 4 * MS)])
+    # firstFrameReadyMs = commit end 2 + renderTime 1.5 = 3.5, below the vsync-rounded 4;
+    # firstFrameBoundMs = vsync at or after 0 + max(2, 2) + 0 + 1.5 = 4
+    check("H1 dag metrics", mets(o, "timeToFirstFrameMs", "firstFrameReadyMs", "timeToFullDisplayMs",
+                                 "launchCompleteMs", "firstFrameBoundMs", "frames"),
+          (4 * MS, 3500, 4 * MS, 6 * MS, 4 * MS, 2))
+    # priority: m is inline (0-2); a and b (T0, after) are not inline, made ready in (1)
+    # and held; (3) waits for nobody; one commit at 2 (presented 4 = P): same releases.
+    o = run(sc, "priority")
+    check("H1 prio", t5(o), {"m": ("main", 0, 0, 2 * MS, 2 * MS),
+                             "a": ("worker-1", 5 * MS, 5 * MS, 6 * MS, 6 * MS),
+                             "b": ("worker-1", 4 * MS, 4 * MS, 5 * MS, 5 * MS)})
+    check("H1 prio commits", commits(o), [(2 * MS, 2 * MS, 4 * MS)])
+    check("H1 prio blocked", mets(o, "mainThreadBlockedMs", "firstFrameReadyMs"), (0, 3500))
+    # serial ignores after and delay: m 0-2, a 2-3, b 3-4 on main, readyMs t0,
+    # commit 4 presented ceil(5.5) = 6
+    o = run(sc, "serial")
+    check("H1 serial", t5(o), {"m": ("main", 0, 0, 2 * MS, 2 * MS),
+                               "a": ("main", 0, 2 * MS, 3 * MS, 3 * MS),
+                               "b": ("main", 0, 3 * MS, 4 * MS, 4 * MS)})
+    check("H1 serial commits", commits(o), [(4 * MS, 4 * MS, 6 * MS)])
+    check("H1 serial metrics", mets(o, "timeToFirstFrameMs", "firstFrameReadyMs", "mainThreadBlockedMs"),
+          (6 * MS, 5500, 0))
+
+
+def test_v21_ready_after_p():
+    # dag: w 0-5.  f (firstFrame) runs in iteration 1 (0-1), its commit at 1 is P.
+    # x (after, depends on w) becomes ready at 5 >= P: released as any other, after
+    # its delay 2 counted from 5: worker 7-8.
+    sc = {"name": "H2", "device": D2, "tasks": [
+        {"id": "w", "cost": 5},
+        {"id": "x", "cost": 1, "after": AF, "delay": 2, "dependsOn": ["w"]},
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True}]}
+    o = run(sc, "dag")
+    check("H2 dag", t5(o), {"w": ("worker-1", 0, 0, 5 * MS, 5 * MS),
+                            "x": ("worker-1", 7 * MS, 7 * MS, 8 * MS, 8 * MS),
+                            "f": ("main", 0, 0, 1 * MS, 1 * MS)})
+    check("H2 dag commits", commits(o), [(0, 0, 0), (1 * MS, 1 * MS, 1 * MS)])
+    check("H2 dag metrics", mets(o, "timeToFirstFrameMs", "launchCompleteMs"), (1 * MS, 8 * MS))
+    # serial: w 0-5, x 5-6 (delay and after ignored), f 6-7 (rank: index)
+    o = run(sc, "serial")
+    check("H2 serial", t5(o), {"w": ("main", 0, 0, 5 * MS, 5 * MS),
+                               "x": ("main", 0, 5 * MS, 6 * MS, 6 * MS),
+                               "f": ("main", 0, 6 * MS, 7 * MS, 7 * MS)})
+
+
+def test_v21_priority_after_t0():
+    # priority, all T0 but f (T1).  (1) makes w ready (worker 0-3) and ma, wa ready:
+    # both after, held.  ma is not inline (after), so (2) runs nothing; (3) waits for w
+    # only (wa is after: not waited for): blocked 0-3, returns at 3.  T1 opens at 3 (w
+    # done, the return): f to the main queue, iteration 1: f 3-4, commit at 4 = P (zero
+    # commit, step 2).  Further step 1 at 4: ma to the main queue, wa to the worker.
+    # Iteration 2: ma 4-5.  wa 4-14.
+    sc = {"name": "H4", "device": D2, "tasks": [
+        {"id": "w", "cost": 3},
+        {"id": "ma", "cost": 1, "mainThreadOnly": True, "after": AF},
+        {"id": "wa", "cost": 10, "after": AF},
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "priority": 1}]}
+    o = run(sc, "priority")
+    check("H4 prio", t5(o), {"w": ("worker-1", 0, 0, 3 * MS, 3 * MS),
+                             "ma": ("main", 4 * MS, 4 * MS, 5 * MS, 5 * MS),
+                             "wa": ("worker-1", 4 * MS, 4 * MS, 14 * MS, 14 * MS),
+                             "f": ("main", 3 * MS, 3 * MS, 4 * MS, 4 * MS)})
+    check("H4 prio commits", commits(o), [(3 * MS, 3 * MS, 3 * MS), (4 * MS, 4 * MS, 4 * MS),
+                                          (5 * MS, 5 * MS, 5 * MS)])
+    check("H4 prio metrics", mets(o, "mainThreadBlockedMs", "timeToFirstFrameMs", "launchCompleteMs",
+                                  "dependencyViolations"), (3 * MS, 4 * MS, 14 * MS, 0))
+
+
+def test_v21_priority_tier_of_after_tasks():
+    # priority: T0 = {a}, T1 = {b (after)}, T2 = {c}.  a 0-3... a 0-2 on the worker,
+    # dFL blocked 0-2, returns at 2: T1 opens (b ready, held: P is not known), T1 has
+    # only after tasks so it is done at once and T2 opens in the same step: c to the
+    # main queue at 2.  Iteration 0 commits at 2: no firstFrame task, so this is the
+    # first-frame commit, P = 2, zero commit: the next iteration starts at once with
+    # c (2-3); the further step 1 then releases b: worker 2-5.
+    sc = {"name": "H5", "device": D2, "tasks": [
+        {"id": "a", "cost": 2},
+        {"id": "b", "cost": 3, "after": AF, "priority": 1},
+        {"id": "c", "cost": 1, "mainThreadOnly": True, "priority": 2}]}
+    o = run(sc, "priority")
+    check("H5 prio", t5(o), {"a": ("worker-1", 0, 0, 2 * MS, 2 * MS),
+                             "b": ("worker-1", 2 * MS, 2 * MS, 5 * MS, 5 * MS),
+                             "c": ("main", 2 * MS, 2 * MS, 3 * MS, 3 * MS)})
+    check("H5 prio commits", commits(o), [(2 * MS, 2 * MS, 2 * MS), (3 * MS, 3 * MS, 3 * MS)])
+    check("H5 prio metrics", mets(o, "mainThreadBlockedMs", "timeToFirstFrameMs", "launchCompleteMs"),
+          (2 * MS, 2 * MS, 5 * MS))
+    # two tiers of after tasks in a row (T1, T2) and a T3: all open at dFL's return
+    sc = {"name": "H5b", "device": D2, "tasks": [
+        {"id": "a", "cost": 2},
+        {"id": "b1", "cost": 1, "after": AF, "priority": 1},
+        {"id": "b2", "cost": 1, "after": AF, "priority": 2, "mainThreadOnly": True},
+        {"id": "c", "cost": 1, "mainThreadOnly": True, "priority": 3}]}
+    o = run(sc, "priority")
+    # at 2: T1, T2, T3 open; c to the main queue; commit at 2 = P; iteration 1 at once:
+    # c 2-3; further step 1: b1 (worker 2-3), b2 (main queue, iteration 2: 3-4)
+    check("H5b prio", t5(o), {"a": ("worker-1", 0, 0, 2 * MS, 2 * MS),
+                              "b1": ("worker-1", 2 * MS, 2 * MS, 3 * MS, 3 * MS),
+                              "b2": ("main", 2 * MS, 3 * MS, 4 * MS, 4 * MS),
+                              "c": ("main", 2 * MS, 2 * MS, 3 * MS, 3 * MS)})
+    check("H5b prio commits", commits(o), [(2 * MS, 2 * MS, 2 * MS), (3 * MS, 3 * MS, 3 * MS),
+                                           (4 * MS, 4 * MS, 4 * MS)])
+    # T0 of after tasks only: T1 opens at dFL's return (0): c in iteration 1
+    sc = {"name": "H5c", "device": D2, "tasks": [
+        {"id": "b", "cost": 4, "after": AF},
+        {"id": "c", "cost": 1, "mainThreadOnly": True, "priority": 1}]}
+    o = run(sc, "priority")
+    check("H5c prio", t5(o), {"b": ("worker-1", 0, 0, 4 * MS, 4 * MS),
+                              "c": ("main", 0, 0, 1 * MS, 1 * MS)})
+    check("H5c prio commits", commits(o), [(0, 0, 0), (1 * MS, 1 * MS, 1 * MS)])
+
+
+def test_v21_anchor_closure_excludes_after():
+    # dag.  Closure: the anchor A, no dependencies; the mainThreadOnly queue-mate s of
+    # A has after, so it is not added: closure = {A}, s and u rank with c = 1.
+    # dFL: A admitted by q -> worker 0-2; s, u held.  dFL blocked 0-2 (A done), returns,
+    # commit at 2 = P (no firstFrame task).  Further step 1: s released into q (free:
+    # admitted) and u: both to the main queue at 2, ordered by rank (c, priority,
+    # index): u (1,0,2) before s (1,1,1).  (Were s in the closure, (0,1,1) would go first.)
+    sc = {"name": "H6", "device": D2, "tasks": [
+        {"id": "A", "cost": 2, "anchor": True, "queue": "q"},
+        {"id": "s", "cost": 1, "mainThreadOnly": True, "queue": "q", "after": AF, "priority": 1},
+        {"id": "u", "cost": 1, "mainThreadOnly": True, "after": AF}]}
+    o = run(sc, "dag")
+    check("H6 dag", t5(o), {"A": ("worker-1", 0, 0, 2 * MS, 2 * MS),
+                            "s": ("main", 2 * MS, 3 * MS, 4 * MS, 4 * MS),
+                            "u": ("main", 2 * MS, 2 * MS, 3 * MS, 3 * MS)})
+    check("H6 dag commits", commits(o), [(2 * MS, 2 * MS, 2 * MS), (4 * MS, 4 * MS, 4 * MS)])
+    check("H6 dag blocked", mets(o, "mainThreadBlockedMs"), (2 * MS,))
+    sim = ref.Simulation(ref.Scenario(sc), "anchored")
+    check("H6 closure", sim.in_closure, [True, False, False])
+
+
+def test_v21_after_idle_and_queue():
+    # dag.  i (idle, after) is held; f runs in iteration 1 (0-1), commit 1 = P; the main
+    # thread sleeps (nothing queued); the further step 1 hands i to the idle queue:
+    # iteration 2 at 1, empty snapshot, idle step: i 1-2.
+    sc = {"name": "HI", "device": D2, "tasks": [
+        {"id": "i", "cost": 1, "mainThreadOnly": True, "idle": True, "after": AF},
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True}]}
+    o = run(sc, "dag")
+    check("HI dag", t5(o), {"i": ("main", 1 * MS, 1 * MS, 2 * MS, 2 * MS),
+                            "f": ("main", 0, 0, 1 * MS, 1 * MS)})
+    check("HI dag commits", commits(o), [(0, 0, 0), (1 * MS, 1 * MS, 1 * MS), (2 * MS, 2 * MS, 2 * MS)])
+    # an after task sharing a queue with a task without after: k takes q at 0 though h
+    # has the better rank (h is held, not released); at P = 1 h joins q's held set and
+    # waits for k's done at 2: worker 2-3.
+    sc = {"name": "HQ", "device": D2, "tasks": [
+        {"id": "h", "cost": 1, "queue": "q", "after": AF},
+        {"id": "k", "cost": 2, "queue": "q", "priority": 5},
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True}]}
+    o = run(sc, "dag")
+    check("HQ dag", t5(o), {"h": ("worker-1", 2 * MS, 2 * MS, 3 * MS, 3 * MS),
+                            "k": ("worker-1", 0, 0, 2 * MS, 2 * MS),
+                            "f": ("main", 0, 0, 1 * MS, 1 * MS)})
+    # lowerBoundMs: queue q holds 1 + 2 = 3 > the path 2 and ceil(4 / 2) = 2
+    check("HQ lower", mets(o, "lowerBoundMs", "criticalPathMs"), (3 * MS, 2 * MS))
+
+
+def test_v21_zero_commit_on_vsync():
+    # The same-instant case of section 3.  dag.  Iteration 1 runs f 0-1; at 1, z ends
+    # on the worker (x to the main queue) and f ends (step 1); in step 2 the zero commit
+    # ends at 1 = P (first-frame commit, on a vsync, no render time).  The main thread
+    # starts iteration 2 at once with the snapshot [x]; only after that step 2 does the
+    # further step 1 release a (to the main queue at 1): it waits for iteration 3,
+    # although its rank (index 1) beats x's (index 3).
+    sc = {"name": "ZC", "device": D2, "tasks": [
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "a", "cost": 1, "mainThreadOnly": True, "after": AF},
+        {"id": "z", "cost": 1},
+        {"id": "x", "cost": 1, "mainThreadOnly": True, "dependsOn": ["z"]}]}
+    o = run(sc, "dag")
+    check("ZC dag", t5(o), {"f": ("main", 0, 0, 1 * MS, 1 * MS),
+                            "a": ("main", 1 * MS, 2 * MS, 3 * MS, 3 * MS),
+                            "z": ("worker-1", 0, 0, 1 * MS, 1 * MS),
+                            "x": ("main", 1 * MS, 1 * MS, 2 * MS, 2 * MS)})
+    check("ZC dag commits", commits(o), [(0, 0, 0), (1 * MS, 1 * MS, 1 * MS), (2 * MS, 2 * MS, 2 * MS),
+                                         (3 * MS, 3 * MS, 3 * MS)])
+    check("ZC dag metrics", mets(o, "timeToFirstFrameMs", "firstFrameReadyMs", "frames", "maxInputDelayMs"),
+          (1 * MS, 1 * MS, 4, 1 * MS))
+    # Contrast: commitCost 1 and z 3 ms.  Iteration 0 commits 0-1; iteration 1: f 1-2,
+    # commit 2-3 = P.  That commit has positive duration: it ends in step 1 at 3, where
+    # the release of a is an event like z's end (x to the main queue).  Step 2: iteration
+    # 2's snapshot holds both, by rank: a 3-4, x 4-5, commit 5-6.
+    sc2 = {"name": "ZC2", "device": {"cores": 2, "refreshRate": 1000, "commitCost": 1},
+           "tasks": [dict(t) for t in sc["tasks"]]}
+    sc2["tasks"][2]["cost"] = 3
+    o = run(sc2, "dag")
+    check("ZC2 dag", t5(o), {"f": ("main", 0, 1 * MS, 2 * MS, 2 * MS),
+                             "a": ("main", 3 * MS, 3 * MS, 4 * MS, 4 * MS),
+                             "z": ("worker-1", 0, 0, 3 * MS, 3 * MS),
+                             "x": ("main", 3 * MS, 4 * MS, 5 * MS, 5 * MS)})
+    check("ZC2 dag commits", commits(o), [(0, 1 * MS, 1 * MS), (2 * MS, 3 * MS, 3 * MS),
+                                          (5 * MS, 6 * MS, 6 * MS)])
+
+
+def test_v21_ready_at_p_in_step_2():
+    # NOTES.md W1.  f's iteration commits at 1 = P in step 2 (2a); then in 2b the worker
+    # (free since w ended at 1) runs y (cost 0), which makes A ready at 1, after the
+    # commit: P is known and A becomes ready at P, so it is released as any other (at
+    # once: main queue at 1, iteration 2 at once: A 1-2).  B, held since 0, comes in
+    # the further step 1 at 1 and waits for iteration 3 (2-3).
+    sc = {"name": "W1", "device": D2, "tasks": [
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "B", "cost": 1, "mainThreadOnly": True, "after": AF},
+        {"id": "w", "cost": 1},
+        {"id": "y", "cost": 0},
+        {"id": "A", "cost": 1, "mainThreadOnly": True, "after": AF, "dependsOn": ["y"]}]}
+    o = run(sc, "dag")
+    check("W1 dag", t5(o), {"f": ("main", 0, 0, 1 * MS, 1 * MS),
+                            "B": ("main", 1 * MS, 2 * MS, 3 * MS, 3 * MS),
+                            "w": ("worker-1", 0, 0, 1 * MS, 1 * MS),
+                            "y": ("worker-1", 0, 1 * MS, 1 * MS, 1 * MS),
+                            "A": ("main", 1 * MS, 1 * MS, 2 * MS, 2 * MS)})
+    check("W1 dag commits", commits(o), [(0, 0, 0), (1 * MS, 1 * MS, 1 * MS), (2 * MS, 2 * MS, 2 * MS),
+                                         (3 * MS, 3 * MS, 3 * MS)])
+    # NOTES.md W2.  a (after) becomes ready at 1 in step 1 (z ends), before the zero
+    # commit ends at 1 = P in step 2: P is not known yet, so a is held and released in the
+    # further step 1, after iteration 2 took its snapshot [x]: x 1-2, a 2-3 (iteration 3),
+    # although a has the better rank and both were ready at 1.
+    sc = {"name": "W2", "device": D2, "tasks": [
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "z", "cost": 1},
+        {"id": "a", "cost": 1, "mainThreadOnly": True, "after": AF, "dependsOn": ["z"]},
+        {"id": "x", "cost": 1, "mainThreadOnly": True, "dependsOn": ["z"]}]}
+    o = run(sc, "dag")
+    check("W2 dag", t5(o), {"f": ("main", 0, 0, 1 * MS, 1 * MS),
+                            "z": ("worker-1", 0, 0, 1 * MS, 1 * MS),
+                            "a": ("main", 1 * MS, 2 * MS, 3 * MS, 3 * MS),
+                            "x": ("main", 1 * MS, 1 * MS, 2 * MS, 2 * MS)})
+
+
+def test_v21_first_frame_commit_in_event_order():
+    # NOTES.md E9.  commitCost 1.  Iteration 0 commits 0-1; f (firstFrame, cost 0) runs in
+    # iteration 1 at 1, after that commit ended (step 1 at 1), so the first-frame commit
+    # is iteration 1's (1-2, P = 2), though f "ended" at 1 = the first commit's end.  a
+    # (after) is released at 2: iteration 2, 2-3, commit 3-4.
+    sc = {"name": "E9", "device": {"cores": 2, "refreshRate": 1000, "commitCost": 1}, "tasks": [
+        {"id": "f", "cost": 0, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "a", "cost": 1, "mainThreadOnly": True, "after": AF}]}
+    o = run(sc, "dag")
+    check("E9 dag", t5(o), {"f": ("main", 0, 1 * MS, 1 * MS, 1 * MS),
+                            "a": ("main", 2 * MS, 2 * MS, 3 * MS, 3 * MS)})
+    check("E9 dag commits", commits(o), [(0, 1 * MS, 1 * MS), (1 * MS, 2 * MS, 2 * MS), (3 * MS, 4 * MS, 4 * MS)])
+    check("E9 dag metrics", mets(o, "timeToFirstFrameMs", "firstFrameReadyMs", "firstFrameBoundMs"),
+          (2 * MS, 2 * MS, 1 * MS))
+
+
+def test_v21_no_first_frame_task():
+    # No firstFrame task: iteration 0's commit is the first-frame commit.  dag with
+    # renderTime 3: iteration 0 commits at 0, presented 3 = P.  a (after) ready at 0,
+    # released at 3: worker 3-4; b (no after) 0-2.  firstFrameReadyMs 0 + 3.
+    sc = {"name": "NF", "device": {"cores": 2, "refreshRate": 1000, "renderTime": 3}, "tasks": [
+        {"id": "a", "cost": 1, "after": AF},
+        {"id": "b", "cost": 2, "priority": 1}]}
+    o = run(sc, "dag")
+    check("NF dag", t5(o), {"a": ("worker-1", 3 * MS, 3 * MS, 4 * MS, 4 * MS),
+                            "b": ("worker-1", 0, 0, 2 * MS, 2 * MS)})
+    check("NF dag metrics", mets(o, "timeToFirstFrameMs", "firstFrameReadyMs", "timeToFullDisplayMs",
+                                 "firstFrameBoundMs", "launchCompleteMs"),
+          (3 * MS, 3 * MS, 3 * MS, 3 * MS, 4 * MS))
+
+
+def test_v21_full_display():
+    # dag.  f (firstFrame) in iteration 1 (0-1), P = 1.  d (fullyDrawn, latency 5)
+    # depends on w (0-3): iteration 2, 3-4 (done 9), commit at 4: timeToFullDisplayMs 4
+    # (d's latency is not waited for); launch completes at 9.
+    sc = {"name": "FD", "device": D2, "tasks": [
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "w", "cost": 3},
+        {"id": "d", "cost": 1, "mainThreadOnly": True, "fullyDrawn": True, "latency": 5,
+         "dependsOn": ["w"]}]}
+    o = run(sc, "dag")
+    check("FD dag", t5(o)["d"], ("main", 3 * MS, 3 * MS, 4 * MS, 9 * MS))
+    check("FD dag metrics", mets(o, "timeToFirstFrameMs", "timeToFullDisplayMs", "launchCompleteMs"),
+          (1 * MS, 4 * MS, 9 * MS))
+    # serial: f 0-1, w 1-4, d 4-5 all in dFL: one commit at 5, both metrics 5
+    o = run(sc, "serial")
+    check("FD serial metrics", mets(o, "timeToFirstFrameMs", "timeToFullDisplayMs"), (5 * MS, 5 * MS))
+    # the last fullyDrawn task to run counts (not the last in index order): d1 (index 0)
+    # depends on w (0-3) and runs in iteration 2 (3-4); d0 (index 1) in iteration 1 (0-1)
+    sc = {"name": "FD2", "device": D2, "tasks": [
+        {"id": "d1", "cost": 1, "mainThreadOnly": True, "fullyDrawn": True, "dependsOn": ["w"]},
+        {"id": "d0", "cost": 1, "mainThreadOnly": True, "fullyDrawn": True},
+        {"id": "w", "cost": 3}]}
+    o = run(sc, "dag")
+    check("FD2 dag metrics", mets(o, "timeToFirstFrameMs", "timeToFullDisplayMs"), (0, 4 * MS))
+    # a fullyDrawn task that runs before the first frame: timeToFirstFrameMs, which is later.
+    # e (fullyDrawn) in iteration 1 (0-1, commit 1); g (firstFrame) after w: 3-4, commit 4.
+    sc = {"name": "FD3", "device": D2, "tasks": [
+        {"id": "e", "cost": 1, "mainThreadOnly": True, "fullyDrawn": True},
+        {"id": "w", "cost": 3},
+        {"id": "g", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "dependsOn": ["w"]}]}
+    o = run(sc, "dag")
+    check("FD3 dag metrics", mets(o, "timeToFirstFrameMs", "timeToFullDisplayMs"), (4 * MS, 4 * MS))
+    # a fullyDrawn task depending on an after task: h (after, worker) is held until
+    # P = 1 (f's commit), runs 1-3; d (fullyDrawn) iteration 2: 3-4, commit 4.
+    sc = {"name": "FD4", "device": D2, "tasks": [
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "h", "cost": 2, "after": AF},
+        {"id": "d", "cost": 1, "mainThreadOnly": True, "fullyDrawn": True, "dependsOn": ["h"]}]}
+    o = run(sc, "dag")
+    check("FD4 dag", t5(o), {"f": ("main", 0, 0, 1 * MS, 1 * MS),
+                             "h": ("worker-1", 1 * MS, 1 * MS, 3 * MS, 3 * MS),
+                             "d": ("main", 3 * MS, 3 * MS, 4 * MS, 4 * MS)})
+    check("FD4 dag metrics", mets(o, "timeToFirstFrameMs", "timeToFullDisplayMs"), (1 * MS, 4 * MS))
+
+
+def test_v21_first_frame_bound():
+    # P: the path w -> f1 -> f2 weighs (4 + 1) + (2 + 10) + 1 = 18 (f1 is a firstFrame
+    # task with latency, and f2 depends on it: it weighs cost + latency); the path
+    # ending at f1 weighs 5 + 2 = 7.  M = 2 + 1 (w is a worker task).  t0 = 1,
+    # commitCost 0.5, renderTime 1: 1 + 18 + 0.5 + 1 = 20.5 ms -> 60 Hz vsync
+    # ceil(20500 / 16667) * 16667 = 33334.
+    sc = {"name": "FB", "device": {"cores": 2, "refreshRate": 60, "commitCost": 0.5, "renderTime": 1},
+          "preMain": [{"name": "dyld", "cost": 1}], "tasks": [
+              {"id": "w", "cost": 4, "latency": 1},
+              {"id": "f1", "cost": 2, "latency": 10, "mainThreadOnly": True, "firstFrame": True,
+               "dependsOn": ["w"]},
+              {"id": "f2", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "dependsOn": ["f1"]}]}
+    for s in ref.STRATEGIES:
+        check(f"FB {s}", run(sc, s)["metrics"]["firstFrameBoundMs"], 33334)
+    # the last task of the path weighs its cost only: g (latency 100) alone: P = 1,
+    # M = 1 (x is not needed by the first frame): bound 1; lowerBoundMs 101 (path)
+    sc = {"name": "FB2", "device": D2, "tasks": [
+        {"id": "g", "cost": 1, "latency": 100, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "x", "cost": 5, "mainThreadOnly": True}]}
+    check("FB2", mets(run(sc, "anchored"), "firstFrameBoundMs", "lowerBoundMs"), (1 * MS, 101 * MS))
+    # M above P: f needs m1 (3), m2 (3) on main and w (4): P = 4 + 1 = 5, M = 3 + 3 + 1 = 7
+    sc = {"name": "FB3", "device": D2, "tasks": [
+        {"id": "m1", "cost": 3, "mainThreadOnly": True},
+        {"id": "m2", "cost": 3, "mainThreadOnly": True},
+        {"id": "w", "cost": 4},
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "dependsOn": ["m1", "m2", "w"]}]}
+    check("FB3", run(sc, "dag")["metrics"]["firstFrameBoundMs"], 7 * MS)
+    # no firstFrame task: P = M = 0: vsync at or after t0 2 + commitCost 0.5 (1000 Hz: 3)
+    sc = {"name": "FB4", "device": {"cores": 2, "refreshRate": 1000, "commitCost": 0.5},
+          "preMain": [{"name": "dyld", "cost": 2}], "tasks": [{"id": "a", "cost": 9}]}
+    check("FB4", run(sc, "dag")["metrics"]["firstFrameBoundMs"], 3 * MS)
+    # priority ignores dependencies and may present the first frame before the bound:
+    # f inline 0-1, w in T1; commit at 1; bound 0 + max(5 + 1, 1) = 6
+    sc = {"name": "FB5", "device": D2, "tasks": [
+        {"id": "w", "cost": 5, "priority": 1},
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "dependsOn": ["w"]}]}
+    check("FB5", mets(run(sc, "priority"), "timeToFirstFrameMs", "firstFrameBoundMs"), (1 * MS, 6 * MS))
+
+
+def test_v21_lower_bound_queue():
+    # 4 cores.  Queue "é" (written two ways: canonically equivalent, one queue): a (1 +
+    # latency 4) and b (2): 7.  Path max 5, main total 0, ceil(4 / 4) = 1: lowerBound 7
+    # (v2: 5).  dag: a 0-1 (done 5), then q admits b: 5-7; c 0-1 on worker-2.
+    sc = {"name": "LQ", "device": {"cores": 4, "refreshRate": 1000}, "tasks": [
+        {"id": "a", "cost": 1, "latency": 4, "queue": "\u00e9"},
+        {"id": "b", "cost": 2, "queue": "e\u0301"},
+        {"id": "c", "cost": 1}]}
+    o = run(sc, "dag")
+    check("LQ dag", t5(o), {"a": ("worker-1", 0, 0, 1 * MS, 5 * MS),
+                            "b": ("worker-1", 5 * MS, 5 * MS, 7 * MS, 7 * MS),
+                            "c": ("worker-2", 0, 0, 1 * MS, 1 * MS)})
+    check("LQ metrics", mets(o, "lowerBoundMs", "criticalPathMs", "launchCompleteMs"),
+          (7 * MS, 5 * MS, 7 * MS))
+    o2 = us(ref.simulate(sc, "dag", model="v2"))
+    check("LQ v2 lowerBound", o2["metrics"]["lowerBoundMs"], 5 * MS)
+    check("LQ v2 keys", "firstFrameBoundMs" in o2["metrics"] or "firstFrameReadyMs" in o2["metrics"]
+          or "timeToFullDisplayMs" in o2["metrics"], False)
+
+
+V21_BAD = [
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "after": "firstframe"}]},
+     ["task 'a'.after: 'firstframe' is not \"firstFrame\"", "did you mean 'firstFrame'"]),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "after": True}]},
+     ["task 'a'.after: expected a string, got a boolean"]),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "fullyDrawn": True}]},
+     ["task 'a': a fullyDrawn task must be mainThreadOnly"]),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "mainThreadOnly": True, "fullyDrawn": "yes"}]},
+     ["task 'a'.fullyDrawn: expected a boolean"]),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "fullyDrawm": True}]}, ["did you mean 'fullyDrawn'"]),
+    ({"name": "x", "tasks": [
+        {"id": "root", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "dependsOn": ["cfg"]},
+        {"id": "cfg", "cost": 1, "dependsOn": ["net"]},
+        {"id": "net", "cost": 1, "after": "firstFrame"}]},
+     ["task 'net': has after \"firstFrame\", but the first frame waits for it: root → cfg → net"]),
+    ({"name": "x", "tasks": [{"id": "a", "cost": 1, "anchor": True, "after": "firstFrame"}]},
+     ["task 'a': has after \"firstFrame\", but the first frame waits for it: a ('a' is an anchor)"]),
+    ({"name": "x", "tasks": [{"id": "r", "cost": 1, "mainThreadOnly": True, "firstFrame": True,
+                              "after": "firstFrame"}]},
+     ["task 'r': has after \"firstFrame\", but the first frame waits for it: r ('r' is a firstFrame task)"]),
+    ({"name": "x", "tasks": [{"id": "n", "cost": 1, "after": "firstFrame"},
+                             {"id": "k", "cost": 1, "anchor": True, "dependsOn": ["n"]}]},
+     ["task 'n': has after \"firstFrame\", but the first frame waits for it: k → n ('k' is an anchor)"]),
+]
+
+
+def test_v21_validation():
+    for sc, wants in V21_BAD:
+        probs = ref.validate(sc)
+        for want in wants:
+            if not any(want in p for p in probs):
+                FAILS.append(f"v2.1 validation: want {want!r} in {probs!r}")
+    # one problem per after task the first frame waits for (both cfg and net), each with its path
+    sc = {"name": "x", "tasks": [
+        {"id": "root", "cost": 1, "mainThreadOnly": True, "firstFrame": True, "dependsOn": ["cfg"]},
+        {"id": "cfg", "cost": 1, "dependsOn": ["net"], "after": "firstFrame"},
+        {"id": "net", "cost": 1, "after": "firstFrame"},
+        {"id": "later", "cost": 1, "after": "firstFrame", "dependsOn": ["root"]}]}
+    probs = ref.validate(sc)
+    check("v2.1 validation count", len(probs), 2)
+    check("v2.1 validation paths", [p.split(": ", 2)[-1] for p in probs],
+          ["root → cfg ('root' is a firstFrame task)", "root → cfg → net ('root' is a firstFrame task)"])
+    # valid: after depending on a firstFrame task, fullyDrawn on main, after null,
+    # fullyDrawn depending on an after task, after on an idle task
+    ok = {"name": "ok", "tasks": [
+        {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "a", "cost": 1, "after": "firstFrame", "dependsOn": ["f"], "delay": 2},
+        {"id": "d", "cost": 1, "mainThreadOnly": True, "fullyDrawn": True, "dependsOn": ["a"],
+         "after": None},
+        {"id": "i", "cost": 1, "mainThreadOnly": True, "idle": True, "after": "firstFrame",
+         "fullyDrawn": False}]}
+    check("v2.1 validation ok", ref.validate(ok), [])
+    # the new metric names are budget names
+    check("v2.1 budgets", ref.validate({"name": "b", "budgets": {"timeToFullDisplayMs": 1,
+                                                                   "firstFrameReadyMs": 2,
+                                                                   "firstFrameBoundMs": 3},
+                                        "tasks": [{"id": "a", "cost": 1}]}), [])
+
+
+def test_v21_v2_scenarios_unchanged():
+    # a scenario without after / fullyDrawn: the v2 schedule; the new metrics follow
+    # from it (timeToFullDisplayMs = timeToFirstFrameMs); without queues lowerBoundMs is v2's
+    import gen_scenarios as gen
+    for k in range(40):
+        sc = gen.gen_scenario(99, k, v2=True)
+        if len(sc["tasks"]) > 200:
+            continue
+        for s in ref.STRATEGIES:
+            o = run(sc, s)
+            o2 = us(ref.simulate(sc, s, model="v2"))
+            m = o["metrics"]
+            if m["timeToFullDisplayMs"] != m["timeToFirstFrameMs"]:
+                FAILS.append(f"v2 {k} {s}: ttfd != ttff")
+            same = {k2: v for k2, v in o.items() if k2 != "metrics"}
+            same2 = {k2: v for k2, v in o2.items() if k2 != "metrics"}
+            if same != same2:
+                FAILS.append(f"v2 {k} {s}: schedules differ between models")
+            if not any(t.get("queue") for t in sc["tasks"]) and m["lowerBoundMs"] != o2["metrics"]["lowerBoundMs"]:
+                FAILS.append(f"v2 {k} {s}: lowerBound changed without queues")
+
 
 def main():
+    tests = 0
     for name, fn in sorted(globals().items()):
         if name.startswith("test_") and callable(fn):
             fn()
+            tests += 1
     for f in FAILS:
         print("FAIL", f)
-    print(f"{len(FAILS)} failure(s)")
+    print(f"{tests} tests, {COUNT['checks']} checks (plus the invariants over generated "
+          f"scenarios): {len(FAILS)} failure(s)")
     return 1 if FAILS else 0
 
 
