@@ -28,6 +28,7 @@ let package = Package(
             dependencies: ["LaunchflowCore", "LaunchflowCLI", "launchflow"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "LaunchflowRenderTests", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
+        .testTarget(
+            name: "LaunchflowRenderTests", dependencies: ["LaunchflowCore", "LaunchflowRender", "launchflow-bench"]),
     ]
 )

@@ -198,12 +198,7 @@ public struct DistributionChart: Sendable {
 
     /// Fill and outline of a strategy's marks.
     static func colors(_ strategy: Strategy) -> (fill: String, stroke: String) {
-        switch strategy {
-        case .serial: ("#c7c7c7", "#5f5f5f")
-        case .priority: ("#fdbf6f", "#e07b00")
-        case .dag: ("#a6cee3", "#1f78b4")
-        case .anchored: ("#b2df8a", "#33a02c")
-        }
+        (strategy.definition.colors.fill, strategy.definition.colors.stroke)
     }
 }
 

@@ -3,6 +3,7 @@ import LaunchflowCore
 import Testing
 
 @testable import LaunchflowRender
+@testable import launchflow_bench
 
 extension RenderTests {
     /// The C wrapper: errors, repeated and parallel use, memory.

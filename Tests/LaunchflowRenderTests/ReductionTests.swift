@@ -3,6 +3,7 @@ import LaunchflowCore
 import Testing
 
 @testable import LaunchflowRender
+@testable import launchflow_bench
 
 extension RenderTests {
     /// The DAG at size: implied dependencies left out above a threshold and counted.

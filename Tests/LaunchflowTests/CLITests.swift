@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import LaunchflowCLI
 @testable import LaunchflowCore
 
 /// End-to-end: the built binary's stdout, stderr and exit status.
@@ -120,7 +121,9 @@ struct CLITests {
     }
 
     @Test func everyCommandHasHelp() throws {
-        for command in ["simulate", "compare", "validate"] {
+        let names = LaunchflowCommand.commands.map(\.spec.name)
+        #expect(names.count >= 12)
+        for command in names {
             let out = try Launchflow.run([command, "--help"])
             #expect(out.status == 0)
             for section in ["OVERVIEW:", "USAGE: launchflow \(command)", "OPTIONS:"] {
@@ -130,6 +133,7 @@ struct CLITests {
         }
         let top = try Launchflow.run(["--help"])
         #expect(top.status == 0 && top.stdout.contains("COMMANDS:"))
+        for command in names { #expect(top.stdout.contains("  \(command) "), "\(command) is not in the command list") }
         #expect(try Launchflow.run(["--version"]).stdout.hasPrefix("launchflow "))
     }
 }

@@ -124,7 +124,7 @@ struct PropertyDeferralTests {
         for strategy in Strategy.allCases {
             let result = SimulationResult(s, strategy: strategy)
             #expect(result.metrics.timeToFullDisplay == result.metrics.timeToFirstFrame, "seed \(seed)")
-            #expect(PropertyV2Tests.check(result).isEmpty, "seed \(seed), \(strategy)")
+            #expect(PropertyRunLoopTests.check(result).isEmpty, "seed \(seed), \(strategy)")
         }
     }
 }

@@ -140,12 +140,8 @@ public enum Check {
     /// A limit on whole-µs times or integer counts, moved to the nearest value
     /// a metric can take without changing which values pass.
     static func snap(_ limit: Double, _ metric: Metric, roundUp: Bool) -> Double {
-        let scale: Double
-        switch metric {
-        case .frames, .dependencyViolations: scale = 1
-        case .cpuUtilization: return limit
-        default: scale = 1000
-        }
+        if metric.isRatio { return limit }
+        let scale: Double = metric.isCount ? 1 : 1000
         let scaled = limit * scale
         let nearest = scaled.rounded()
         if abs(scaled - nearest) < 1e-6 { return nearest / scale }
@@ -262,13 +258,13 @@ public struct CheckBudget: Sendable, Equatable {
         var scale = 1.0
         if metric.isTime, number.hasSuffix("ms") {
             number = String(number.dropLast(2)).trimmingCharacters(in: .whitespaces)
-        } else if metric == .cpuUtilization, number.hasSuffix("%") {
+        } else if metric.isRatio, number.hasSuffix("%") {
             number = String(number.dropLast())
             scale = 0.01
         }
         guard let value = Double(number), value.isFinite, value >= 0 else {
             let unit =
-                metric.isTime ? " (milliseconds)" : metric == .cpuUtilization ? " (a fraction such as 0.4, or 40%)" : ""
+                metric.isTime ? " (milliseconds)" : metric.isRatio ? " (a fraction such as 0.4, or 40%)" : ""
             return .failure(CheckError(message: "invalid budget '\(text)': expected a number ≥ 0\(unit) after '='"))
         }
         return .success(CheckBudget(metric: metric, limit: value * scale, source: .option))

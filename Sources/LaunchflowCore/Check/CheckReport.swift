@@ -118,7 +118,7 @@ public struct CheckReport: Sendable {
             let micros = Micros((abs(value) * 1000).rounded())
             text = signed ? formatMillis(micros) : TextReport.fixed(micros)
             isZero = micros == 0
-        } else if metric == .cpuUtilization {
+        } else if metric.isRatio {
             text = decimal(abs(value), places: 4)
             isZero = (abs(value) * 10_000).rounded() == 0
         } else {

@@ -30,7 +30,7 @@
 ///
 /// - (v2) ``LintWarning/Rule/idleTaskDelaysFirstFrame``,
 ///   ``LintWarning/Rule/delayOnFirstFramePath``,
-///   ``LintWarning/Rule/anchorClosureBlocksLaunch``: see `LintV2.swift`.
+///   ``LintWarning/Rule/anchorClosureBlocksLaunch``: see `LintWaits.swift`.
 /// - (v2.1) ``LintWarning/Rule/couldRunAfterFirstFrame``: see `LintDeferral.swift`.
 ///
 /// - Complexity: O((n + e) log n): one pass over the edges, one reverse
@@ -88,7 +88,7 @@ public enum Lint {
 
         if tiered { firstFrameRule(scenario, warn) }
         if hasDependencies { serialRule(scenario, warn) }
-        modelV2Rules(scenario, warn)
+        waitRules(scenario, warn)
         if hasDependencies { deferralRule(scenario, warn) }
         let order = found.indices.sorted {
             (found[$0].task, found[$0].position, found[$0].hops, $0) < (

@@ -116,6 +116,18 @@ public enum Metric: String, CaseIterable, Sendable, Codable {
         if case .time = info.value { return true }
         return false
     }
+
+    /// Whether the value is a fraction in 0…1 (shown as a percentage; a budget may be written `40%`).
+    public var isRatio: Bool {
+        if case .ratio = info.value { return true }
+        return false
+    }
+
+    /// Whether the value is a whole count (frames, violations).
+    public var isCount: Bool {
+        if case .count = info.value { return true }
+        return false
+    }
 }
 
 /// A dependency violation: `task` started before its dependency was done.

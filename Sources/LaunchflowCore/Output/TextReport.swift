@@ -207,13 +207,13 @@ public enum TextReport {
     }
 
     static func unit(_ metric: Metric) -> String {
-        metric.isTime ? "ms" : metric == .cpuUtilization ? "%" : ""
+        metric.info.unit
     }
 
     public static func valueText(_ metric: Metric, _ metrics: Metrics) -> String {
         let value = metrics.value(metric)
         if metric.isTime { return formatMillis(Micros((value * 1000).rounded())) }
-        if metric == .cpuUtilization { return percent(value) }
+        if metric.isRatio { return percent(value) }
         return String(Int(value))
     }
 
@@ -221,7 +221,7 @@ public enum TextReport {
         let sign = delta > 0 ? "+" : delta < 0 ? "−" : "±"
         let magnitude = abs(delta)
         if metric.isTime { return sign + formatMillis(Micros((magnitude * 1000).rounded())) }
-        if metric == .cpuUtilization { return sign + percent(magnitude) }
+        if metric.isRatio { return sign + percent(magnitude) }
         return sign + String(Int(magnitude))
     }
 

@@ -4,6 +4,7 @@ extension StrategyDefinition {
         strategy: .dag,
         summary: "dependency graph (operation queue): a task starts when its dependencies are done",
         limitsConcurrency: true, canBreakDependencies: false,
+        colors: (fill: "#a6cee3", stroke: "#1f78b4"),
         blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: false) },
         execute: { prepared, plan, inputs, buffers in
@@ -15,6 +16,7 @@ extension StrategyDefinition {
         strategy: .anchored,
         summary: "dag whose didFinishLaunching first runs everything the first frame needs",
         limitsConcurrency: true, canBreakDependencies: false,
+        colors: (fill: "#b2df8a", stroke: "#33a02c"),
         blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: true) },
         execute: { prepared, plan, inputs, buffers in

@@ -4,6 +4,7 @@ extension StrategyDefinition {
         strategy: .priority,
         summary: "priority tiers: tier 0 in didFinishLaunching, each later tier when the one before is done",
         limitsConcurrency: false, canBreakDependencies: true,
+        colors: (fill: "#fdbf6f", stroke: "#e07b00"),
         blockedReason: "waiting for tier 0 workers",
         plan: { prepared in
             StrategyPlan(

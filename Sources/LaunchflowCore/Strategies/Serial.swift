@@ -4,6 +4,7 @@ extension StrategyDefinition {
         strategy: .serial,
         summary: "everything in didFinishLaunching, on the main thread, in dependency order",
         limitsConcurrency: false, canBreakDependencies: false,
+        colors: (fill: "#c7c7c7", stroke: "#5f5f5f"),
         blockedReason: "waiting for a task to be done (latency or queue)",
         plan: { prepared in
             StrategyPlan(

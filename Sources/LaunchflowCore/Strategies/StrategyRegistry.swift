@@ -31,6 +31,8 @@ public struct StrategyDefinition: Sendable {
     /// It may start a task before a dependency is done (its times can be
     /// reached only by breaking dependencies).
     public let canBreakDependencies: Bool
+    /// The strategy's colours in pictures that compare strategies (fill, stroke; `#rrggbb`).
+    public let colors: (fill: String, stroke: String)
     /// What `didFinishLaunching` waits for when it blocks the main thread.
     public let blockedReason: String
     /// (v2.1) It runs delayed, idle and after-first-frame work inline, at

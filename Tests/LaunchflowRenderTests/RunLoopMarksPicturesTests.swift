@@ -7,7 +7,7 @@ import Testing
 extension RenderTests {
     /// The v2 marks: latency, delay, queue waits, inputs, idle tasks, anchors
     /// and the anchor closure, queues and group clusters — read back from the SVG.
-    @Suite struct V2PicturesTests {
+    @Suite struct RunLoopMarksPicturesTests {
         /// MODEL.md §3.6's `way.json` plus an idle task, an anchor, a first-frame task, a tap and groups.
         static let scenario: Scenario = {
             let ms = 1000

@@ -1,4 +1,5 @@
 import LaunchflowCore
+import LaunchflowRender
 
 /// Inputs and timed bodies for the rendering benchmarks (issue 3 targets:
 /// a 500-task DAG in ≤ 2 s, a 10,000-bar Gantt chart in ≤ 1 s).
@@ -118,20 +119,5 @@ public enum RenderBenchmark {
             name: "Benchmark \(count) tasks", device: Device(cores: cores, commitCost: 1000, renderTime: 2000),
             preMain: [PreMainPhase(name: "dyld", cost: 40_000), PreMainPhase(name: "+load", cost: 8_000)], tasks: tasks,
             jitter: jitter)
-    }
-}
-
-/// SplitMix64: a small, fast, seedable generator (not for cryptography).
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

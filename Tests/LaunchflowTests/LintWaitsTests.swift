@@ -5,7 +5,7 @@ import Testing
 
 /// `validate`'s warnings about the v2 keys: idle and delayed tasks the first
 /// frame needs, and an anchor closure that keeps `didFinishLaunching` blocked.
-struct LintV2Tests {
+struct LintWaitsTests {
     func lint(_ json: String) throws -> [LintWarning] {
         Lint.warnings(try scenario(json, file: "s.json"), file: "s.json")
     }

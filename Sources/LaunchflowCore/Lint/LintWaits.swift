@@ -1,4 +1,4 @@
-/// The lint rules about the v2 keys:
+/// The lint rules about what makes the first frame or the launch wait (idle tasks, delays, anchors):
 /// - ``LintWarning/Rule/idleTaskDelaysFirstFrame``: the first frame needs an
 ///   `idle` task (directly or through other tasks). Outside the anchor
 ///   closure an idle task runs only when the run loop is about to sleep, so
@@ -12,7 +12,7 @@
 ///   main-thread work meanwhile. The warning says how long, measured by
 ///   simulation.
 extension Lint {
-    static func modelV2Rules(
+    static func waitRules(
         _ scenario: Scenario, _ warn: (LintWarning.Rule, Int, Int, Int, String, String) -> Void
     ) {
         let tasks = scenario.tasks

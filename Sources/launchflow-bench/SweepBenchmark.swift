@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LaunchflowCore
 
 /// The sweep benchmark of issue 5: 10,000 sampled launches of a 300-task
 /// scenario under all three strategies, timed with 1, 2, … threads.
@@ -46,15 +47,17 @@ public enum SweepBenchmark {
         var generator = RandomScenario(taskCount: taskCount)
         generator.cores = 4...4
         if v2 { generator = generator.usingEveryV2Key() }
-        var scenario = try generator.make(seed: seed)
-        for i in stride(from: 2, to: scenario.tasks.count, by: 5) where scenario.tasks[i].latency > 0 {
-            scenario.tasks[i].latencyP90 = 3 * scenario.tasks[i].latency
+        let base = try generator.make(seed: seed)
+        var tasks = base.tasks
+        for i in stride(from: 2, to: tasks.count, by: 5) where tasks[i].latency > 0 {
+            tasks[i].latencyP90 = 3 * tasks[i].latency
         }
-        scenario.jitter = 0.3
-        for i in stride(from: 0, to: scenario.tasks.count, by: 5) where scenario.tasks[i].cost > 0 {
-            scenario.tasks[i].costP90 = 2 * scenario.tasks[i].cost
+        for i in stride(from: 0, to: tasks.count, by: 5) where tasks[i].cost > 0 {
+            tasks[i].costP90 = 2 * tasks[i].cost
         }
-        return scenario
+        return try Scenario(
+            name: base.name, device: base.device, preMain: base.preMain, tasks: tasks, jitter: 0.3,
+            idleMode: base.idleMode, inputs: base.inputs)
     }
 
     /// Times a full sweep of `scenario` (`runs` runs, every strategy) on

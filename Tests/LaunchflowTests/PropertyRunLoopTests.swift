@@ -5,8 +5,8 @@ import Testing
 
 /// Invariants of model v2 over seeded random scenarios that use every v2 key
 /// (latency, delay, queues, idle tasks, anchors, groups, inputs, both idle
-/// modes). A failure names its seed: ``PropertyV2Tests/scenario(seed:)``.
-struct PropertyV2Tests {
+/// modes). A failure names its seed: ``PropertyRunLoopTests/scenario(seed:)``.
+struct PropertyRunLoopTests {
     static let seeds: [UInt64] = Array(0..<200)
 
     static func scenario(seed: UInt64) -> Scenario {
@@ -30,7 +30,7 @@ struct PropertyV2Tests {
     }
 
     @Test(arguments: seeds)
-    func v2SchedulesKeepTheirInvariants(seed: UInt64) {
+    func schedulesKeepTheRunLoopInvariants(seed: UInt64) {
         let s = Self.scenario(seed: seed)
         for strategy in Strategy.allCases {
             let limits: [Int?] = strategy.definition.limitsConcurrency ? [nil, 1, 2] : [nil]

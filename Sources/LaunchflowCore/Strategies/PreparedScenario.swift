@@ -1,18 +1,3 @@
-/// Options of a simulation run.
-public struct SimulationOptions: Sendable, Equatable {
-    /// `--max-concurrent`: at most this many worker tasks in flight (started
-    /// and not yet done) under the strategies it applies to; nil: no limit
-    /// but the workers.
-    public var maxConcurrent: Int?
-    /// `--idle-mode`: overrides the scenario's `idleMode`.
-    public var idleMode: IdleMode?
-
-    public init(maxConcurrent: Int? = nil, idleMode: IdleMode? = nil) {
-        self.maxConcurrent = maxConcurrent
-        self.idleMode = idleMode
-    }
-}
-
 /// What every strategy needs of a scenario, computed once: the dependency
 /// graph, the queues, the ranking and the critical path. Strategy plans are
 /// built on first use.
@@ -141,13 +126,4 @@ struct PreparedScenario: Sendable {
             commits: outcome.commits, blocked: outcome.blocked, didFinishLaunching: outcome.launch,
             inputs: outcome.inputs, idleMode: inputs.idleMode)
     }
-}
-
-/// Simulates `scenario` under `strategy` (MODEL.md §3–4).
-///
-/// Deterministic: the same scenario and options give the same schedule.
-///
-/// - Complexity: O((n + e) log n) for n tasks and e dependencies.
-public func simulate(_ scenario: Scenario, strategy: Strategy, options: SimulationOptions = .init()) -> Schedule {
-    PreparedScenario(scenario).schedule(strategy, options: options)
 }
