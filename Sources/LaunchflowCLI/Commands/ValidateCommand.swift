@@ -20,7 +20,13 @@ enum ValidateCommand {
               - a firstFrame task that needs, directly or through other tasks, a
                 task in a later tier: the first frame is drawn without it;
               - a task nothing depends on and the first frame does not need that
-                the serial strategy runs before the last firstFrame task.
+                the serial strategy runs before the last firstFrame task;
+              - an idle task or a delayed task that the first frame needs;
+              - anchors that keep didFinishLaunching blocked for a frame or more;
+              - a main-thread task that neither the first frame nor an anchor
+                waits for but that runs before the first frame under dag:
+                "after": "firstFrame" would gain what the warning says
+                (measured by simulating again).
             With --strict each warning is an error: 'error: ' lines, exit 2.
             """)
 

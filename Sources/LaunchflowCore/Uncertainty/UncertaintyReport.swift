@@ -33,8 +33,11 @@ public enum UncertaintyReport {
             for summary in result.summaries {
                 let d = summary[keyPath: distribution]
                 let marked = broken && summary.brokenRuns > 0
+                let leftOut =
+                    distribution == \SweepSummary.launchComplete && result.scenario.defersWork
+                    && summary.strategy.definition.runsDeferredWorkInline
                 rows.append(
-                    [summary.strategy.rawValue + (marked ? "†" : "")]
+                    [summary.strategy.rawValue + (marked ? "†" : "") + (leftOut ? "‡" : "")]
                         + [d.mean, d.p50, d.p90, d.p99, d.max].map(TextReport.fixed)
                         + [share(summary[keyPath: best], of: runs), share(summary[keyPath: sole], of: runs)]
                         + (broken ? [share(summary.brokenRuns, of: runs)] : []))
@@ -62,6 +65,11 @@ public enum UncertaintyReport {
         if broken {
             out += "† broke dependencies in some runs: its times there are reached only by breaking them,"
             out += " and those runs never count as best.\n"
+        }
+        let inline = configuration.strategies.filter(\.definition.runsDeferredWorkInline).map(\.rawValue)
+        if result.scenario.defersWork && !inline.isEmpty {
+            out += "‡ \(inline.joined(separator: ", ")) \(inline.count == 1 ? "runs" : "run") the delayed, idle and"
+            out += " after-first-frame work inline, at other moments: never counted best for launch complete.\n"
         }
         for path in pictures { out += "wrote \(path)\n" }
         return out
