@@ -214,6 +214,46 @@ struct LintTests {
     }
 }
 
+/// `validate` keeps its output short: two warnings of each kind and a count (issue 18).
+@Suite struct ValidateListingTests {
+    static let bundled: [String] = {
+        let names =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: repositoryRoot.appendingPathComponent("scenarios").path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && $0 != "scenario.schema.json" }.sorted().map { "scenarios/\($0)" }
+    }()
+
+    @Test(arguments: bundled)
+    func everyBundledScenarioValidatesInAtMostFifteenLines(_ path: String) throws {
+        let out = try Launchflow.run(["validate", path])
+        #expect(out.status == 0)
+        let lines = (out.stdout + out.stderr).split(separator: "\n")
+        #expect(lines.count <= 15, "\(path): \(lines.count) lines")
+        // --verbose lists every warning the summary counts.
+        let verbose = try Launchflow.run(["validate", path, "--verbose"])
+        let warnings = verbose.stderr.split(separator: "\n").filter { !$0.contains(": … and ") }
+        let last = out.stdout.split(separator: ";").last.map(String.init) ?? ""
+        let counted = last.contains("warning") ? Int(last.filter(\.isNumber)) ?? -1 : 0
+        #expect(warnings.count == counted, "\(path)")
+    }
+
+    @Test func moreThanTwoOfAKindAreCounted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let tasks = (0..<5).map { #"{"id": "t\#($0)", "cost": 1, "priority": 1, "dependsOn": ["late"]}"# }
+        let file = try folder.write(
+            "s.json", LintTests.doc(#"{"id": "late", "cost": 1, "priority": 2}, "# + tasks.joined(separator: ", ")))
+        let out = try Launchflow.run(["validate", file])
+        let lines = out.stderr.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(
+            lines.last
+                == "warning: \(file): … and 3 more dependencies on a task in a later priority tier (--verbose lists them)"
+        )
+        #expect(out.stdout.hasSuffix("; 5 warnings\n"))
+    }
+}
+
 /// Lint only what matters for the scenario at hand (issue 11).
 @Suite struct LintRelevanceTests {
     @Test func aSingleTierScenarioGetsNoTierWarnings() throws {

@@ -6,7 +6,10 @@ enum ValidateCommand {
         name: "validate",
         abstract: "Check a scenario file: 'ok' and a one-line summary, or every problem in it.",
         arguments: [.scenario],
-        options: [.flag("strict", "Treat warnings as errors (exit 2).")],
+        options: [
+            .flag("strict", "Treat warnings as errors (exit 2)."),
+            .flag("verbose", "List every warning (default: the first two of each kind and a count)."),
+        ],
         discussion: """
             Besides errors (exit 2), validate warns (exit 0, on stderr, each line
             starting 'warning: ') about a valid scenario that will not launch as
@@ -27,7 +30,9 @@ enum ValidateCommand {
                 waits for but that runs before the first frame under dag:
                 "after": "firstFrame" would gain what the warning says
                 (measured by simulating again).
-            With --strict each warning is an error: 'error: ' lines, exit 2.
+            Warnings of one kind beyond the first two are counted, not listed
+            (--verbose lists them all). With --strict each warning is an error:
+            'error: ' lines, every one, exit 2.
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
@@ -39,11 +44,36 @@ enum ValidateCommand {
                 file: file, message: "\(plural(warnings.count, "warning")) (--strict makes warnings errors)")
             throw CLIError.diagnostics(warnings.map { $0.problem.with(.error) } + [total])
         }
-        if !warnings.isEmpty { streams.writeError(warnings.map { displayEscaped($0.description) + "\n" }.joined()) }
+        if !warnings.isEmpty { streams.writeError(listing(warnings, file: file, verbose: args.has("verbose"))) }
         var line = "ok: \(file): \(summary(of: scenario))"
         if !warnings.isEmpty { line += "; \(plural(warnings.count, "warning"))" }
         streams.writeText(line + "\n")
         return 0
+    }
+
+    /// Each warning on a line; without `verbose`, of each rule only the first
+    /// two and then one line with how many more there are.
+    static func listing(_ warnings: [LintWarning], file: String, verbose: Bool) -> String {
+        let shown = 2
+        var seen: [LintWarning.Rule: Int] = [:]
+        var out = ""
+        var hidden: [(rule: LintWarning.Rule, count: Int)] = []
+        for warning in warnings {
+            let k = seen[warning.rule, default: 0]
+            seen[warning.rule] = k + 1
+            if verbose || k < shown { out += displayEscaped(warning.description) + "\n" }
+        }
+        guard !verbose else { return out }
+        // In the order the rules first appear (the listing's order), not the dictionary's.
+        var counted = Set<LintWarning.Rule>()
+        for warning in warnings where counted.insert(warning.rule).inserted {
+            let count = seen[warning.rule]!
+            if count > shown { hidden.append((warning.rule, count - shown)) }
+        }
+        for (rule, count) in hidden {
+            out += "warning: \(displayEscaped(file)): … and \(count) more \(rule.title) (--verbose lists them)\n"
+        }
+        return out
     }
 
     /// "Example app — 2 tasks (1 main-thread only), 1 tier, 1 dependency; 4 cores, 60 Hz; pre-main 92 ms".

@@ -154,7 +154,7 @@ public enum Lint {
         }
         let graph = TaskGraph(tasks: tasks)
         for (i, task) in tasks.enumerated()
-        where !task.firstFrame && task.cost > 0 && graph.dependents(of: i).isEmpty
+        where !task.firstFrame && task.after == nil && task.cost > 0 && graph.dependents(of: i).isEmpty
             && schedule.tasks[i].start < schedule.tasks[last].start
         {
             warn(
@@ -173,6 +173,20 @@ public struct LintWarning: Sendable, CustomStringConvertible {
         case idleTaskDelaysFirstFrame, delayOnFirstFramePath, anchorClosureBlocksLaunch
         /// (v2.1) See `LintDeferral.swift`.
         case couldRunAfterFirstFrame
+
+        /// What the rule finds, in the plural, for `validate`'s grouped output.
+        public var title: String {
+            switch self {
+            case .laterTierDependency: "dependencies on a task in a later priority tier"
+            case .sameTierDependency: "dependencies inside one priority tier that priority may break"
+            case .firstFrameNeedsLaterTier: "first-frame tasks that need a task in a later tier"
+            case .blocksFirstFrameUnderSerial: "tasks serial runs before the first frame though nothing needs them"
+            case .idleTaskDelaysFirstFrame: "idle tasks the first frame needs"
+            case .delayOnFirstFramePath: "delayed tasks the first frame needs"
+            case .anchorClosureBlocksLaunch: "anchors that keep didFinishLaunching blocked"
+            case .couldRunAfterFirstFrame: "main-thread tasks that could run after the first frame"
+            }
+        }
     }
 
     public var rule: Rule
