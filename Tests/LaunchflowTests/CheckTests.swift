@@ -30,7 +30,7 @@ struct CheckTests {
     @Test func anUnchangedLaunchPasses() throws {
         let (folder, app, baseline) = try Self.setUp(netCost: 10)
         defer { folder.remove() }
-        let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
+        let out = try Launchflow.run(["check", "--verbose", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(out.status == 0 && out.stderr.isEmpty)
         #expect(
             out.stdout == """
@@ -58,7 +58,7 @@ struct CheckTests {
 
                 """)
         // All three strategies by default.
-        let all = try Launchflow.run(["check", app, "--baseline", baseline])
+        let all = try Launchflow.run(["check", "--verbose", app, "--baseline", baseline])
         #expect(all.status == 0 && all.stdout.contains("PASS: all 56 checks hold."))
     }
 
@@ -66,7 +66,7 @@ struct CheckTests {
         let (folder, app, baseline) = try Self.setUp(netCost: 20)
         defer { folder.remove() }
         let out = try Launchflow.run([
-            "check", app, "--baseline", baseline, "--strategies", "dag", "--budget", "launchCompleteMs=30",
+            "check", "--verbose", app, "--baseline", baseline, "--strategies", "dag", "--budget", "launchCompleteMs=30",
         ])
         #expect(out.status == 1 && out.stderr.isEmpty)
         #expect(
@@ -106,7 +106,7 @@ struct CheckTests {
     @Test func gettingFasterNeverFails() throws {
         let (folder, app, baseline) = try Self.setUp(netCost: 2)
         defer { folder.remove() }
-        let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
+        let out = try Launchflow.run(["check", "--verbose", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(out.status == 0)
         let row = out.stdout.split(separator: "\n").first { $0.contains("launchCompleteMs") }
         #expect(row?.hasSuffix("7.000  −8 (−53.3%)  improved") == true, "\(out.stdout)")
@@ -117,20 +117,54 @@ struct CheckTests {
         let (folder, app, baseline) = try Self.setUp(netCost: 11)
         defer { folder.remove() }
         // launchComplete 15 → 16 ms (+6.7%); time to first frame stays on its vsync.
-        let strict = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
+        let strict = try Launchflow.run(["check", "--verbose", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(strict.status == 1)
         for tolerance in ["10%", "1ms", "1.5ms"] {
             let out = try Launchflow.run([
-                "check", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", tolerance,
+                "check", "--verbose", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", tolerance,
             ])
             #expect(out.status == 0, "\(tolerance): \(out.stdout)")
             #expect(out.stdout.contains("within tolerance"))
         }
         let tight = try Launchflow.run([
-            "check", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", "5%",
+            "check", "--verbose", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", "5%",
         ])
         #expect(tight.status == 1)
         #expect(tight.stdout.contains("launchCompleteMs      dag         15.000  ≤ 15.750  16.000"))
+    }
+
+    @Test func aPassingCheckIsShortWithoutVerbose() throws {
+        let (folder, app, baseline) = try Self.setUp(netCost: 2)
+        defer { folder.remove() }
+        let out = try Launchflow.run([
+            "check", app, "--baseline", baseline, "--strategies", "dag", "--budget", "launchCompleteMs=30",
+        ])
+        #expect(out.status == 0)
+        #expect(
+            out.stdout == """
+                check: \(app) (tiny) — dag
+                budgets: 1 metric × 1 strategy within their limits; least headroom: launchCompleteMs under dag, 7.000 ms against ≤ 30.000 ms (23.000 ms left)
+                baseline \(baseline), tolerance 0: 9 gated metric checks hold; improved: firstFrameReadyMs (dag), launchCompleteMs (dag); 2 context metrics changed (not gated)
+                PASS: all 15 checks hold (2 improved) (--verbose shows every check).
+
+                """)
+        // A failure prints every check, as --verbose does.
+        let (slow, slowApp, slowBaseline) = try Self.setUp(netCost: 20)
+        defer { slow.remove() }
+        let failed = try Launchflow.run(["check", slowApp, "--baseline", slowBaseline, "--strategies", "dag"])
+        #expect(failed.status == 1 && failed.stdout.contains("  metric                strategy  baseline"))
+    }
+
+    /// `--tolerance 2%,1ms`: the larger allowance, so a small time may move by the milliseconds.
+    @Test(arguments: [("2%", 1), ("1ms", 0), ("2%,1ms", 0), ("1ms,2%", 0), ("2%,0.5ms", 1), ("0.5ms,50%", 0)])
+    func bothTolerancesAllowTheLarger(_ tolerance: String, _ status: Int32) throws {
+        // launchComplete 15 → 16 ms: +1 ms, +6.7%.
+        let (folder, app, baseline) = try Self.setUp(netCost: 11)
+        defer { folder.remove() }
+        let out = try Launchflow.run([
+            "check", app, "--baseline", baseline, "--strategies", "dag", "--tolerance", tolerance,
+        ])
+        #expect(out.status == status, "\(tolerance): \(out.stdout)")
     }
 
     @Test func aMetricMissingFromTheBaselineIsReportedNotChecked() throws {
@@ -140,7 +174,7 @@ struct CheckTests {
         let edited = text.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.contains("\"maxInputDelayMs\"") }.joined(separator: "\n")
         try folder.write("launch-baseline.json", edited)
-        let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
+        let out = try Launchflow.run(["check", "--verbose", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(
             out.stdout.contains("maxInputDelayMs       dag              —         —   0.000      —  not in baseline"))
@@ -198,7 +232,7 @@ struct CheckTests {
         let app = try folder.write("app.json", Self.tiny())
         let baseline = folder.path("base.json")
         if let content { try folder.write("base.json", content) }
-        let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
+        let out = try Launchflow.run(["check", "--verbose", app, "--baseline", baseline, "--strategies", "dag"])
         #expect(out.status == 2, "\(name)")
         #expect(out.stdout.isEmpty, "\(name)")
         let message = expected.replacingOccurrences(of: "{b}", with: baseline).replacingOccurrences(
@@ -209,7 +243,7 @@ struct CheckTests {
     @Test func aBaselineRecordedForFewerStrategiesNamesThem() throws {
         let (folder, app, baseline) = try Self.setUp(netCost: 10, baselineArgs: ["--strategies", "dag"])
         defer { folder.remove() }
-        let out = try Launchflow.run(["check", app, "--baseline", baseline])
+        let out = try Launchflow.run(["check", "--verbose", app, "--baseline", baseline])
         #expect(out.status == 2)
         #expect(
             out.stderr
@@ -238,7 +272,7 @@ struct CheckTests {
         (["--budget", "frames=2", "--tolerance", "5%"], "error: '--tolerance' applies to '--baseline' only"),
         (
             ["--baseline", "b.json", "--tolerance", "5"],
-            "error: invalid value '5' for '--tolerance': expected a percentage (5%) or milliseconds (3ms)"
+            "error: invalid value '5' for '--tolerance': expected a percentage (5%), milliseconds (3ms) or both (2%,1ms)"
         ),
         (["--baseline", "b.json", "--tolerance", "-2%"], "error: invalid value '-2%' for '--tolerance'"),
         (
@@ -266,12 +300,12 @@ struct CheckTests {
         defer { folder.remove() }
         let app = try folder.write(
             "app.json", Self.tiny(budgets: #""budgets": {"timeToFirstFrameMs": 10, "launchCompleteMs": 100},"#))
-        let fails = try Launchflow.run(["check", app, "--strategies", "dag"])
+        let fails = try Launchflow.run(["check", "--verbose", app, "--strategies", "dag"])
         #expect(fails.status == 1)
         #expect(
             fails.stdout.contains("timeToFirstFrameMs  dag       scenario   ≤ 10.000  16.667    −6.667  OVER BUDGET"))
         let overridden = try Launchflow.run([
-            "check", app, "--strategies", "dag", "--budget", "timeToFirstFrameMs=16.667ms",
+            "check", "--verbose", app, "--strategies", "dag", "--budget", "timeToFirstFrameMs=16.667ms",
         ])
         #expect(overridden.status == 0)
         #expect(overridden.stdout.contains("timeToFirstFrameMs  dag       --budget   ≤ 16.667  16.667     0.000  ok"))
@@ -281,7 +315,9 @@ struct CheckTests {
     @Test func jsonReportForMachines() throws {
         let (folder, app, baseline) = try Self.setUp(netCost: 20)
         defer { folder.remove() }
-        let out = try Launchflow.run(["check", app, "--baseline", baseline, "--format", "json", "--tolerance", "3ms"])
+        let out = try Launchflow.run([
+            "check", "--verbose", app, "--baseline", baseline, "--format", "json", "--tolerance", "3ms",
+        ])
         #expect(out.status == 1)
         let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
         #expect(object["passed"] as? Bool == false)
@@ -430,7 +466,7 @@ struct CheckTests {
         let (folder, baseline, fast) = try files()
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(!Self.halved.contains("\"cost\": 20") && !Self.halved.contains("\"cost\": 30"))
-        let out = try Launchflow.run(["check", fast, "--baseline", baseline])
+        let out = try Launchflow.run(["check", "--verbose", fast, "--baseline", baseline])
         #expect(out.status == 0, "\(out.stdout)")
         #expect(out.stdout.contains("PASS: all"))
         // The utilisation dropped: reported, not gated.
@@ -441,15 +477,15 @@ struct CheckTests {
     @Test func gateMakesAnyMetricCount() throws {
         let (folder, baseline, fast) = try files()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = try Launchflow.run(["check", fast, "--baseline", baseline, "--gate", "cpuUtilization"])
+        let out = try Launchflow.run(["check", "--verbose", fast, "--baseline", baseline, "--gate", "cpuUtilization"])
         #expect(out.status == 1)
         #expect(out.stdout.contains("FAIL: ") && out.stdout.contains("cpuUtilization REGRESSED"))
-        let typo = try Launchflow.run(["check", fast, "--baseline", baseline, "--gate", "cpuUtilisation"])
+        let typo = try Launchflow.run(["check", "--verbose", fast, "--baseline", baseline, "--gate", "cpuUtilisation"])
         #expect(typo.status == 2)
         #expect(
             typo.stderr.hasPrefix("error: unknown metric 'cpuUtilisation' for '--gate'; did you mean 'cpuUtilization'?")
         )
-        let noBaseline = try Launchflow.run(["check", fast, "--budget", "frames=10", "--gate", "frames"])
+        let noBaseline = try Launchflow.run(["check", "--verbose", fast, "--budget", "frames=10", "--gate", "frames"])
         #expect(noBaseline.status == 2)
     }
 }

@@ -18,7 +18,7 @@ enum CheckCommand {
             OptionSpec(
                 name: "tolerance", value: "<t>",
                 help:
-                    "How far a metric may get worse than the baseline:\n5% (of the baseline value) or 3ms (time metrics only).\nDefault: 0."
+                    "How far a metric may get worse than the baseline:\n5% (of the baseline value), 3ms (time metrics only), or\nboth, 2%,1ms (the larger allowance). Default: 0."
             ),
             OptionSpec(
                 name: "gate", value: "<metric>",
@@ -29,6 +29,7 @@ enum CheckCommand {
             .maxConcurrent,
             .idleMode,
             .textOrJSON,
+            .flag("verbose", "Print every check, also when all of them hold\n(a failure always prints them)."),
         ],
         discussion: """
             Simulates the scenario under each strategy and checks:
@@ -74,7 +75,8 @@ enum CheckCommand {
         if let text = args.value("tolerance") {
             guard let parsed = Tolerance(parsing: text) else {
                 throw CLIError.usage(
-                    spec, "invalid value '\(text)' for '--tolerance': expected a percentage (5%) or milliseconds (3ms)")
+                    spec,
+                    "invalid value '\(text)' for '--tolerance': expected a percentage (5%), milliseconds (3ms) or both (2%,1ms)")
             }
             guard args.value("baseline") != nil else {
                 throw CLIError.usage(spec, "'--tolerance' applies to '--baseline' only (budgets are hard limits)")
@@ -122,7 +124,7 @@ enum CheckCommand {
         if args.value("format") == "json" {
             streams.write(report.json())
         } else {
-            streams.writeText(report.text())
+            streams.writeText(report.text(verbose: args.has("verbose")))
         }
         return report.passed ? 0 : 1
     }

@@ -278,11 +278,24 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
     case percent(Double)
     /// An absolute allowance for time metrics; other metrics get none.
     case milliseconds(Micros)
+    /// Both (`2%,1ms`): the larger of the two allowances, so that a time
+    /// near zero may move by the milliseconds and a large one by the percentage.
+    case either(percent: Double, milliseconds: Micros)
 
     public static let zero = Tolerance.milliseconds(0)
 
-    /// `5%`, `2.5%`, `3ms`, `0.5ms` or `0`; nil for anything else.
+    /// `5%`, `2.5%`, `3ms`, `0.5ms`, `0`, or a percentage and milliseconds
+    /// together (`2%,1ms`, either order); nil for anything else.
     public init?(parsing text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 2, let a = Tolerance(parsing: String(parts[0])), let b = Tolerance(parsing: String(parts[1])) {
+            switch (a, b) {
+            case (.percent(let p), .milliseconds(let m)), (.milliseconds(let m), .percent(let p)):
+                self = .either(percent: p, milliseconds: m)
+                return
+            default: return nil
+            }
+        }
         let text = text.trimmingCharacters(in: .whitespaces)
         if text == "0" {
             self = .zero
@@ -302,6 +315,8 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .percent(let p): abs(baseline) * p / 100
         case .milliseconds(let micros): metric.isTime ? Double(micros) / 1000 : 0
+        case .either(let p, let micros):
+            max(Tolerance.percent(p).allowance(metric, baseline: baseline), Tolerance.milliseconds(micros).allowance(metric, baseline: baseline))
         }
     }
 
@@ -311,6 +326,7 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
         case .percent(let p): "\(formatNumber(p))%"
         case .milliseconds(0): "0"
         case .milliseconds(let micros): "\(formatMillis(micros)) ms"
+        case .either(let p, let micros): "\(formatNumber(p))% or \(formatMillis(micros)) ms, whichever is larger"
         }
     }
 }

@@ -22,8 +22,11 @@ public struct CheckReport: Sendable {
 
     // MARK: Text
 
-    /// The readable report: a budgets table, a baseline table, what changed, and a verdict line.
-    public func text() -> String {
+    /// The readable report. When every check holds and not `verbose`: what
+    /// was checked, against what, in a few lines. Otherwise: a budgets table,
+    /// a baseline table, what changed, and a verdict line.
+    public func text(verbose: Bool = true) -> String {
+        if !verbose && passed { return shortText() }
         var out = "check: \(file) (\(scenario)) — \(strategies.map(\.rawValue).joined(separator: ", "))\n"
         out += "Times in ms; cpuUtilization as a fraction of all cores.\n"
         let budgetRows = rows.filter { $0.kind != .baseline }
@@ -69,6 +72,43 @@ public struct CheckReport: Sendable {
             for change in changes { out += "  \(change)\n" }
         }
         out += "\n" + summary() + "\n"
+        return out
+    }
+
+    /// A passing check in a few lines: the budgets held (with the least
+    /// headroom), the baseline compared (how many metrics gated, improved).
+    func shortText() -> String {
+        var out = "check: \(file) (\(scenario)) — \(strategies.map(\.rawValue).joined(separator: ", "))\n"
+        let budgetRows = rows.filter { $0.kind != .baseline }
+        if !budgetRows.isEmpty {
+            let metrics = Set(budgetRows.map(\.metric)).count
+            out += "budgets: \(metrics) metric\(metrics == 1 ? "" : "s") × \(strategies.count) "
+            out += "strateg\(strategies.count == 1 ? "y" : "ies") within their limits"
+            let tightest = budgetRows.compactMap { row -> (CheckRow, Double)? in
+                guard let limit = row.limit, limit != 0 else { return nil }
+                let headroom = row.bound == .atLeast ? row.value - limit : limit - row.value
+                return (row, headroom / abs(limit))
+            }.min { $0.1 < $1.1 }
+            if let (row, _) = tightest, let limit = row.limit {
+                let headroom = row.bound == .atLeast ? row.value - limit : limit - row.value
+                out += "; least headroom: \(row.metric.rawValue) under \(row.strategy.rawValue), "
+                let unit = row.metric.isTime ? " ms" : ""
+                out += "\(Self.format(row.metric, row.value))\(unit) against \(Self.limitText(row))\(unit)"
+                out += " (\(Self.format(row.metric, headroom))\(unit) left)"
+            }
+            out += "\n"
+        }
+        if let baselineFile {
+            let baselineRows = rows.filter { $0.kind == .baseline }
+            let gated = baselineRows.filter { $0.limit != nil }.count
+            let improved = baselineRows.filter { $0.verdict == .improved }.map { "\($0.metric.rawValue) (\($0.strategy.rawValue))" }
+            out += "baseline \(baselineFile), tolerance \(tolerance): \(gated) gated metric checks hold"
+            if !improved.isEmpty { out += "; improved: " + improved.joined(separator: ", ") }
+            let context = baselineRows.filter { $0.verdict == .changed }.count
+            if context > 0 { out += "; \(context) context metric\(context == 1 ? "" : "s") changed (not gated)" }
+            out += "\n"
+        }
+        out += summary().dropLast() + " (--verbose shows every check).\n"
         return out
     }
 
@@ -163,6 +203,8 @@ public struct CheckReport: Sendable {
             w.raw("{"); w.key("percent"); w.double(p); w.raw("}")
         case .milliseconds(let micros):
             w.raw("{"); w.key("ms"); w.millis(micros); w.raw("}")
+        case .either(let p, let micros):
+            w.raw("{"); w.key("percent"); w.double(p); w.raw(", "); w.key("ms"); w.millis(micros); w.raw("}")
         }
         w.raw(",\n  "); w.key("checks"); w.raw("[")
         for (k, row) in rows.enumerated() {
