@@ -76,7 +76,8 @@ enum CheckCommand {
             guard let parsed = Tolerance(parsing: text) else {
                 throw CLIError.usage(
                     spec,
-                    "invalid value '\(text)' for '--tolerance': expected a percentage (5%), milliseconds (3ms) or both (2%,1ms)")
+                    "invalid value '\(text)' for '--tolerance': expected a percentage (5%), milliseconds (3ms) or both (2%,1ms)"
+                )
             }
             guard args.value("baseline") != nil else {
                 throw CLIError.usage(spec, "'--tolerance' applies to '--baseline' only (budgets are hard limits)")

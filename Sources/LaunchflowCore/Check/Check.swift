@@ -288,7 +288,8 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
     /// together (`2%,1ms`, either order); nil for anything else.
     public init?(parsing text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        if parts.count == 2, let a = Tolerance(parsing: String(parts[0])), let b = Tolerance(parsing: String(parts[1])) {
+        if parts.count == 2, let a = Tolerance(parsing: String(parts[0])), let b = Tolerance(parsing: String(parts[1]))
+        {
             switch (a, b) {
             case (.percent(let p), .milliseconds(let m)), (.milliseconds(let m), .percent(let p)):
                 self = .either(percent: p, milliseconds: m)
@@ -316,7 +317,9 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
         case .percent(let p): abs(baseline) * p / 100
         case .milliseconds(let micros): metric.isTime ? Double(micros) / 1000 : 0
         case .either(let p, let micros):
-            max(Tolerance.percent(p).allowance(metric, baseline: baseline), Tolerance.milliseconds(micros).allowance(metric, baseline: baseline))
+            max(
+                Tolerance.percent(p).allowance(metric, baseline: baseline),
+                Tolerance.milliseconds(micros).allowance(metric, baseline: baseline))
         }
     }
 

@@ -101,7 +101,9 @@ public struct CheckReport: Sendable {
         if let baselineFile {
             let baselineRows = rows.filter { $0.kind == .baseline }
             let gated = baselineRows.filter { $0.limit != nil }.count
-            let improved = baselineRows.filter { $0.verdict == .improved }.map { "\($0.metric.rawValue) (\($0.strategy.rawValue))" }
+            let improved = baselineRows.filter { $0.verdict == .improved }.map {
+                "\($0.metric.rawValue) (\($0.strategy.rawValue))"
+            }
             out += "baseline \(baselineFile), tolerance \(tolerance): \(gated) gated metric checks hold"
             if !improved.isEmpty { out += "; improved: " + improved.joined(separator: ", ") }
             let context = baselineRows.filter { $0.verdict == .changed }.count
