@@ -6,12 +6,13 @@ OUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: all demo images test deps deps-browser build release install bench crosscheck format lint clean
+.PHONY: all demo images test deps deps-browser deps-perfetto perfetto-fixtures build release install bench crosscheck format lint clean
 
 all: demo
 
-## deps: install Graphviz's C library and pkg-config when missing. apt's and
-## dpkg's output goes to $(DEPS_LOG); one line says what is installed.
+## deps: install Graphviz's C library, pkg-config and zlib's headers (gzip'd
+## Perfetto traces) when missing. apt's and dpkg's output goes to
+## $(DEPS_LOG); one line says what is installed.
 DEPS_LOG ?= $(or $(TMPDIR),/tmp)/launchflow-deps.log
 SUDO = $$( [ "$$(id -u)" -eq 0 ] || echo sudo )
 APT_INSTALL = $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq
@@ -22,6 +23,21 @@ deps:
 		{ $(APT_INSTALL) libgraphviz-dev pkg-config; } >>$(DEPS_LOG) 2>&1 \
 			|| { echo "error: apt-get failed; the end of $(DEPS_LOG):" >&2; tail -n 5 $(DEPS_LOG) >&2; exit 1; }; \
 	fi
+	@if [ ! -f /usr/include/zlib.h ]; then \
+		echo "installing zlib1g-dev (zlib, to read gzip'd Perfetto traces; log: $(DEPS_LOG))"; \
+		{ $(APT_INSTALL) zlib1g-dev; } >>$(DEPS_LOG) 2>&1 \
+			|| { echo "error: apt-get failed; the end of $(DEPS_LOG):" >&2; tail -n 5 $(DEPS_LOG) >&2; exit 1; }; \
+	fi
+
+## deps-perfetto: the Python virtual environment (.build/venv-perfetto: the
+## official Perfetto protos and protobuf from PyPI) with which the tests write
+## Perfetto traces; when pip cannot install them those tests are skipped (and say so).
+deps-perfetto:
+	@sh Tools/perfetto-fixtures/setup.sh || true
+
+## perfetto-fixtures: rewrite the committed Perfetto test traces from their specs
+perfetto-fixtures:
+	sh Tools/perfetto-fixtures/regenerate.sh
 
 ## deps-browser: Debian's chromium, which the report's browser tests drive
 ## headless; when it cannot be installed those tests are skipped (and say so).
@@ -71,7 +87,7 @@ images: build
 ## "Executed 0 tests" run is not started), and the independent Python
 ## reference: its own tests, then a cross-check of the simulator against it on
 ## 200 random scenarios.
-test: deps deps-browser lint
+test: deps deps-browser deps-perfetto lint
 	$(SWIFT) test -q --disable-xctest
 	python3 Tools/reference/test_ref.py
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 200

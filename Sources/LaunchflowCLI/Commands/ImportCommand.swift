@@ -6,12 +6,12 @@ enum ImportCommand {
     static let spec = CommandSpec(
         name: "import",
         abstract:
-            "Build a scenario from traces (or refresh an existing one's costs): Chrome/Perfetto JSON, atrace, MetricKit.",
+            "Build a scenario from traces (or refresh an existing one's costs): Perfetto, Chrome JSON, atrace, MetricKit.",
         arguments: [
             ArgumentSpec(
                 name: "trace",
                 help:
-                    "Trace files: Chrome Trace Event JSON (also launchflow's\n--format trace), atrace/systrace text, MetricKit payloads.\nSeveral traces of one launch: cost = median, costP90 = p90.",
+                    "Trace files: Perfetto protobuf traces (.perfetto-trace,\n.pftrace), Chrome Trace Event JSON (also launchflow's\n--format trace), atrace/systrace text, MetricKit payloads;\nplain or gzip'd. Several traces of one launch: cost =\nmedian, costP90 = p90.",
                 repeatable: true)
         ],
         options: [
@@ -27,7 +27,7 @@ enum ImportCommand {
             ),
             OptionSpec(
                 name: "from", value: "<format>",
-                help: "chrome, atrace or metrickit (default: detected from\nthe content).",
+                help: "perfetto, chrome, atrace or metrickit (default: detected\nfrom the content).",
                 choices: ImportFormat.allCases.map(\.rawValue)),
             OptionSpec(
                 name: "match", value: "<regex>",

@@ -27,7 +27,7 @@ public struct ImportOptions: Sendable {
 
 /// The input formats `import` reads.
 public enum ImportFormat: String, CaseIterable, Sendable {
-    case chrome, atrace, metrickit
+    case perfetto, chrome, atrace, metrickit
 }
 
 /// `--map FILE`: slice names → task ids. Two forms:

@@ -34,6 +34,7 @@ enum SliceSelection {
         }
         trace.report(appPID: app.pid, into: &log)
         guard log.errorCount == errorsBefore else { return nil }
+        for note in trace.readerNotes { log.note(trace.file, note) }
         var run = ImportedRun(file: trace.file, format: trace.format.rawValue)
         let main = trace.threads[Int(app.mainThread)]
         run.appName = trace.processNames[app.pid]

@@ -25,6 +25,9 @@ extension SliceSelection {
         private var selectedByThread: [[Int32]]
         /// Per thread: every slice in time order (for flows that bind to the next slice).
         private var sortedByThread: [[Int32]]
+        /// Per slice: the index into ``selected`` of the selected slice it is in, or -1
+        /// (kept only when flows bind to slices, as Perfetto's do).
+        private var selectedOfSlice: [Int32] = []
 
         private struct TaskSum {
             var id: String
@@ -73,10 +76,15 @@ extension SliceSelection {
             var inSelected: Bool
             /// A slice inside this one is selected (tracked for depth 0 only).
             var holdsSelected = false
+            /// The index into ``selected`` of the selected slice this one is in, or -1.
+            var selectedIndex: Int32 = -1
         }
 
         mutating func select(log: inout ImportLog) {
             let slices = trace.slices
+            if trace.flows.contains(where: { $0.slice >= 0 }) {
+                selectedOfSlice = [Int32](repeating: -1, count: slices.count)
+            }
             var byThread = [[Int32]](repeating: [], count: trace.threads.count)
             for (k, slice) in slices.enumerated() where trace.threads[Int(slice.thread)].pid == app.pid {
                 byThread[Int(slice.thread)].append(Int32(k))
@@ -110,12 +118,13 @@ extension SliceSelection {
                         log.warning(
                             trace.file,
                             "'\(trace.names[slice.name])' starts inside '\(trace.names[trace.slices[Int(top.slice)].name])' but ends after it, on \(trace.describe(thread: thread)): slices on one thread should nest; it is taken as a sibling (reported once per thread)",
-                            line: lines.line(of: slice.offset), at: position(slice))
+                            line: line(of: slice.offset), at: position(slice))
                     }
                     while let top = stack.last, slice.end > top.end { close(stack.removeLast(), depth: stack.count) }
                 }
                 let inSelected = stack.last?.inSelected ?? false
                 var selectedHere = false
+                var selectedIndex = stack.last?.selectedIndex ?? -1
                 if !inSelected {
                     let decision = decision(slice.name)
                     let isPhase = onMain && decision.premain
@@ -124,11 +133,16 @@ extension SliceSelection {
                         || (rules.match != nil ? decision.matches : rules.isInto ? decision.known : stack.isEmpty)
                     if interesting {
                         selectedHere = true
+                        selectedIndex = Int32(selected.count)
                         take(Int32(k), slice, decision, isPhase: isPhase, thread: thread, log: &log)
                         if !stack.isEmpty { stack[0].holdsSelected = true }
                     }
                 }
-                stack.append(Open(slice: k, start: slice.start, end: slice.end, inSelected: inSelected || selectedHere))
+                if !selectedOfSlice.isEmpty { selectedOfSlice[Int(k)] = selectedIndex }
+                stack.append(
+                    Open(
+                        slice: k, start: slice.start, end: slice.end, inSelected: inSelected || selectedHere,
+                        selectedIndex: selectedIndex))
             }
             while let top = stack.popLast() { close(top, depth: stack.count) }
         }
@@ -160,7 +174,7 @@ extension SliceSelection {
                     log.error(
                         trace.file,
                         "slice '\(name)' matches map rules for \(decision.conflicts.count) tasks: \(decision.conflicts.joined(separator: " and ")) (map \(rules.mapFile ?? "")); a slice must count towards one task: make the rules exclusive",
-                        line: lines.line(of: slice.offset), at: position(slice))
+                        line: line(of: slice.offset), at: position(slice))
                 }
             } else if isPhase {
                 target = .phase(slot(name, in: &phases, &phaseSlot, slice, k))
@@ -196,7 +210,12 @@ extension SliceSelection {
         }
 
         func position(_ slice: TraceSlice) -> String {
-            trace.format == .atrace ? trace.describe(thread: slice.thread) : "traceEvents[\(slice.event)]"
+            trace.position(event: slice.event, offset: slice.offset, thread: slice.thread)
+        }
+
+        /// The line of byte `offset` (nil in a binary trace).
+        private mutating func line(of offset: Int) -> Int? {
+            trace.format == .perfetto ? nil : lines.line(of: offset)
         }
 
         // MARK: Flows
@@ -259,7 +278,8 @@ extension SliceSelection {
                     log.warning(
                         trace.file,
                         "flow \(flowName(a.flow)): its '\(letter(loose.phase))' event \(why), so the dependency of \(from == nil ? "'\(task)' on it" : "it on '\(task)'") is not imported",
-                        line: lines.line(of: loose.offset), at: "traceEvents[\(loose.event)]")
+                        line: line(of: loose.offset),
+                        at: trace.position(event: loose.event, offset: loose.offset, thread: loose.thread))
                 default: continue  // neither end in a task, or an end in a pre-main phase
                 }
             }
@@ -270,6 +290,10 @@ extension SliceSelection {
 
         private func bind(_ step: FlowStep) -> Selected? {
             guard trace.threads[Int(step.thread)].pid == app.pid else { return nil }
+            if step.slice >= 0 {
+                let index = selectedOfSlice.isEmpty ? -1 : selectedOfSlice[Int(step.slice)]
+                return index >= 0 ? selected[Int(index)] : nil
+            }
             return step.bindsToEnclosingSlice ? enclosing(step.thread, step.time) : next(step.thread, step.time)
         }
 
