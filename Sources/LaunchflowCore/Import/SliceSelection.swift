@@ -236,6 +236,8 @@ struct ImportedTask {
     var priority: Int? = nil
     var firstFrame: Bool? = nil
     var v2: V2? = nil
+    /// From the start of its first slice to the end of its last (trace clock), when the trace says.
+    var span: ClosedRange<Nanos>? = nil
 
     /// The v2 keys a launchflow trace declares (MODEL.md §1).
     struct V2 {
@@ -260,6 +262,7 @@ struct ImportedInput {
 struct ImportedPhase {
     var name: String
     var cost: Nanos
+    var span: ClosedRange<Nanos>? = nil
 }
 
 struct UnmatchedSlice {

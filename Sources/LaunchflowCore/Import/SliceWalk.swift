@@ -35,7 +35,15 @@ extension SliceSelection {
             var slices = 0
             var onMain = 0
             var firstStart: Nanos
-            var firstEvent: Int32
+            var lastEnd: Nanos
+            /// The (pid, tid) of the thread of the first slice (the first in (pid, tid) order, at one start).
+            var firstThread: ThreadKey
+
+            /// Task order: by first start, then thread, then id — never the file's order.
+            static func before(_ a: TaskSum, _ b: TaskSum) -> Bool {
+                (a.firstStart, a.firstThread.pid, a.firstThread.tid, a.id)
+                    < (b.firstStart, b.firstThread.pid, b.firstThread.tid, b.id)
+            }
             var parts: [Nanos] = []
             var dependsOn = Set<Int32>()
         }
@@ -89,14 +97,25 @@ extension SliceSelection {
             for (k, slice) in slices.enumerated() where trace.threads[Int(slice.thread)].pid == app.pid {
                 byThread[Int(slice.thread)].append(Int32(k))
             }
+            // Time order, whatever the file's: at one start, a zero-length slice
+            // first (it ends there, so it holds nothing and nothing holds it: a
+            // cost-0 slice of its own), then parents before their children;
+            // slices of the same span by name, then file order.
+            let names = trace.names
             let before = { (a: Int32, b: Int32) -> Bool in
                 let x = slices[Int(a)]
                 let y = slices[Int(b)]
                 if x.start != y.start { return x.start < y.start }
+                if (x.end == x.start) != (y.end == y.start) { return x.end == x.start }
                 if x.end != y.end { return x.end > y.end }  // parents before their children
+                if x.name != y.name { return names[x.name] < names[y.name] }
                 return a < b
             }
-            for thread in byThread.indices where !byThread[thread].isEmpty {
+            // Threads in (pid, tid) order, so that nothing depends on the order of the file.
+            let threadOrder = byThread.indices.sorted {
+                (trace.threads[$0].pid, trace.threads[$0].tid) < (trace.threads[$1].pid, trace.threads[$1].tid)
+            }
+            for thread in threadOrder where !byThread[thread].isEmpty {
                 var list = byThread[thread]
                 byThread[thread] = []
                 if !zip(list, list.dropFirst()).allSatisfy({ before($0, $1) }) { list.sort(by: before) }
@@ -195,14 +214,23 @@ extension SliceSelection {
         private func slot(
             _ id: String, in sums: inout [TaskSum], _ slots: inout [String: Int32], _ slice: TraceSlice, _ k: Int32
         ) -> Int32 {
+            let thread = ThreadKey(
+                pid: trace.threads[Int(slice.thread)].pid, tid: trace.threads[Int(slice.thread)].tid)
             let slot: Int32
             if let existing = slots[id] {
                 slot = existing
             } else {
                 slot = Int32(sums.count)
                 slots[id] = slot
-                sums.append(TaskSum(id: id, firstStart: slice.start, firstEvent: slice.event))
+                sums.append(TaskSum(id: id, firstStart: slice.start, lastEnd: slice.end, firstThread: thread))
             }
+            if (slice.start, thread.pid, thread.tid)
+                < (sums[Int(slot)].firstStart, sums[Int(slot)].firstThread.pid, sums[Int(slot)].firstThread.tid)
+            {
+                sums[Int(slot)].firstStart = slice.start
+                sums[Int(slot)].firstThread = thread
+            }
+            sums[Int(slot)].lastEnd = max(sums[Int(slot)].lastEnd, slice.end)
             sums[Int(slot)].cost += slice.duration
             sums[Int(slot)].slices += 1
             if sums[Int(slot)].parts.count < 5 { sums[Int(slot)].parts.append(slice.duration) }
@@ -313,9 +341,7 @@ extension SliceSelection {
         // MARK: Result
 
         func finish(into run: inout ImportedRun, log: inout ImportLog) {
-            let order = tasks.indices.sorted {
-                (tasks[$0].firstStart, tasks[$0].firstEvent) < (tasks[$1].firstStart, tasks[$1].firstEvent)
-            }
+            let order = tasks.indices.sorted { TaskSum.before(tasks[$0], tasks[$1]) }
             var rank = [Int](repeating: 0, count: tasks.count)
             for (r, k) in order.enumerated() { rank[k] = r }
             var repeated: [TaskSum] = []
@@ -325,11 +351,12 @@ extension SliceSelection {
                     ImportedTask(
                         id: sum.id, cost: sum.cost, onMain: sum.onMain == sum.slices,
                         dependsOn: sum.dependsOn.map { Int($0) }.sorted { rank[$0] < rank[$1] }.map { tasks[$0].id },
-                        slices: sum.slices))
+                        slices: sum.slices, span: sum.firstStart...sum.lastEnd))
                 if sum.slices > 1 { repeated.append(sum) }
             }
-            for phase in phases.sorted(by: { ($0.firstStart, $0.firstEvent) < ($1.firstStart, $1.firstEvent) }) {
-                run.preMain.append(ImportedPhase(name: phase.id, cost: phase.cost))
+            for phase in phases.sorted(by: TaskSum.before) {
+                run.preMain.append(
+                    ImportedPhase(name: phase.id, cost: phase.cost, span: phase.firstStart...phase.lastEnd))
                 if phase.slices > 1 { repeated.append(phase) }
             }
             noteRepeats(repeated, log: &log)
