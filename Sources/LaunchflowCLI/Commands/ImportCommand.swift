@@ -45,6 +45,16 @@ enum ImportCommand {
                     "The app's main thread (default: the thread named 'main',\nelse the thread whose tid is its pid). Its process is the\napp; other processes are ignored."
             ),
             OptionSpec(
+                name: "process", value: "<name>",
+                help:
+                    "The app's process by name (Android: the package name);\nits main thread is the one named 'main', else the one\nwhose tid is the pid (or --main-thread)."
+            ),
+            OptionSpec(
+                name: "cost", value: "<what>",
+                help:
+                    "wall (the default): a task costs its slices' wall time;\nrunning: the time its thread was running on a CPU during\nthem (needs sched_switch: a Perfetto trace with ftrace\nsched events).",
+                choices: ImportCost.allCases.map(\.rawValue)),
+            OptionSpec(
                 name: "premain", value: "<regex>",
                 help:
                     "Main-thread slices whose name the regex finds become\npre-main phases (dyld, +load, static initialisers)."
@@ -71,7 +81,8 @@ enum ImportCommand {
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
         var options = ImportOptions(
             format: args.value("from").flatMap(ImportFormat.init(rawValue:)), match: args.value("match"),
-            premain: args.value("premain"), mainThread: args.value("main-thread"))
+            premain: args.value("premain"), mainThread: args.value("main-thread"), process: args.value("process"),
+            cost: args.value("cost").flatMap(ImportCost.init(rawValue:)) ?? .wall)
         if let map = args.value("map") {
             do {
                 options.map = try NameMap.load(path: map)

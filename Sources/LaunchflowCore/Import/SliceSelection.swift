@@ -25,16 +25,24 @@
 enum SliceSelection {
     /// The import of one trace, or nil after recording errors in `log`.
     static func run(
-        of trace: inout Trace, rules: SelectionRules, mainThread option: String?, log: inout ImportLog
+        of trace: inout Trace, rules: SelectionRules, mainThread option: String?, process: String? = nil,
+        log: inout ImportLog
     ) -> ImportedRun? {
         let errorsBefore = log.errorCount
-        guard let app = chooseApp(trace, option: option, log: &log) else {
+        guard let app = chooseApp(trace, mainThread: option, process: process, rules: rules, log: &log) else {
             trace.report(appPID: nil, into: &log)
             return nil
         }
         trace.report(appPID: app.pid, into: &log)
         guard log.errorCount == errorsBefore else { return nil }
         for note in trace.readerNotes { log.note(trace.file, note) }
+        if rules.cost == .running, trace.schedule == nil {
+            log.error(
+                trace.file,
+                "--cost running needs the kernel's scheduler events (sched_switch, in a Perfetto trace with the ftrace 'sched/sched_switch' event): this trace has none"
+            )
+            return nil
+        }
         var run = ImportedRun(file: trace.file, format: trace.format.rawValue)
         let main = trace.threads[Int(app.mainThread)]
         run.appName = trace.processNames[app.pid]
@@ -60,7 +68,17 @@ enum SliceSelection {
     }
 
     /// The app's main thread, or nil after an error that lists the candidates.
-    static func chooseApp(_ trace: Trace, option: String?, log: inout ImportLog) -> App? {
+    ///
+    /// `--process NAME` names the app's process (several with that name: the
+    /// one with slices); `--main-thread NAME|TID` its main thread (by default
+    /// the thread named `main`, else the one whose tid is the pid). Without
+    /// either, the thread named `main`, else a thread whose tid is its pid in
+    /// a process with slices; when several processes qualify, those with a
+    /// slice that `--match` selects.
+    static func chooseApp(
+        _ trace: Trace, mainThread option: String?, process: String? = nil, rules: SelectionRules? = nil,
+        log: inout ImportLog
+    ) -> App? {
         var slicesPerThread = [Int](repeating: 0, count: trace.threads.count)
         for slice in trace.slices { slicesPerThread[Int(slice.thread)] += 1 }
         var slicesPerProcess: [Int: Int] = [:]
@@ -78,18 +96,40 @@ enum SliceSelection {
             return shown.joined(separator: "; ") + (list.count > 12 ? "; … (\(list.count - 12) more)" : "")
         }
         let withSlices = all.filter { slicesPerThread[$0] > 0 }
+        // Processes with a slice that --match selects (computed when needed).
+        lazy var matchingProcesses: Set<Int> = {
+            guard let rules, rules.match != nil else { return [] }
+            var matches = [Bool?](repeating: nil, count: trace.names.count)
+            var found = Set<Int>()
+            for slice in trace.slices {
+                let pid = trace.threads[Int(slice.thread)].pid
+                if found.contains(pid) { continue }
+                let name = Int(slice.name)
+                if matches[name] == nil { matches[name] = rules.decide(trace.names[slice.name]).matches }
+                if matches[name] == true { found.insert(pid) }
+            }
+            return found
+        }()
         func pick(_ candidates: [Int], _ what: String) -> App? {
             var list = candidates
             if list.count > 1 { list = list.filter { slicesPerProcess[trace.threads[$0].pid, default: 0] > 0 } }
             if list.count > 1 { list = list.filter { slicesPerThread[$0] > 0 } }
+            if list.count > 1, rules?.match != nil {
+                let selected = list.filter { matchingProcesses.contains(trace.threads[$0].pid) }
+                if !selected.isEmpty { list = selected }
+            }
             if list.count == 1 { return App(pid: trace.threads[list[0]].pid, mainThread: Int32(list[0])) }
             if list.count > 1 {
                 log.error(
                     trace.file,
-                    "\(what) in several processes: \(describe(list)). Say which is the app's main thread with --main-thread TID"
+                    "\(what) in several processes: \(describe(list)). Say which is the app with --process NAME or --main-thread TID\(rules?.match == nil ? " (or --match REGEX: the process whose slices it selects)" : "")"
                 )
             }
             return nil
+        }
+        if let process {
+            return chooseProcess(
+                trace, process, mainThread: option, slicesPerThread: slicesPerThread, describe: describe, log: &log)
         }
         if let option {
             let candidates =
@@ -118,9 +158,60 @@ enum SliceSelection {
         }
         log.error(
             trace.file,
-            "cannot tell which thread is the app's main thread: no thread is named 'main' (thread_name metadata) and no thread's tid equals its pid. Threads with slices: \(describe(withSlices)). Name it with --main-thread TID (or its name)"
+            "cannot tell which thread is the app's main thread: no thread is named 'main' (thread_name metadata) and no thread's tid equals its pid. Threads with slices: \(describe(withSlices)). Name it with --main-thread TID (or its name), or the app with --process NAME"
         )
         return nil
+    }
+
+    /// `--process NAME` (with `--main-thread` inside it, when given).
+    private static func chooseProcess(
+        _ trace: Trace, _ name: String, mainThread option: String?, slicesPerThread: [Int],
+        describe: ([Int]) -> String, log: inout ImportLog
+    ) -> App? {
+        func basename(_ text: String) -> Substring { text.split(separator: "/").last ?? Substring(text) }
+        var pids = Set(trace.processNames.filter { $0.value == name }.keys)
+        if pids.isEmpty { pids = Set(trace.processNames.filter { basename($0.value) == basename(name) }.keys) }
+        var slicesPerProcess: [Int: Int] = [:]
+        for (k, thread) in trace.threads.enumerated() { slicesPerProcess[thread.pid, default: 0] += slicesPerThread[k] }
+        if pids.count > 1 { pids = pids.filter { slicesPerProcess[$0, default: 0] > 0 } }
+        guard pids.count == 1, let pid = pids.first else {
+            let processes = Set(trace.threads.map(\.pid)).filter { slicesPerProcess[$0, default: 0] > 0 }.sorted()
+            let listed = processes.prefix(12).map { pid in
+                "\(trace.processNames[pid].map { "'\($0)' " } ?? "")pid \(pid) (\(plural(slicesPerProcess[pid]!, "slice")))"
+            }
+            log.error(
+                trace.file,
+                pids.isEmpty
+                    ? "--process '\(name)': no process has that name in this trace. Processes with slices: \(listed.isEmpty ? "none" : listed.joined(separator: "; "))"
+                    : "--process '\(name)': several processes with that name have slices (pids \(pids.sorted().map(String.init).joined(separator: ", "))); say which with --main-thread TID"
+            )
+            return nil
+        }
+        let threads = trace.threads.indices.filter { trace.threads[$0].pid == pid }
+        var candidates: [Int]
+        if let option {
+            candidates = threads.filter { k in
+                Int(option).map { trace.threads[k].tid == $0 } ?? (trace.threads[k].name == option)
+            }
+            if candidates.isEmpty {
+                log.error(
+                    trace.file,
+                    "--main-thread '\(option)': process '\(name)' (pid \(pid)) has no thread \(Int(option) == nil ? "named" : "with tid") \(option). Its threads: \(threads.isEmpty ? "none" : describe(threads))"
+                )
+                return nil
+            }
+        } else {
+            candidates = threads.filter { trace.threads[$0].name == "main" }
+            if candidates.isEmpty { candidates = threads.filter { trace.threads[$0].tid == pid } }
+        }
+        guard candidates.count == 1 else {
+            log.error(
+                trace.file,
+                "--process '\(name)' (pid \(pid)): \(candidates.isEmpty ? "no thread is named 'main' and none has the pid as its tid" : "several threads are named '\(option ?? "main")'"): name its main thread with --main-thread TID. Its threads: \(threads.isEmpty ? "none" : describe(threads))"
+            )
+            return nil
+        }
+        return App(pid: pid, mainThread: Int32(candidates[0]))
     }
 
     // MARK: launchflow traces

@@ -46,7 +46,8 @@ public enum TraceImport {
             switch read(bytes, file: path, format: request.options.format, log: &log, progress: report) {
             case .trace(var trace)?:
                 if let run = SliceSelection.run(
-                    of: &trace, rules: rules, mainThread: request.options.mainThread, log: &log)
+                    of: &trace, rules: rules, mainThread: request.options.mainThread,
+                    process: request.options.process, log: &log)
                 {
                     runs.append(run)
                 }
