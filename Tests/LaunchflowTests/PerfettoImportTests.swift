@@ -106,6 +106,94 @@ struct PerfettoImportTests {
         Self.expectMatches(try Self.run(path), schedule, "legacy X events")
     }
 
+    // MARK: Scheduling
+
+    /// Random thread states (valid transitions only) over the schedule's span, on each app thread.
+    static func randomStates(_ schedule: inout PerfettoWriter.Schedule, seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let first = schedule.tasks.map(\.start).min()!
+        let last = schedule.tasks.map(\.end).max()!
+        for (n, thread) in schedule.threads.enumerated() {
+            var time = first - 500_000 + Int64(random.next() % 1_000_000)  // sometimes after a task began
+            var state = "running"
+            var changes = [PerfettoWriter.Schedule.Change(time: time, state: state)]
+            while time < last {
+                time += 1 + Int64(random.next() % 3_000_000)
+                switch state {
+                case "running": state = random.next() % 2 == 0 ? "runnable" : "sleeping"
+                case "sleeping": state = "runnable"
+                default: state = "running"
+                }
+                changes.append(.init(time: time, state: state))
+            }
+            schedule.sched.append((thread.tid, n, changes))
+        }
+    }
+
+    /// (running, runnable, sleeping) of `tid` over [start, end), computed step by step.
+    static func expectedStates(_ schedule: PerfettoWriter.Schedule, tid: Int, _ start: Int64, _ end: Int64)
+        -> [String: Int64]
+    {
+        var out: [String: Int64] = ["running": 0, "runnable": 0, "sleeping": 0]
+        guard let changes = schedule.sched.first(where: { $0.tid == tid })?.changes else { return out }
+        for (k, change) in changes.enumerated() {
+            let until = k + 1 < changes.count ? changes[k + 1].time : Int64.max
+            let from = max(change.time, start)
+            let to = min(until, end)
+            if to > from { out[change.state]! += to - from }
+        }
+        return out
+    }
+
+    @Test(
+        .enabled(if: PerfettoWriter.isAvailable, Comment(rawValue: PerfettoWriter.unavailable)),
+        arguments: [(PerfettoWriter.Schedule.Form.trackevent, false), (.trackevent, true), (.atrace, false)])
+    func schedulerEventsGiveEachTasksRunningRunnableAndSleepingTime(
+        form: PerfettoWriter.Schedule.Form, compact: Bool
+    ) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var schedule = PerfettoWriter.Schedule.random(seed: compact ? 41 : 40, form: form, taskCount: 30)
+        schedule.compactSched = compact
+        Self.randomStates(&schedule, seed: 9)
+        let path = folder.path("sched.pftrace")
+        try PerfettoWriter.write(schedule, to: [path], in: folder)
+        let label = "\(form) compact \(compact)"
+
+        // The notes: each task's breakdown.
+        let wall = try Self.run(path)
+        Self.expectMatches(wall, schedule, label)
+        let notes = wall.log.diagnostics.filter { $0.severity == .note }.map(\.message)
+        for task in schedule.tasks {
+            let states = Self.expectedStates(schedule, tid: task.tid, task.start, task.end)
+            guard let note = notes.first(where: { $0.hasPrefix("'\(task.id)' ") }) else {
+                Issue.record("\(label): no note for \(task.id)")
+                continue
+            }
+            for state in ["running", "runnable", "sleeping"] {
+                let value = formatMillis(nanos: states[state]!)
+                #expect(note.contains("\(state) \(value)"), "\(label): \(note) (\(state) \(value))")
+            }
+        }
+
+        // --cost running: the running time is the cost.
+        let running = try Self.run(path, ImportOptions(cost: .running))
+        for task in running.tasks {
+            let source = try #require(schedule.tasks.first { $0.id == task.id })
+            let states = Self.expectedStates(schedule, tid: source.tid, source.start, source.end)
+            #expect(task.cost == exactMilliseconds(states["running"]!), "\(label): \(task.id)")
+        }
+        #expect((running.object["description"] as? String)?.contains("running (sched_switch)") == true)
+    }
+
+    @Test func costRunningNeedsSchedulerEvents() throws {
+        #expect(throws: ImportError.self) {
+            try TraceImport.run(
+                ImportRequest(
+                    traces: [ImportTests.fixture("chrome-bare-array.json")], options: ImportOptions(cost: .running)))
+        }
+    }
+
     // MARK: Committed fixtures (read even without the Python environment)
 
     static let fixtures = ["perfetto-trackevent.pftrace", "perfetto-atrace.pftrace.gz"]

@@ -44,6 +44,7 @@ enum SliceSelection {
             return nil
         }
         var run = ImportedRun(file: trace.file, format: trace.format.rawValue)
+        run.runningCost = rules.cost == .running
         let main = trace.threads[Int(app.mainThread)]
         run.appName = trace.processNames[app.pid]
         run.app =
@@ -302,6 +303,8 @@ struct ImportedRun {
     var unmatched: [UnmatchedSlice] = []
     /// MetricKit: the costs are already distributions (cost = median, `p90`).
     var isDistribution = false
+    /// `--cost running`: the costs are the time the slices' threads ran.
+    var runningCost = false
     var dependencyCount: Int { tasks.reduce(0) { $0 + $1.dependsOn.count } }
 
     mutating func addUnmatched(_ name: String, _ duration: Nanos) {

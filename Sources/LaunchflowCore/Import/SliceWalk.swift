@@ -46,6 +46,9 @@ extension SliceSelection {
             }
             var parts: [Nanos] = []
             var dependsOn = Set<Int32>()
+            /// Where its slices' thread spent them (traces with scheduler events).
+            var sched = SchedTimeline.Breakdown()
+            var wall: Nanos = 0
         }
 
         private var tasks: [TaskSum] = []
@@ -231,9 +234,18 @@ extension SliceSelection {
                 sums[Int(slot)].firstThread = thread
             }
             sums[Int(slot)].lastEnd = max(sums[Int(slot)].lastEnd, slice.end)
-            sums[Int(slot)].cost += slice.duration
+            // The cost: the wall time, or (--cost running) the time the thread ran.
+            var cost = slice.duration
+            if let schedule = trace.schedule {
+                let breakdown = schedule.breakdown(
+                    tid: trace.threads[Int(slice.thread)].tid, from: slice.start, to: slice.end)
+                sums[Int(slot)].sched += breakdown
+                if rules.cost == .running { cost = breakdown.running }
+            }
+            sums[Int(slot)].wall += slice.duration
+            sums[Int(slot)].cost += cost
             sums[Int(slot)].slices += 1
-            if sums[Int(slot)].parts.count < 5 { sums[Int(slot)].parts.append(slice.duration) }
+            if sums[Int(slot)].parts.count < 5 { sums[Int(slot)].parts.append(cost) }
             return slot
         }
 
@@ -360,8 +372,35 @@ extension SliceSelection {
                 if phase.slices > 1 { repeated.append(phase) }
             }
             noteRepeats(repeated, log: &log)
+            if let schedule = trace.schedule {
+                noteScheduling(order.map { tasks[$0] }, threads: schedule.threadCount, log: &log)
+            }
             run.threadsWithTasks = threadsWithTasks.count
             run.unmatched = unmatchedOrder.map { unmatched[$0]! }
+        }
+
+        /// Where each task's thread spent it, one note per task.
+        private func noteScheduling(_ sums: [TaskSum], threads: Int, log: inout ImportLog) {
+            log.note(
+                trace.file,
+                "the trace has scheduler events (sched_switch) for \(plural(threads, "thread")): each task's time running, runnable (waiting for a CPU) and sleeping (waiting: I/O, a lock, a message) follows\(rules.cost == .running ? "; the costs are the running times (--cost running)" : "; --cost running makes the running time the cost")"
+            )
+            for sum in sums {
+                let wall = sum.wall
+                func part(_ label: String, _ value: Nanos) -> String {
+                    let share = wall > 0 ? " (\(fixed(Double(value) * 100 / Double(wall), 0))%)" : ""
+                    return "\(label) \(formatMillis(nanos: value))\(share)"
+                }
+                var parts = [
+                    part("running", sum.sched.running), part("runnable", sum.sched.runnable),
+                    part("sleeping", sum.sched.sleeping),
+                ]
+                if sum.sched.unknown > 0 {
+                    parts.append(part("unknown (before its thread's first event)", sum.sched.unknown))
+                }
+                log.note(
+                    trace.file, "'\(sum.id)' \(formatMillis(nanos: wall)) ms: \(parts.joined(separator: ", "))")
+            }
         }
 
         /// A note per name that occurs several times (one note for them all when there are many).
