@@ -240,6 +240,9 @@ enum SliceSelection {
             if let slot = tasks[decision.task] {
                 run.tasks[slot].cost += slice.duration
                 run.tasks[slot].slices += 1
+                if let span = run.tasks[slot].span {
+                    run.tasks[slot].span = min(span.lowerBound, slice.start)...max(span.upperBound, slice.end)
+                }
                 continue
             }
             tasks[decision.task] = run.tasks.count
@@ -249,7 +252,8 @@ enum SliceSelection {
                     priority: declared.priority, firstFrame: declared.firstFrame,
                     v2: ImportedTask.V2(
                         latency: declared.latency ?? 0, delay: declared.delay ?? 0, queue: declared.queue,
-                        idle: declared.idle, anchor: declared.anchor, group: declared.group)))
+                        idle: declared.idle, anchor: declared.anchor, group: declared.group),
+                    span: slice.start...slice.end))
             declaredDependencies.append(declared.dependsOn.map { rules.decide($0).task })
         }
         for (slot, dependencies) in declaredDependencies.enumerated() {
@@ -260,7 +264,9 @@ enum SliceSelection {
         }
         for (k, _) in trace.declaredPhases.sorted(by: { $0.value < $1.value })
         where trace.threads[Int(trace.slices[k].thread)].pid == app.pid {
-            run.preMain.append(ImportedPhase(name: trace.names[trace.slices[k].name], cost: trace.slices[k].duration))
+            let slice = trace.slices[k]
+            run.preMain.append(
+                ImportedPhase(name: trace.names[slice.name], cost: slice.duration, span: slice.start...slice.end))
         }
         // (v2) The inputs the app handled: in `at` order, then trace order (the
         // order the run loop takes pending inputs in).
