@@ -92,7 +92,7 @@ test: deps deps-browser deps-perfetto lint
 	python3 Tools/reference/test_ref.py
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 200
 
-## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import.
+## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import (Chrome JSON, Perfetto).
 ## BENCH_ARGS=--quick skips the 1M-task scenario.
 bench: deps
 	$(SWIFT) build -c release --product launchflow
@@ -103,6 +103,7 @@ bench: deps
 	.build/release/launchflow-bench --sweep
 	.build/release/launchflow-bench --sweep --v2
 	.build/release/launchflow-bench --import
+	.build/release/launchflow-bench --perfetto
 
 ## crosscheck: compare the simulator with the independent Python reference of the model (Tools/reference)
 crosscheck: build
