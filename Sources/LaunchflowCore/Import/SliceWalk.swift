@@ -240,7 +240,8 @@ extension SliceSelection {
                 let breakdown = schedule.breakdown(
                     tid: trace.threads[Int(slice.thread)].tid, from: slice.start, to: slice.end)
                 sums[Int(slot)].sched += breakdown
-                if rules.cost == .running { cost = breakdown.running }
+                // Time before the thread's first scheduler event is unknown: counted as running (a warning says so).
+                if rules.cost == .running { cost = breakdown.running + breakdown.unknown }
             }
             sums[Int(slot)].wall += slice.duration
             sums[Int(slot)].cost += cost
@@ -400,6 +401,12 @@ extension SliceSelection {
                 }
                 log.note(
                     trace.file, "'\(sum.id)' \(formatMillis(nanos: wall)) ms: \(parts.joined(separator: ", "))")
+                if rules.cost == .running, sum.sched.unknown > 0 {
+                    log.warning(
+                        trace.file,
+                        "'\(sum.id)': \(formatMillis(nanos: sum.sched.unknown)) of its \(formatMillis(nanos: wall)) ms come before its thread's first scheduler event (its state is unknown there): that time is counted as running"
+                    )
+                }
             }
         }
 
