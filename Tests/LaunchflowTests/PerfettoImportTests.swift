@@ -251,9 +251,9 @@ struct PerfettoImportTests {
 
     // MARK: Broken input
 
-    static func read(_ bytes: [UInt8]) -> (trace: Trace?, log: ImportLog) {
+    static func read(_ bytes: [UInt8], format: ImportFormat? = .perfetto) -> (trace: Trace?, log: ImportLog) {
         var log = ImportLog()
-        let input = TraceImport.read(bytes, file: "fuzz.pftrace", format: .perfetto, log: &log, progress: nil)
+        let input = TraceImport.read(bytes, file: "fuzz.pftrace", format: format, log: &log, progress: nil)
         if case .trace(let trace)? = input { return (trace, log) }
         return (nil, log)
     }
@@ -267,8 +267,10 @@ struct PerfettoImportTests {
                 boundaries.insert(reader.position)
             }
         }
+        let firstPacket = boundaries.min()!
         for length in 1..<bytes.count where !boundaries.contains(length) {
-            let (trace, log) = Self.read(Array(bytes.prefix(length)))
+            // Detected from the content once a whole packet is there.
+            let (trace, log) = Self.read(Array(bytes.prefix(length)), format: length > firstPacket ? nil : .perfetto)
             #expect(trace == nil, "truncated at \(length)")
             #expect(log.text.contains("not a valid Perfetto trace: at byte "), "truncated at \(length): \(log.text)")
         }

@@ -27,19 +27,20 @@
 /// - Complexity: O(n) in the file size, plus a sort of each track's events.
 enum PerfettoReader {
     /// Whether `bytes` start like a Perfetto trace: a run of `packet` fields
-    /// (field 1, length-delimited) whose lengths fit.
+    /// (field 1, length-delimited) whose lengths fit — the first at least, so
+    /// that a truncated trace is still recognised (and its reader says where
+    /// it breaks).
     static func looksLikePerfetto(_ bytes: [UInt8]) -> Bool {
         guard bytes.first == 0x0A else { return false }
         return bytes.withUnsafeBufferPointer { buffer -> Bool in
             var reader = ProtoReader(base: buffer.baseAddress!, range: 0..<buffer.count)
             var packets = 0
-            while packets < 16 {
-                guard let field = try? reader.nextField() else { return packets > 0 }
-                guard field.number == 1, field.type == .lengthDelimited, (try? reader.lengthDelimited()) != nil else {
+            while packets < 16, !reader.isAtEnd {
+                guard let field = try? reader.nextField(), field.number == 1, field.type == .lengthDelimited else {
                     return false
                 }
+                guard (try? reader.lengthDelimited()) != nil else { return packets > 0 }  // cut off here
                 packets += 1
-                if reader.isAtEnd { return true }
             }
             return true
         }
