@@ -59,7 +59,14 @@ enum CalibrateCommand {
             error in ms and %. --fit searches the cost scale (or overhead) whose
             simulated median is closest to the measured median; the first frame
             moves in whole frames, so the fit also reports the range of values
-            that give the same median. See docs/import.md.
+            that give the same median.
+
+            With --trace, a trace of one launch (any format import reads): each
+            task's measured start and end (slices named after the scenario's
+            tasks) against the simulated ones, aligned at the first item both
+            have; the largest errors first, the first frame, and where the model
+            runs early or late. --gantt draws both on one time axis. See
+            docs/import.md.
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {

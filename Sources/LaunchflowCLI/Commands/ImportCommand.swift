@@ -61,8 +61,11 @@ enum ImportCommand {
             ),
         ],
         discussion: """
-            Reads each trace, finds the app's process and main thread, and turns
-            slices into tasks: the cost is the slice's wall time (slices nested
+            Reads each trace (Perfetto protobuf: TrackEvent slices and flows,
+            atrace sections in ftrace print events, sched_switch; Chrome JSON in
+            any event order; atrace text), finds the app's process and main
+            thread, and turns slices into tasks: the cost is the slice's wall
+            time, or with --cost running the time its thread ran (slices nested
             in a task are part of it; a name that occurs several times is
             summed); a task that ran only on the main thread is mainThreadOnly;
             flow events become dependencies (none are guessed from timing).

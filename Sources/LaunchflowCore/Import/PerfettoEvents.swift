@@ -49,6 +49,9 @@ extension PerfettoState {
                     case 2:
                         legacyPhase = UInt8(truncatingIfNeeded: try legacy.unsigned(wire, field: 2, of: "LegacyEvent"))
                     case 3: legacyDuration = try legacy.signed(wire, field: 3, of: "LegacyEvent")
+                    case 8:  // bind_id: a legacy (v1) flow, not read
+                        _ = try legacy.unsigned(wire, field: 8, of: "LegacyEvent")
+                        legacyFlows += 1
                     default: try legacy.skip(wire, number: field)
                     }
                 }

@@ -177,6 +177,7 @@ struct PerfettoState {
     var unknownNameIDs = 0
     var counters = 0
     var instants = 0
+    var legacyFlows = 0
     var otherPrints: [String: Int] = [:]
     var packetsRead = 0
 

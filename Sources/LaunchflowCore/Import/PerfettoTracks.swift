@@ -230,6 +230,11 @@ extension PerfettoState {
         if counters + counterEvents > 0 {
             notes.append("\(plural(counters + counterEvents, "counter or other non-slice event")) are not imported")
         }
+        if legacyFlows > 0 {
+            notes.append(
+                "\(plural(legacyFlows, "legacy flow event")) (LegacyEvent bind_id, the old flow form) are not read: use flow_ids / terminating_flow_ids"
+            )
+        }
         if skippedNeedingState > 0 {
             notes.append(
                 "\(plural(skippedNeedingState, "packet")) needed interned data their sequence had lost or never set up (data lost while tracing); skipped"
