@@ -334,6 +334,27 @@ struct PerfettoImportTests {
         _ = Self.read(nested)
         _ = Self.read([0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
         _ = Self.read([0x0A] + [UInt8](repeating: 0xFF, count: 20))
+
+        // Timestamps at the ends of the range: no difference of two may overflow.
+        func packet(_ fields: [UInt8]) -> [UInt8] { [0x0A] + varint(UInt64(fields.count)) + fields }
+        func message(_ field: UInt8, _ body: [UInt8]) -> [UInt8] {
+            [field << 3 | 2] + varint(UInt64(body.count)) + body
+        }
+        let thread = message(4, [0x08, 0x01, 0x10, 0x01] + message(5, Array("main".utf8)))
+        let descriptor = packet(message(60, [0x08, 0x01] + thread))
+        for (begin, end) in [(UInt64(1) << 63 | 5, (UInt64(1) << 63) - 16), (0, UInt64.max), (UInt64.max, 7)] {
+            let slice = message(11, [0x48, 0x01, 0x58, 0x01] + message(23, Array("a".utf8)))
+            let close = message(11, [0x48, 0x02, 0x58, 0x01])
+            let bytes =
+                descriptor + packet([0x40] + varint(begin) + slice) + packet([0x40] + varint(end) + close)
+                + packet([0x40] + varint(0) + slice) + packet([0x40] + varint(UInt64(1) << 62 - 1) + close)
+            let (trace, log) = Self.read(bytes)
+            if var trace {
+                var log = log
+                _ = SliceSelection.run(
+                    of: &trace, rules: try SelectionRules(ImportOptions(cost: .running)), mainThread: nil, log: &log)
+            }
+        }
     }
 
     private func varint(_ value: UInt64) -> [UInt8] {

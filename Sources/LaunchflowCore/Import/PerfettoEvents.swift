@@ -119,7 +119,8 @@ extension PerfettoState {
         }
         events.append(
             Event(
-                time: time, duration: kind == .complete ? max(legacyDuration ?? 0, 0) &* 1000 : 0, slot: slot(key),
+                time: time, duration: kind == .complete ? min(max(legacyDuration ?? 0, 0), 1 << 40) * 1000 : 0,
+                slot: slot(key),
                 name: name ?? 0, category: category ?? 0, kind: kind, clock: clock, flowRef: flowRef,
                 flowCount: flowRef < 0 ? 0 : Int32(truncatingIfNeeded: flowRefs.count) - flowRef, offset: offset))
     }

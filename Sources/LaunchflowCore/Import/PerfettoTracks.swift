@@ -64,8 +64,16 @@ extension PerfettoState {
         }
 
         // Each track's events in time order (file order at equal times), matched.
+        // Times beyond ±2^62 ns (146 years) are corrupt: left out, so that no difference of two overflows.
         var bySlot = [[Int32]](repeating: [], count: slots.count)
-        for (k, event) in events.enumerated() { bySlot[Int(event.slot)].append(Int32(k)) }
+        var outOfRange = 0
+        for (k, event) in events.enumerated() {
+            guard event.time > -(1 << 62), event.time < 1 << 62 else {
+                outOfRange += 1
+                continue
+            }
+            bySlot[Int(event.slot)].append(Int32(k))
+        }
         var sliceOfRef = [Int32](repeating: -1, count: flowRefs.count)
         var droppedEvents = 0
         var counterEvents = 0
@@ -131,7 +139,7 @@ extension PerfettoState {
         }
         notes(
             asyncTracks: asyncTracks, droppedEvents: droppedEvents, counterEvents: counterEvents,
-            unconverted: unconverted)
+            unconverted: unconverted, outOfRange: outOfRange)
         return trace
     }
 
@@ -209,8 +217,14 @@ extension PerfettoState {
     }
 
     /// What was read but not imported, one note each.
-    private mutating func notes(asyncTracks: [String], droppedEvents: Int, counterEvents: Int, unconverted: Int) {
+    private mutating func notes(
+        asyncTracks: [String], droppedEvents: Int, counterEvents: Int, unconverted: Int, outOfRange: Int
+    ) {
         var notes: [String] = []
+        if outOfRange > 0 {
+            notes.append(
+                "\(plural(outOfRange, "event")) have a timestamp beyond ±146 years (a corrupt trace?); not imported")
+        }
         if !asyncTracks.isEmpty {
             let shown = asyncTracks.prefix(6).joined(separator: ", ") + (asyncTracks.count > 6 ? ", …" : "")
             notes.append(

@@ -243,8 +243,13 @@ extension SliceSelection {
                 // Time before the thread's first scheduler event is unknown: counted as running (a warning says so).
                 if rules.cost == .running { cost = breakdown.running + breakdown.unknown }
             }
-            sums[Int(slot)].wall += slice.duration
-            sums[Int(slot)].cost += cost
+            // Saturating: a corrupt trace's sums stop at Int64.max (then over the hour limit, an error).
+            sums[Int(slot)].wall =
+                sums[Int(slot)].wall.addingReportingOverflow(slice.duration).overflow
+                ? .max : sums[Int(slot)].wall + slice.duration
+            sums[Int(slot)].cost =
+                sums[Int(slot)].cost.addingReportingOverflow(cost).overflow
+                ? .max : sums[Int(slot)].cost + cost
             sums[Int(slot)].slices += 1
             if sums[Int(slot)].parts.count < 5 { sums[Int(slot)].parts.append(cost) }
             return slot
