@@ -6,12 +6,13 @@ OUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: all demo images test deps deps-browser build release install bench crosscheck format lint clean
+.PHONY: all demo images test deps deps-browser deps-perfetto perfetto-fixtures build release install bench crosscheck format lint clean
 
 all: demo
 
-## deps: install Graphviz's C library and pkg-config when missing. apt's and
-## dpkg's output goes to $(DEPS_LOG); one line says what is installed.
+## deps: install Graphviz's C library, pkg-config and zlib's headers (gzip'd
+## Perfetto traces) when missing. apt's and dpkg's output goes to
+## $(DEPS_LOG); one line says what is installed.
 DEPS_LOG ?= $(or $(TMPDIR),/tmp)/launchflow-deps.log
 SUDO = $$( [ "$$(id -u)" -eq 0 ] || echo sudo )
 APT_INSTALL = $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq
@@ -27,6 +28,21 @@ deps:
 		{ $(APT_INSTALL) libgraphviz-dev pkg-config; } >>$(DEPS_LOG) 2>&1 \
 			|| { echo "error: apt-get failed; the end of $(DEPS_LOG):" >&2; tail -n 5 $(DEPS_LOG) >&2; exit 1; }; \
 	fi
+	@if [ ! -f /usr/include/zlib.h ]; then \
+		echo "installing zlib1g-dev (zlib, to read gzip'd Perfetto traces; log: $(DEPS_LOG))"; \
+		{ $(APT_INSTALL) zlib1g-dev; } >>$(DEPS_LOG) 2>&1 \
+			|| { echo "error: apt-get failed; the end of $(DEPS_LOG):" >&2; tail -n 5 $(DEPS_LOG) >&2; exit 1; }; \
+	fi
+
+## deps-perfetto: the Python virtual environment (.build/venv-perfetto: the
+## official Perfetto protos and protobuf from PyPI) with which the tests write
+## Perfetto traces; when pip cannot install them those tests are skipped (and say so).
+deps-perfetto:
+	@sh Tools/perfetto-fixtures/setup.sh || true
+
+## perfetto-fixtures: rewrite the committed Perfetto test traces from their specs
+perfetto-fixtures:
+	sh Tools/perfetto-fixtures/regenerate.sh
 
 ## deps-browser: Debian's chromium, which the report's browser tests drive
 ## headless; when it cannot be installed those tests are skipped (and say so).
@@ -76,7 +92,7 @@ images: build
 ## "Executed 0 tests" run is not started), and the independent Python
 ## reference: its own tests, then a cross-check of the simulator against it on
 ## 60 random scenarios (make crosscheck: more).
-test: deps deps-browser
+test: deps deps-browser deps-perfetto
 	@echo "== lint (swift format, .swift-format)"
 	@$(MAKE) --no-print-directory lint
 	@echo "== build and tests (swift test: unit, command line, pictures, browser)"
@@ -86,7 +102,7 @@ test: deps deps-browser
 	@echo "== cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300)"
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
 
-## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import.
+## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import (Chrome JSON, Perfetto).
 ## BENCH_ARGS=--quick skips the 1M-task scenario.
 bench: deps
 	$(SWIFT) build -c release --product launchflow
@@ -97,6 +113,7 @@ bench: deps
 	.build/release/launchflow-bench --sweep
 	.build/release/launchflow-bench --sweep --v2
 	.build/release/launchflow-bench --import
+	.build/release/launchflow-bench --perfetto
 
 ## crosscheck: compare the simulator with the independent Python reference of the model (Tools/reference)
 crosscheck: build

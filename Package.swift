@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, each in its own folder (see README "Code map"):
-//   LaunchflowCore    model + validation, engine, strategies, metrics, output — no Graphviz
+//   LaunchflowCore    model + validation, engine, strategies, metrics, output, import — no Graphviz
+//   CZlib             zlib, for gzip'd Perfetto traces (only Import/Gzip.swift imports it)
 //   LaunchflowRender  pictures; the only code that imports CGraphviz
 //   LaunchflowCLI     argument parsing and the commands
 //   launchflow        the executable: a thin main over LaunchflowCLI
@@ -13,7 +14,8 @@ let package = Package(
         .library(name: "LaunchflowCore", targets: ["LaunchflowCore"]),
     ],
     targets: [
-        .target(name: "LaunchflowCore"),
+        .target(name: "LaunchflowCore", dependencies: ["CZlib"]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",

@@ -1,8 +1,8 @@
-// The import benchmark (issue 10): a Chrome trace of about 200 MB and two
+// The import benchmark (issue 10): a Chrome trace of about 200 MB and 2.15
 // million events, generated into a temporary folder, imported by the
 // `launchflow` binary beside this one: wall time and peak memory.
 //
-//   launchflow-bench --import [--events 2000000]
+//   launchflow-bench --import [--events 2150000]
 //   launchflow-bench --import --write-trace FILE [--events N]   (only writes the trace)
 import Foundation
 import LaunchflowCore
@@ -118,7 +118,7 @@ func writeBenchmarkTrace(to path: String, events: Int, seed: UInt64 = 7) throws 
 /// Generates the trace, then times `launchflow import TRACE --out FILE` (best of
 /// `repeats`) and reports the peak memory against the file size.
 func runImportBenchmark(_ arguments: [String]) {
-    var events = 2_000_000
+    var events = 2_150_000  // about 200 MB
     if let i = arguments.firstIndex(of: "--events"), i + 1 < arguments.count, let n = Int(arguments[i + 1]) {
         events = n
     }

@@ -70,6 +70,10 @@ if arguments.contains("--sweep") {  // the sweep benchmark (SweepBench.swift)
     runSweepBenchmark(arguments)
     exit(0)
 }
+if arguments.contains("--perfetto") {  // the Perfetto import benchmark (PerfettoBench.swift)
+    runPerfettoBenchmark(arguments)
+    exit(0)
+}
 if arguments.contains("--import") {  // the import benchmark (ImportBench.swift)
     runImportBenchmark(arguments)
     exit(0)

@@ -89,7 +89,7 @@ struct ImportErrorTests {
             name: "an unknown format",
             files: ["notes.txt": "hello\nworld\n"],
             args: ["@notes.txt"],
-            expected: ["notes.txt: unknown format", "--from chrome|atrace|metrickit"]),
+            expected: ["notes.txt: unknown format", "--from perfetto|chrome|atrace|metrickit"]),
         Case(
             name: "--from metrickit on a trace",
             args: ["%chrome-bare-array.json", "--from", "metrickit"],

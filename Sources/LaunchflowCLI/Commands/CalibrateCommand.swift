@@ -6,14 +6,28 @@ import LaunchflowRender
 enum CalibrateCommand {
     static let spec = CommandSpec(
         name: "calibrate",
-        abstract: "Compare the simulated time to first frame with measured launches; fit a cost scale or an overhead.",
+        abstract:
+            "Compare the model with measured launches (time to first frame; fit a cost scale or an overhead) or with a trace, task by task.",
         arguments: [.scenario],
         options: [
             OptionSpec(
                 name: "measured", value: "<file>",
                 help:
-                    "Measured launches (required): Macrobenchmark\n*-benchmarkData.json (timeToInitialDisplayMs), a MetricKit\npayload (time to first draw), or {\"timeToFirstFrameMs\": [...]}."
+                    "Measured launches: Macrobenchmark\n*-benchmarkData.json (timeToInitialDisplayMs), a MetricKit\npayload (time to first draw), or {\"timeToFirstFrameMs\": [...]}."
             ),
+            OptionSpec(
+                name: "trace", value: "<file>",
+                help:
+                    "A trace of one launch (any format import reads): each\ntask's measured start and end against the simulated ones\n(matched by id), the largest errors first."
+            ),
+            OptionSpec(
+                name: "gantt", value: "<file.svg>",
+                help: "With --trace: the overlay Gantt (measured as outlines\nbehind the simulated bars) as SVG."),
+            OptionSpec(
+                name: "process", value: "<name>", help: "With --trace: the app's process (as import --process)."),
+            OptionSpec(
+                name: "main-thread", value: "<name|tid>",
+                help: "With --trace: the app's main thread (as import\n--main-thread)."),
             .strategy,
             OptionSpec(
                 name: "fit", value: "<what>",
@@ -45,12 +59,33 @@ enum CalibrateCommand {
             error in ms and %. --fit searches the cost scale (or overhead) whose
             simulated median is closest to the measured median; the first frame
             moves in whole frames, so the fit also reports the range of values
-            that give the same median. See docs/import.md.
+            that give the same median.
+
+            With --trace, a trace of one launch (any format import reads): each
+            task's measured start and end (slices named after the scenario's
+            tasks) against the simulated ones, aligned at the first item both
+            have; the largest errors first, the first frame, and where the model
+            runs early or late. --gantt draws both on one time axis. See
+            docs/import.md.
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        let tracePath = args.value("trace")
         guard let measuredPath = args.value("measured") else {
-            throw CLIError.usage(spec, "missing option '--measured <file>': the launches to compare with")
+            guard let tracePath else {
+                throw CLIError.usage(
+                    spec, "missing option '--measured <file>' or '--trace <file>': the launches to compare with")
+            }
+            for option in ["fit", "out", "plot", "benchmark"] where args.value(option) != nil {
+                throw CLIError.usage(spec, "'--\(option)' works with '--measured', not with '--trace' alone")
+            }
+            return try runTrace(args, trace: tracePath, &streams)
+        }
+        if args.value("gantt") != nil, tracePath == nil {
+            throw CLIError.usage(spec, "'--gantt' draws the comparison with a trace: it needs '--trace'")
+        }
+        if tracePath != nil, args.value("format") == "json" {
+            throw CLIError.usage(spec, "'--format json' takes '--measured' or '--trace', not both: run it twice")
         }
         let fitKind = args.value("fit").flatMap(CalibrationFit.Kind.init(rawValue:))
         if args.value("out") != nil, fitKind == nil {
@@ -106,6 +141,44 @@ enum CalibrateCommand {
             streams.write(calibration.json(plot: args.value("plot"), out: args.value("out")))
         } else {
             streams.write(calibration.text(plot: args.value("plot"), out: args.value("out")))
+        }
+        if let tracePath {
+            streams.write("\n")
+            return try runTrace(args, trace: tracePath, &streams)
+        }
+        return 0
+    }
+
+    /// `--trace`: the tasks of one traced launch against the simulated ones.
+    static func runTrace(_ args: ParsedArguments, trace: String, _ streams: inout any OutputStreams) throws(CLIError)
+        -> Int32
+    {
+        let strategy = args.value("strategy").flatMap(Strategy.init(rawValue:)) ?? .dag
+        let options = try args.simulationOptions(spec)
+        let scenario = try args.loadScenario()
+        let comparison: TraceComparison
+        do {
+            comparison = try TraceComparison.run(
+                scenario, trace: trace, strategy: strategy, options: options,
+                importOptions: ImportOptions(mainThread: args.value("main-thread"), process: args.value("process")))
+        } catch {
+            streams.writeError(error.log.text)
+            return 2
+        }
+        if let gantt = args.value("gantt") {
+            do {
+                try writeFileAtomically(try TraceComparisonChart(comparison).svg(), to: gantt)
+            } catch {
+                throw CLIError.input("\(error)")
+            }
+        }
+        streams.writeError(comparison.log.text)
+        if args.value("format") == "json" {
+            streams.write(comparison.json(gantt: args.value("gantt")))
+        } else {
+            var text = comparison.text()
+            if let gantt = args.value("gantt") { text += TerminalText.escape("Gantt: \(gantt)") + "\n" }
+            streams.write(text)
         }
         return 0
     }

@@ -6,12 +6,12 @@ enum ImportCommand {
     static let spec = CommandSpec(
         name: "import",
         abstract:
-            "Build a scenario from traces (or refresh an existing one's costs): Chrome/Perfetto JSON, atrace, MetricKit.",
+            "Build a scenario from traces (or refresh an existing one's costs): Perfetto, Chrome JSON, atrace, MetricKit.",
         arguments: [
             ArgumentSpec(
                 name: "trace",
                 help:
-                    "Trace files: Chrome Trace Event JSON (also launchflow's\n--format trace), atrace/systrace text, MetricKit payloads.\nSeveral traces of one launch: cost = median, costP90 = p90.",
+                    "Trace files: Perfetto protobuf traces (.perfetto-trace,\n.pftrace), Chrome Trace Event JSON (also launchflow's\n--format trace), atrace/systrace text, MetricKit payloads;\nplain or gzip'd. Several traces of one launch: cost =\nmedian, costP90 = p90.",
                 repeatable: true)
         ],
         options: [
@@ -27,7 +27,7 @@ enum ImportCommand {
             ),
             OptionSpec(
                 name: "from", value: "<format>",
-                help: "chrome, atrace or metrickit (default: detected from\nthe content).",
+                help: "perfetto, chrome, atrace or metrickit (default: detected\nfrom the content).",
                 choices: ImportFormat.allCases.map(\.rawValue)),
             OptionSpec(
                 name: "match", value: "<regex>",
@@ -45,14 +45,27 @@ enum ImportCommand {
                     "The app's main thread (default: the thread named 'main',\nelse the thread whose tid is its pid). Its process is the\napp; other processes are ignored."
             ),
             OptionSpec(
+                name: "process", value: "<name>",
+                help:
+                    "The app's process by name (Android: the package name);\nits main thread is the one named 'main', else the one\nwhose tid is the pid (or --main-thread)."
+            ),
+            OptionSpec(
+                name: "cost", value: "<what>",
+                help:
+                    "wall (the default): a task costs its slices' wall time;\nrunning: the time its thread was running on a CPU during\nthem (needs sched_switch: a Perfetto trace with ftrace\nsched events).",
+                choices: ImportCost.allCases.map(\.rawValue)),
+            OptionSpec(
                 name: "premain", value: "<regex>",
                 help:
                     "Main-thread slices whose name the regex finds become\npre-main phases (dyld, +load, static initialisers)."
             ),
         ],
         discussion: """
-            Reads each trace, finds the app's process and main thread, and turns
-            slices into tasks: the cost is the slice's wall time (slices nested
+            Reads each trace (Perfetto protobuf: TrackEvent slices and flows,
+            atrace sections in ftrace print events, sched_switch; Chrome JSON in
+            any event order; atrace text), finds the app's process and main
+            thread, and turns slices into tasks: the cost is the slice's wall
+            time, or with --cost running the time its thread ran (slices nested
             in a task are part of it; a name that occurs several times is
             summed); a task that ran only on the main thread is mainThreadOnly;
             flow events become dependencies (none are guessed from timing).
@@ -71,7 +84,8 @@ enum ImportCommand {
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
         var options = ImportOptions(
             format: args.value("from").flatMap(ImportFormat.init(rawValue:)), match: args.value("match"),
-            premain: args.value("premain"), mainThread: args.value("main-thread"))
+            premain: args.value("premain"), mainThread: args.value("main-thread"), process: args.value("process"),
+            cost: args.value("cost").flatMap(ImportCost.init(rawValue:)) ?? .wall)
         if let map = args.value("map") {
             do {
                 options.map = try NameMap.load(path: map)

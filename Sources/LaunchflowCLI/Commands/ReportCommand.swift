@@ -18,6 +18,11 @@ enum ReportCommand {
             .clusters,
             .tiers,
             .jobs,
+            OptionSpec(
+                name: "trace", value: "<file>",
+                help:
+                    "Add a traced launch against the simulated one (dag, or\nthe first strategy shown), task by task: the overlay\nGantt and the largest errors (as calibrate --trace)."
+            ),
         ],
         discussion: """
             The page holds, inline (no network; it works from file://): the time to
@@ -37,9 +42,19 @@ enum ReportCommand {
         let jobs = try args.jobs(spec)
         let scenario = try args.loadScenario()
         let path = args.value("out") ?? "output/\(args.scenarioStem)-report.html"
-        let report = Report.make(
+        var report = Report.make(
             scenario, file: args.positionals[0], strategies: strategies, options: options, jobs: jobs,
             tiers: args.tiers())
+        if let trace = args.value("trace") {
+            do {
+                report.traceComparison = try TraceComparison.run(
+                    scenario, trace: trace, strategy: strategies.contains(.dag) ? .dag : strategies[0],
+                    options: options)
+            } catch {
+                streams.writeError(error.log.text)
+                return 2
+            }
+        }
         try write(report, to: path)
         streams.write(path + "\n")
         return 0

@@ -426,43 +426,80 @@ enum ChromeTraceReader {
 
         // MARK: B/E matching
 
-        /// Turns the `B`/`E` events of each thread into slices: in time order
-        /// (ties in file order), each `E` closes the innermost open `B`.
+        /// Turns the `B`/`E` events of each thread into slices, in time order
+        /// whatever the file's (the format does not require events to be
+        /// sorted): each `E` closes the innermost open `B`. At one instant, the
+        /// `E` events close the slices open before it, then the `B` events
+        /// open theirs (in file order: the format reads events of one instant
+        /// in file order), except the `E` of a zero-length slice
+        /// of that instant: an `E` that names a `B` of the instant (and not
+        /// the innermost open slice), or an unnamed `E` right after its `B` in
+        /// the file (or with nothing else open) closes that `B`. Of slices
+        /// that began at one instant, a named `E` closes the one it names.
         mutating func matchBeginEnd() {
             guard !beginEnds.isEmpty else { return }
             var byThread = [[Int32]](repeating: [], count: trace.threads.count)
             for (k, event) in beginEnds.enumerated() { byThread[Int(event.thread)].append(Int32(k)) }
             let events = beginEnds
             for var list in byThread where !list.isEmpty {
+                // Unnamed `E` events right after a `B` of the same instant on this thread, in the file.
+                var afterItsBegin: [Int32: Int32] = [:]
+                for (a, b) in zip(list, list.dropFirst()) {
+                    let x = events[Int(a)]
+                    let y = events[Int(b)]
+                    if x.isBegin, !y.isBegin, y.name == 0, x.time == y.time { afterItsBegin[b] = a }
+                }
                 let sorted = zip(list, list.dropFirst()).allSatisfy { events[Int($0)].time <= events[Int($1)].time }
                 if !sorted {
                     list.sort { (events[Int($0)].time, $0) < (events[Int($1)].time, $1) }
                 }
                 var open: [Int32] = []
-                for k in list {
-                    let event = events[Int(k)]
-                    if event.isBegin {
-                        open.append(k)
-                        continue
+                var i = 0
+                while i < list.count {
+                    let time = events[Int(list[i])].time
+                    var j = i + 1
+                    while j < list.count, events[Int(list[j])].time == time { j += 1 }
+                    let instant = list[i..<j]
+                    i = j
+                    let begins = instant.filter { events[Int($0)].isBegin }
+                    var zeroLength: [Int32] = []
+                    for k in instant where !events[Int(k)].isBegin {
+                        let event = events[Int(k)]
+                        let top = open.last.map { events[Int($0)] }
+                        let closesABeginHere =
+                            event.name != 0
+                            ? top?.name != event.name && begins.contains { events[Int($0)].name == event.name }
+                            : afterItsBegin[k] != nil || (top == nil && !begins.isEmpty)
+                        if closesABeginHere {
+                            zeroLength.append(k)
+                            continue
+                        }
+                        // Of slices that began at one instant (their order there is the file's),
+                        // a named `E` closes the one it names.
+                        var index = open.indices.last
+                        if event.name != 0, let top = index, events[Int(open[top])].name != event.name {
+                            let began = events[Int(open[top])].time
+                            var m = top
+                            while m > 0, events[Int(open[m - 1])].time == began {
+                                m -= 1
+                                if events[Int(open[m])].name == event.name {
+                                    index = m
+                                    break
+                                }
+                            }
+                        }
+                        close(k, with: index.map { open.remove(at: $0) }, events)
                     }
-                    guard let b = open.popLast() else {
-                        unbalanced(
-                            event,
-                            "an 'E' event with no open 'B' on \(trace.describe(thread: event.thread)): its slice's beginning is missing"
-                        )
-                        continue
+                    open += begins
+                    for k in zeroLength {
+                        let event = events[Int(k)]
+                        let here = open.indices.filter { events[Int(open[$0])].time == time }
+                        let match =
+                            event.name != 0
+                            ? here.last { events[Int(open[$0])].name == event.name }
+                            : here.last { open[$0] == afterItsBegin[k] } ?? here.last
+                        close(k, with: match.map { open.remove(at: $0) }, events)
                     }
-                    let begin = events[Int(b)]
-                    if event.name != 0, event.name != begin.name {
-                        unbalanced(
-                            event,
-                            "this 'E' names '\(trace.names[event.name])' but closes '\(trace.names[begin.name])' (traceEvents[\(begin.event)]) on \(trace.describe(thread: event.thread))",
-                            severity: .warning)
-                    }
-                    trace.slices.append(
-                        TraceSlice(
-                            thread: begin.thread, name: begin.name, category: begin.category, event: begin.event,
-                            start: begin.time, end: event.time, offset: begin.offset))
                 }
                 for b in open {
                     unbalanced(
@@ -472,6 +509,29 @@ enum ChromeTraceReader {
                 }
             }
             beginEnds = []
+        }
+
+        /// The slice from `begin` to the `E` event `k` (an error when there is no `begin`).
+        private mutating func close(_ k: Int32, with begin: Int32?, _ events: [BeginEnd]) {
+            let event = events[Int(k)]
+            guard let b = begin else {
+                unbalanced(
+                    event,
+                    "an 'E' event with no open 'B' on \(trace.describe(thread: event.thread)): its slice's beginning is missing"
+                )
+                return
+            }
+            let begin = events[Int(b)]
+            if event.name != 0, event.name != begin.name {
+                unbalanced(
+                    event,
+                    "this 'E' names '\(trace.names[event.name])' but closes '\(trace.names[begin.name])' (traceEvents[\(begin.event)]) on \(trace.describe(thread: event.thread))",
+                    severity: .warning)
+            }
+            trace.slices.append(
+                TraceSlice(
+                    thread: begin.thread, name: begin.name, category: begin.category, event: begin.event,
+                    start: begin.time, end: event.time, offset: begin.offset))
         }
 
         private mutating func unbalanced(

@@ -10,24 +10,38 @@ public struct ImportOptions: Sendable {
     public var premain: String?
     /// `--main-thread NAME|TID`.
     public var mainThread: String?
+    /// `--process NAME`: the app's process by name (Android: the package name).
+    public var process: String?
     /// `--map FILE`, read.
     public var map: NameMap?
+    /// `--cost`: what a task costs, its slices' wall time or the time their thread ran.
+    public var cost: ImportCost
 
     public init(
         format: ImportFormat? = nil, match: String? = nil, premain: String? = nil, mainThread: String? = nil,
-        map: NameMap? = nil
+        process: String? = nil, map: NameMap? = nil, cost: ImportCost = .wall
     ) {
         self.format = format
         self.match = match
         self.premain = premain
         self.mainThread = mainThread
+        self.process = process
         self.map = map
+        self.cost = cost
     }
+}
+
+/// `--cost`: a task's cost from its slices.
+public enum ImportCost: String, CaseIterable, Sendable {
+    /// The slices' wall time (end − start).
+    case wall
+    /// The time the slices' thread was running on a CPU during them (`sched_switch`).
+    case running
 }
 
 /// The input formats `import` reads.
 public enum ImportFormat: String, CaseIterable, Sendable {
-    case chrome, atrace, metrickit
+    case perfetto, chrome, atrace, metrickit
 }
 
 /// `--map FILE`: slice names → task ids. Two forms:
@@ -119,6 +133,8 @@ struct SelectionRules {
     let phaseNames: Set<String>
     /// The `--map` file, for messages.
     let mapFile: String?
+    /// `--cost`.
+    let cost: ImportCost
 
     var isInto: Bool { taskIDs != nil }
 
@@ -148,6 +164,7 @@ struct SelectionRules {
         self.taskIDs = taskIDs
         self.phaseNames = phaseNames
         mapFile = options.map?.file
+        cost = options.cost
     }
 
     func decide(_ name: String) -> NameDecision {

@@ -198,6 +198,8 @@ enum ScenarioBuilder {
             text += ": cost is the median over the traces, costP90 their 90th percentile"
         } else if runs[0].isDistribution {
             text += ": cost is the histogram's median, costP90 its 90th percentile"
+        } else if runs[0].runningCost {
+            text += ": costs are the time the slices' threads were running (sched_switch)"
         } else {
             text += ": costs are the slices' wall times"
         }

@@ -25,16 +25,26 @@
 enum SliceSelection {
     /// The import of one trace, or nil after recording errors in `log`.
     static func run(
-        of trace: inout Trace, rules: SelectionRules, mainThread option: String?, log: inout ImportLog
+        of trace: inout Trace, rules: SelectionRules, mainThread option: String?, process: String? = nil,
+        log: inout ImportLog
     ) -> ImportedRun? {
         let errorsBefore = log.errorCount
-        guard let app = chooseApp(trace, option: option, log: &log) else {
+        guard let app = chooseApp(trace, mainThread: option, process: process, rules: rules, log: &log) else {
             trace.report(appPID: nil, into: &log)
             return nil
         }
         trace.report(appPID: app.pid, into: &log)
         guard log.errorCount == errorsBefore else { return nil }
+        for note in trace.readerNotes { log.note(trace.file, note) }
+        if rules.cost == .running, trace.schedule == nil {
+            log.error(
+                trace.file,
+                "--cost running needs the kernel's scheduler events (sched_switch, in a Perfetto trace with the ftrace 'sched/sched_switch' event): this trace has none"
+            )
+            return nil
+        }
         var run = ImportedRun(file: trace.file, format: trace.format.rawValue)
+        run.runningCost = rules.cost == .running
         let main = trace.threads[Int(app.mainThread)]
         run.appName = trace.processNames[app.pid]
         run.app =
@@ -59,7 +69,17 @@ enum SliceSelection {
     }
 
     /// The app's main thread, or nil after an error that lists the candidates.
-    static func chooseApp(_ trace: Trace, option: String?, log: inout ImportLog) -> App? {
+    ///
+    /// `--process NAME` names the app's process (several with that name: the
+    /// one with slices); `--main-thread NAME|TID` its main thread (by default
+    /// the thread named `main`, else the one whose tid is the pid). Without
+    /// either, the thread named `main`, else a thread whose tid is its pid in
+    /// a process with slices; when several processes qualify, those with a
+    /// slice that `--match` selects.
+    static func chooseApp(
+        _ trace: Trace, mainThread option: String?, process: String? = nil, rules: SelectionRules? = nil,
+        log: inout ImportLog
+    ) -> App? {
         var slicesPerThread = [Int](repeating: 0, count: trace.threads.count)
         for slice in trace.slices { slicesPerThread[Int(slice.thread)] += 1 }
         var slicesPerProcess: [Int: Int] = [:]
@@ -77,18 +97,40 @@ enum SliceSelection {
             return shown.joined(separator: "; ") + (list.count > 12 ? "; … (\(list.count - 12) more)" : "")
         }
         let withSlices = all.filter { slicesPerThread[$0] > 0 }
+        // Processes with a slice that --match selects (computed when needed).
+        lazy var matchingProcesses: Set<Int> = {
+            guard let rules, rules.match != nil else { return [] }
+            var matches = [Bool?](repeating: nil, count: trace.names.count)
+            var found = Set<Int>()
+            for slice in trace.slices {
+                let pid = trace.threads[Int(slice.thread)].pid
+                if found.contains(pid) { continue }
+                let name = Int(slice.name)
+                if matches[name] == nil { matches[name] = rules.decide(trace.names[slice.name]).matches }
+                if matches[name] == true { found.insert(pid) }
+            }
+            return found
+        }()
         func pick(_ candidates: [Int], _ what: String) -> App? {
             var list = candidates
             if list.count > 1 { list = list.filter { slicesPerProcess[trace.threads[$0].pid, default: 0] > 0 } }
             if list.count > 1 { list = list.filter { slicesPerThread[$0] > 0 } }
+            if list.count > 1, rules?.match != nil {
+                let selected = list.filter { matchingProcesses.contains(trace.threads[$0].pid) }
+                if !selected.isEmpty { list = selected }
+            }
             if list.count == 1 { return App(pid: trace.threads[list[0]].pid, mainThread: Int32(list[0])) }
             if list.count > 1 {
                 log.error(
                     trace.file,
-                    "\(what) in several processes: \(describe(list)). Say which is the app's main thread with --main-thread TID"
+                    "\(what) in several processes: \(describe(list)). Say which is the app with --process NAME or --main-thread TID\(rules?.match == nil ? " (or --match REGEX: the process whose slices it selects)" : "")"
                 )
             }
             return nil
+        }
+        if let process {
+            return chooseProcess(
+                trace, process, mainThread: option, slicesPerThread: slicesPerThread, describe: describe, log: &log)
         }
         if let option {
             let candidates =
@@ -117,9 +159,60 @@ enum SliceSelection {
         }
         log.error(
             trace.file,
-            "cannot tell which thread is the app's main thread: no thread is named 'main' (thread_name metadata) and no thread's tid equals its pid. Threads with slices: \(describe(withSlices)). Name it with --main-thread TID (or its name)"
+            "cannot tell which thread is the app's main thread: no thread is named 'main' (thread_name metadata) and no thread's tid equals its pid. Threads with slices: \(describe(withSlices)). Name it with --main-thread TID (or its name), or the app with --process NAME"
         )
         return nil
+    }
+
+    /// `--process NAME` (with `--main-thread` inside it, when given).
+    private static func chooseProcess(
+        _ trace: Trace, _ name: String, mainThread option: String?, slicesPerThread: [Int],
+        describe: ([Int]) -> String, log: inout ImportLog
+    ) -> App? {
+        func basename(_ text: String) -> Substring { text.split(separator: "/").last ?? Substring(text) }
+        var pids = Set(trace.processNames.filter { $0.value == name }.keys)
+        if pids.isEmpty { pids = Set(trace.processNames.filter { basename($0.value) == basename(name) }.keys) }
+        var slicesPerProcess: [Int: Int] = [:]
+        for (k, thread) in trace.threads.enumerated() { slicesPerProcess[thread.pid, default: 0] += slicesPerThread[k] }
+        if pids.count > 1 { pids = pids.filter { slicesPerProcess[$0, default: 0] > 0 } }
+        guard pids.count == 1, let pid = pids.first else {
+            let processes = Set(trace.threads.map(\.pid)).filter { slicesPerProcess[$0, default: 0] > 0 }.sorted()
+            let listed = processes.prefix(12).map { pid in
+                "\(trace.processNames[pid].map { "'\($0)' " } ?? "")pid \(pid) (\(plural(slicesPerProcess[pid]!, "slice")))"
+            }
+            log.error(
+                trace.file,
+                pids.isEmpty
+                    ? "--process '\(name)': no process has that name in this trace. Processes with slices: \(listed.isEmpty ? "none" : listed.joined(separator: "; "))"
+                    : "--process '\(name)': several processes with that name have slices (pids \(pids.sorted().map(String.init).joined(separator: ", "))); say which with --main-thread TID"
+            )
+            return nil
+        }
+        let threads = trace.threads.indices.filter { trace.threads[$0].pid == pid }
+        var candidates: [Int]
+        if let option {
+            candidates = threads.filter { k in
+                Int(option).map { trace.threads[k].tid == $0 } ?? (trace.threads[k].name == option)
+            }
+            if candidates.isEmpty {
+                log.error(
+                    trace.file,
+                    "--main-thread '\(option)': process '\(name)' (pid \(pid)) has no thread \(Int(option) == nil ? "named" : "with tid") \(option). Its threads: \(threads.isEmpty ? "none" : describe(threads))"
+                )
+                return nil
+            }
+        } else {
+            candidates = threads.filter { trace.threads[$0].name == "main" }
+            if candidates.isEmpty { candidates = threads.filter { trace.threads[$0].tid == pid } }
+        }
+        guard candidates.count == 1 else {
+            log.error(
+                trace.file,
+                "--process '\(name)' (pid \(pid)): \(candidates.isEmpty ? "no thread is named 'main' and none has the pid as its tid" : "several threads are named '\(option ?? "main")'"): name its main thread with --main-thread TID. Its threads: \(threads.isEmpty ? "none" : describe(threads))"
+            )
+            return nil
+        }
+        return App(pid: pid, mainThread: Int32(candidates[0]))
     }
 
     // MARK: launchflow traces
@@ -147,6 +240,9 @@ enum SliceSelection {
             if let slot = tasks[decision.task] {
                 run.tasks[slot].cost += slice.duration
                 run.tasks[slot].slices += 1
+                if let span = run.tasks[slot].span {
+                    run.tasks[slot].span = min(span.lowerBound, slice.start)...max(span.upperBound, slice.end)
+                }
                 continue
             }
             tasks[decision.task] = run.tasks.count
@@ -156,7 +252,8 @@ enum SliceSelection {
                     priority: declared.priority, firstFrame: declared.firstFrame,
                     v2: ImportedTask.V2(
                         latency: declared.latency ?? 0, delay: declared.delay ?? 0, queue: declared.queue,
-                        idle: declared.idle, anchor: declared.anchor, group: declared.group)))
+                        idle: declared.idle, anchor: declared.anchor, group: declared.group),
+                    span: slice.start...slice.end))
             declaredDependencies.append(declared.dependsOn.map { rules.decide($0).task })
         }
         for (slot, dependencies) in declaredDependencies.enumerated() {
@@ -167,7 +264,9 @@ enum SliceSelection {
         }
         for (k, _) in trace.declaredPhases.sorted(by: { $0.value < $1.value })
         where trace.threads[Int(trace.slices[k].thread)].pid == app.pid {
-            run.preMain.append(ImportedPhase(name: trace.names[trace.slices[k].name], cost: trace.slices[k].duration))
+            let slice = trace.slices[k]
+            run.preMain.append(
+                ImportedPhase(name: trace.names[slice.name], cost: slice.duration, span: slice.start...slice.end))
         }
         // (v2) The inputs the app handled: in `at` order, then trace order (the
         // order the run loop takes pending inputs in).
@@ -210,6 +309,8 @@ struct ImportedRun {
     var unmatched: [UnmatchedSlice] = []
     /// MetricKit: the costs are already distributions (cost = median, `p90`).
     var isDistribution = false
+    /// `--cost running`: the costs are the time the slices' threads ran.
+    var runningCost = false
     var dependencyCount: Int { tasks.reduce(0) { $0 + $1.dependsOn.count } }
 
     mutating func addUnmatched(_ name: String, _ duration: Nanos) {
@@ -235,6 +336,8 @@ struct ImportedTask {
     var priority: Int? = nil
     var firstFrame: Bool? = nil
     var v2: V2? = nil
+    /// From the start of its first slice to the end of its last (trace clock), when the trace says.
+    var span: ClosedRange<Nanos>? = nil
 
     /// The v2 keys a launchflow trace declares (MODEL.md §1).
     struct V2 {
@@ -259,6 +362,7 @@ struct ImportedInput {
 struct ImportedPhase {
     var name: String
     var cost: Nanos
+    var span: ClosedRange<Nanos>? = nil
 }
 
 struct UnmatchedSlice {

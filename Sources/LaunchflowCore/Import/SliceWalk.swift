@@ -25,6 +25,9 @@ extension SliceSelection {
         private var selectedByThread: [[Int32]]
         /// Per thread: every slice in time order (for flows that bind to the next slice).
         private var sortedByThread: [[Int32]]
+        /// Per slice: the index into ``selected`` of the selected slice it is in, or -1
+        /// (kept only when flows bind to slices, as Perfetto's do).
+        private var selectedOfSlice: [Int32] = []
 
         private struct TaskSum {
             var id: String
@@ -32,9 +35,20 @@ extension SliceSelection {
             var slices = 0
             var onMain = 0
             var firstStart: Nanos
-            var firstEvent: Int32
+            var lastEnd: Nanos
+            /// The (pid, tid) of the thread of the first slice (the first in (pid, tid) order, at one start).
+            var firstThread: ThreadKey
+
+            /// Task order: by first start, then thread, then id — never the file's order.
+            static func before(_ a: TaskSum, _ b: TaskSum) -> Bool {
+                (a.firstStart, a.firstThread.pid, a.firstThread.tid, a.id)
+                    < (b.firstStart, b.firstThread.pid, b.firstThread.tid, b.id)
+            }
             var parts: [Nanos] = []
             var dependsOn = Set<Int32>()
+            /// Where its slices' thread spent them (traces with scheduler events).
+            var sched = SchedTimeline.Breakdown()
+            var wall: Nanos = 0
         }
 
         private var tasks: [TaskSum] = []
@@ -73,22 +87,38 @@ extension SliceSelection {
             var inSelected: Bool
             /// A slice inside this one is selected (tracked for depth 0 only).
             var holdsSelected = false
+            /// The index into ``selected`` of the selected slice this one is in, or -1.
+            var selectedIndex: Int32 = -1
         }
 
         mutating func select(log: inout ImportLog) {
             let slices = trace.slices
+            if trace.flows.contains(where: { $0.slice >= 0 }) {
+                selectedOfSlice = [Int32](repeating: -1, count: slices.count)
+            }
             var byThread = [[Int32]](repeating: [], count: trace.threads.count)
             for (k, slice) in slices.enumerated() where trace.threads[Int(slice.thread)].pid == app.pid {
                 byThread[Int(slice.thread)].append(Int32(k))
             }
+            // Time order, whatever the file's: at one start, a zero-length slice
+            // first (it ends there, so it holds nothing and nothing holds it: a
+            // cost-0 slice of its own), then parents before their children;
+            // slices of the same span by name, then file order.
+            let names = trace.names
             let before = { (a: Int32, b: Int32) -> Bool in
                 let x = slices[Int(a)]
                 let y = slices[Int(b)]
                 if x.start != y.start { return x.start < y.start }
+                if (x.end == x.start) != (y.end == y.start) { return x.end == x.start }
                 if x.end != y.end { return x.end > y.end }  // parents before their children
+                if x.name != y.name { return names[x.name] < names[y.name] }
                 return a < b
             }
-            for thread in byThread.indices where !byThread[thread].isEmpty {
+            // Threads in (pid, tid) order, so that nothing depends on the order of the file.
+            let threadOrder = byThread.indices.sorted {
+                (trace.threads[$0].pid, trace.threads[$0].tid) < (trace.threads[$1].pid, trace.threads[$1].tid)
+            }
+            for thread in threadOrder where !byThread[thread].isEmpty {
                 var list = byThread[thread]
                 byThread[thread] = []
                 if !zip(list, list.dropFirst()).allSatisfy({ before($0, $1) }) { list.sort(by: before) }
@@ -110,12 +140,13 @@ extension SliceSelection {
                         log.warning(
                             trace.file,
                             "'\(trace.names[slice.name])' starts inside '\(trace.names[trace.slices[Int(top.slice)].name])' but ends after it, on \(trace.describe(thread: thread)): slices on one thread should nest; it is taken as a sibling (reported once per thread)",
-                            line: lines.line(of: slice.offset), at: position(slice))
+                            line: line(of: slice.offset), at: position(slice))
                     }
                     while let top = stack.last, slice.end > top.end { close(stack.removeLast(), depth: stack.count) }
                 }
                 let inSelected = stack.last?.inSelected ?? false
                 var selectedHere = false
+                var selectedIndex = stack.last?.selectedIndex ?? -1
                 if !inSelected {
                     let decision = decision(slice.name)
                     let isPhase = onMain && decision.premain
@@ -124,11 +155,16 @@ extension SliceSelection {
                         || (rules.match != nil ? decision.matches : rules.isInto ? decision.known : stack.isEmpty)
                     if interesting {
                         selectedHere = true
+                        selectedIndex = Int32(selected.count)
                         take(Int32(k), slice, decision, isPhase: isPhase, thread: thread, log: &log)
                         if !stack.isEmpty { stack[0].holdsSelected = true }
                     }
                 }
-                stack.append(Open(slice: k, start: slice.start, end: slice.end, inSelected: inSelected || selectedHere))
+                if !selectedOfSlice.isEmpty { selectedOfSlice[Int(k)] = selectedIndex }
+                stack.append(
+                    Open(
+                        slice: k, start: slice.start, end: slice.end, inSelected: inSelected || selectedHere,
+                        selectedIndex: selectedIndex))
             }
             while let top = stack.popLast() { close(top, depth: stack.count) }
         }
@@ -160,7 +196,7 @@ extension SliceSelection {
                     log.error(
                         trace.file,
                         "slice '\(name)' matches map rules for \(decision.conflicts.count) tasks: \(decision.conflicts.joined(separator: " and ")) (map \(rules.mapFile ?? "")); a slice must count towards one task: make the rules exclusive",
-                        line: lines.line(of: slice.offset), at: position(slice))
+                        line: line(of: slice.offset), at: position(slice))
                 }
             } else if isPhase {
                 target = .phase(slot(name, in: &phases, &phaseSlot, slice, k))
@@ -181,22 +217,51 @@ extension SliceSelection {
         private func slot(
             _ id: String, in sums: inout [TaskSum], _ slots: inout [String: Int32], _ slice: TraceSlice, _ k: Int32
         ) -> Int32 {
+            let thread = ThreadKey(
+                pid: trace.threads[Int(slice.thread)].pid, tid: trace.threads[Int(slice.thread)].tid)
             let slot: Int32
             if let existing = slots[id] {
                 slot = existing
             } else {
                 slot = Int32(sums.count)
                 slots[id] = slot
-                sums.append(TaskSum(id: id, firstStart: slice.start, firstEvent: slice.event))
+                sums.append(TaskSum(id: id, firstStart: slice.start, lastEnd: slice.end, firstThread: thread))
             }
-            sums[Int(slot)].cost += slice.duration
+            if (slice.start, thread.pid, thread.tid)
+                < (sums[Int(slot)].firstStart, sums[Int(slot)].firstThread.pid, sums[Int(slot)].firstThread.tid)
+            {
+                sums[Int(slot)].firstStart = slice.start
+                sums[Int(slot)].firstThread = thread
+            }
+            sums[Int(slot)].lastEnd = max(sums[Int(slot)].lastEnd, slice.end)
+            // The cost: the wall time, or (--cost running) the time the thread ran.
+            var cost = slice.duration
+            if let schedule = trace.schedule {
+                let breakdown = schedule.breakdown(
+                    tid: trace.threads[Int(slice.thread)].tid, from: slice.start, to: slice.end)
+                sums[Int(slot)].sched += breakdown
+                // Time before the thread's first scheduler event is unknown: counted as running (a warning says so).
+                if rules.cost == .running { cost = breakdown.running + breakdown.unknown }
+            }
+            // Saturating: a corrupt trace's sums stop at Int64.max (then over the hour limit, an error).
+            sums[Int(slot)].wall =
+                sums[Int(slot)].wall.addingReportingOverflow(slice.duration).overflow
+                ? .max : sums[Int(slot)].wall + slice.duration
+            sums[Int(slot)].cost =
+                sums[Int(slot)].cost.addingReportingOverflow(cost).overflow
+                ? .max : sums[Int(slot)].cost + cost
             sums[Int(slot)].slices += 1
-            if sums[Int(slot)].parts.count < 5 { sums[Int(slot)].parts.append(slice.duration) }
+            if sums[Int(slot)].parts.count < 5 { sums[Int(slot)].parts.append(cost) }
             return slot
         }
 
         func position(_ slice: TraceSlice) -> String {
-            trace.format == .atrace ? trace.describe(thread: slice.thread) : "traceEvents[\(slice.event)]"
+            trace.position(event: slice.event, offset: slice.offset, thread: slice.thread)
+        }
+
+        /// The line of byte `offset` (nil in a binary trace).
+        private mutating func line(of offset: Int) -> Int? {
+            trace.format == .perfetto ? nil : lines.line(of: offset)
         }
 
         // MARK: Flows
@@ -259,7 +324,8 @@ extension SliceSelection {
                     log.warning(
                         trace.file,
                         "flow \(flowName(a.flow)): its '\(letter(loose.phase))' event \(why), so the dependency of \(from == nil ? "'\(task)' on it" : "it on '\(task)'") is not imported",
-                        line: lines.line(of: loose.offset), at: "traceEvents[\(loose.event)]")
+                        line: line(of: loose.offset),
+                        at: trace.position(event: loose.event, offset: loose.offset, thread: loose.thread))
                 default: continue  // neither end in a task, or an end in a pre-main phase
                 }
             }
@@ -270,6 +336,10 @@ extension SliceSelection {
 
         private func bind(_ step: FlowStep) -> Selected? {
             guard trace.threads[Int(step.thread)].pid == app.pid else { return nil }
+            if step.slice >= 0 {
+                let index = selectedOfSlice.isEmpty ? -1 : selectedOfSlice[Int(step.slice)]
+                return index >= 0 ? selected[Int(index)] : nil
+            }
             return step.bindsToEnclosingSlice ? enclosing(step.thread, step.time) : next(step.thread, step.time)
         }
 
@@ -289,9 +359,7 @@ extension SliceSelection {
         // MARK: Result
 
         func finish(into run: inout ImportedRun, log: inout ImportLog) {
-            let order = tasks.indices.sorted {
-                (tasks[$0].firstStart, tasks[$0].firstEvent) < (tasks[$1].firstStart, tasks[$1].firstEvent)
-            }
+            let order = tasks.indices.sorted { TaskSum.before(tasks[$0], tasks[$1]) }
             var rank = [Int](repeating: 0, count: tasks.count)
             for (r, k) in order.enumerated() { rank[k] = r }
             var repeated: [TaskSum] = []
@@ -301,16 +369,50 @@ extension SliceSelection {
                     ImportedTask(
                         id: sum.id, cost: sum.cost, onMain: sum.onMain == sum.slices,
                         dependsOn: sum.dependsOn.map { Int($0) }.sorted { rank[$0] < rank[$1] }.map { tasks[$0].id },
-                        slices: sum.slices))
+                        slices: sum.slices, span: sum.firstStart...sum.lastEnd))
                 if sum.slices > 1 { repeated.append(sum) }
             }
-            for phase in phases.sorted(by: { ($0.firstStart, $0.firstEvent) < ($1.firstStart, $1.firstEvent) }) {
-                run.preMain.append(ImportedPhase(name: phase.id, cost: phase.cost))
+            for phase in phases.sorted(by: TaskSum.before) {
+                run.preMain.append(
+                    ImportedPhase(name: phase.id, cost: phase.cost, span: phase.firstStart...phase.lastEnd))
                 if phase.slices > 1 { repeated.append(phase) }
             }
             noteRepeats(repeated, log: &log)
+            if let schedule = trace.schedule {
+                noteScheduling(order.map { tasks[$0] }, threads: schedule.threadCount, log: &log)
+            }
             run.threadsWithTasks = threadsWithTasks.count
             run.unmatched = unmatchedOrder.map { unmatched[$0]! }
+        }
+
+        /// Where each task's thread spent it, one note per task.
+        private func noteScheduling(_ sums: [TaskSum], threads: Int, log: inout ImportLog) {
+            log.note(
+                trace.file,
+                "the trace has scheduler events (sched_switch) for \(plural(threads, "thread")): each task's time running, runnable (waiting for a CPU) and sleeping (waiting: I/O, a lock, a message) follows\(rules.cost == .running ? "; the costs are the running times (--cost running)" : "; --cost running makes the running time the cost")"
+            )
+            for sum in sums {
+                let wall = sum.wall
+                func part(_ label: String, _ value: Nanos) -> String {
+                    let share = wall > 0 ? " (\(fixed(Double(value) * 100 / Double(wall), 0))%)" : ""
+                    return "\(label) \(formatMillis(nanos: value))\(share)"
+                }
+                var parts = [
+                    part("running", sum.sched.running), part("runnable", sum.sched.runnable),
+                    part("sleeping", sum.sched.sleeping),
+                ]
+                if sum.sched.unknown > 0 {
+                    parts.append(part("unknown (before its thread's first event)", sum.sched.unknown))
+                }
+                log.note(
+                    trace.file, "'\(sum.id)' \(formatMillis(nanos: wall)) ms: \(parts.joined(separator: ", "))")
+                if rules.cost == .running, sum.sched.unknown > 0 {
+                    log.warning(
+                        trace.file,
+                        "'\(sum.id)': \(formatMillis(nanos: sum.sched.unknown)) of its \(formatMillis(nanos: wall)) ms come before its thread's first scheduler event (its state is unknown there): that time is counted as running"
+                    )
+                }
+            }
         }
 
         /// A note per name that occurs several times (one note for them all when there are many).

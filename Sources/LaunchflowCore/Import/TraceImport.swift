@@ -46,7 +46,8 @@ public enum TraceImport {
             switch read(bytes, file: path, format: request.options.format, log: &log, progress: report) {
             case .trace(var trace)?:
                 if let run = SliceSelection.run(
-                    of: &trace, rules: rules, mainThread: request.options.mainThread, log: &log)
+                    of: &trace, rules: rules, mainThread: request.options.mainThread,
+                    process: request.options.process, log: &log)
                 {
                     runs.append(run)
                 }
@@ -78,12 +79,30 @@ public enum TraceImport {
         case metricKit(MetricKitReader.Payload)
     }
 
-    /// Reads one file in its format (`--from`, or detected from the content).
+    /// Reads one file in its format (`--from`, or detected from the content);
+    /// a gzip'd file is decompressed first.
     static func read(
         _ bytes: [UInt8], file: String, format: ImportFormat?, log: inout ImportLog, progress: ((Int) -> Void)?
     ) -> Input? {
+        var bytes = bytes
+        var decompressed = false
+        if Gzip.isGzip(bytes) {
+            do {
+                bytes = try Gzip.decompress(bytes)
+                decompressed = true
+            } catch {
+                log.error(
+                    file,
+                    "cannot decompress this gzip file: at byte \(error.offset): \(error.message); nothing was imported")
+                return nil
+            }
+        }
         let detected = format ?? detect(bytes)
         switch detected {
+        case .perfetto?:
+            return PerfettoReader.read(
+                bytes, file: file, decompressed: decompressed, log: &log, progress: decompressed ? nil : progress
+            ).map { .trace($0) }
         case .chrome?:
             do {
                 return try ChromeTraceReader.read(bytes, file: file, log: &log, progress: progress).map { .trace($0) }
@@ -109,14 +128,16 @@ public enum TraceImport {
         case nil:
             log.error(
                 file,
-                "unknown format: expected Chrome trace JSON ({\"traceEvents\": [...]} or [...]), atrace/systrace text ('# tracer:' or tracing_mark_write lines) or a MetricKit payload; --from chrome|atrace|metrickit says which"
+                "unknown format: expected a Perfetto protobuf trace, Chrome trace JSON ({\"traceEvents\": [...]} or [...]), atrace/systrace text ('# tracer:' or tracing_mark_write lines) or a MetricKit payload, plain or gzip'd; --from perfetto|chrome|atrace|metrickit says which"
             )
             return nil
         }
     }
 
-    /// JSON (a Chrome trace or a MetricKit payload, told apart while reading) or atrace text.
+    /// A Perfetto protobuf trace, JSON (a Chrome trace or a MetricKit payload,
+    /// told apart while reading) or atrace text.
     static func detect(_ bytes: [UInt8]) -> ImportFormat? {
+        if PerfettoReader.looksLikePerfetto(bytes) { return .perfetto }
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while i < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[i]) { i += 1 }
         guard i < bytes.count else { return nil }

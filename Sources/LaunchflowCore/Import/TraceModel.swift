@@ -11,6 +11,7 @@ struct Trace {
         case chrome = "Chrome trace"
         case atrace = "atrace text"
         case launchflow = "launchflow trace"
+        case perfetto = "Perfetto trace"
     }
 
     var file: String
@@ -39,6 +40,10 @@ struct Trace {
     var scenarioName: String?
     /// Where each event sits, for messages: computed only when one is needed.
     var lines: LineIndex
+    /// Thread states from the kernel's scheduler events (Perfetto `sched_switch`), when the trace has them.
+    var schedule: SchedTimeline?
+    /// What the reader left out, in one line each (notes: nothing is dropped silently).
+    var readerNotes: [String] = []
 
     init(file: String, format: Format, bytes: [UInt8]) {
         self.file = file
@@ -96,6 +101,18 @@ struct TraceThread {
     var name: String?
 }
 
+extension Trace {
+    /// Where an event is, for messages: `traceEvents[12]` (JSON), the thread (atrace),
+    /// the thread and byte offset (Perfetto).
+    func position(event: Int32, offset: Int, thread: Int32) -> String {
+        switch format {
+        case .atrace: describe(thread: thread)
+        case .perfetto: "\(describe(thread: thread)), the packet at byte \(offset)"
+        case .chrome, .launchflow: "traceEvents[\(event)]"
+        }
+    }
+}
+
 /// One slice: a span of time on one thread.
 struct TraceSlice {
     var thread: Int32
@@ -127,6 +144,9 @@ struct FlowStep {
     var time: Nanos
     var event: Int32
     var offset: Int
+    /// The slice the step belongs to, when the format says (Perfetto's
+    /// `flow_ids` are on a slice's event): index into ``Trace/slices``; -1 to bind by time.
+    var slice: Int32 = -1
 }
 
 /// What a launchflow trace's task slice says about its task (its `args`).

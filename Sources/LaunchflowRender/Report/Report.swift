@@ -25,6 +25,8 @@ public struct Report: Sendable {
     /// A sweep, shown when some task's cost varied in it.
     public var sweep: SweepResult?
     public var tiers: TierDisplay
+    /// `report --trace`: a traced launch against the simulated one, task by task.
+    public var traceComparison: TraceComparison?
 
     public init(
         results: [SimulationResult], file: String, lint: [LintWarning] = [], whatIf: WhatIfAnalysis? = nil,

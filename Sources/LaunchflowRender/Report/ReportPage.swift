@@ -29,6 +29,10 @@ struct ReportPage {
         let dag = ReportPictures.inline(try Graphviz.svg(pictures.dag(report.tiers)))
         var distribution: String?
         if let sweep = report.sweep, sweep.uncertainTasks > 0 { distribution = try pictures.distribution(sweep) }
+        var traceOverlay: String?
+        if let comparison = report.traceComparison {
+            traceOverlay = ReportPictures.inline(try TraceComparisonChart(comparison).svg())
+        }
 
         var out = ""
         out.reserveCapacity(panels.reduce(dag.utf8.count) { $0 + $1.utf8.count } + 200_000)
@@ -44,6 +48,9 @@ struct ReportPage {
         out += lintSection()
         out += ganttSection(legend: legend, panels: panels)
         out += dagSection(dag)
+        if let traceOverlay, let comparison = report.traceComparison {
+            out += traceSection(comparison, picture: traceOverlay)
+        }
         if let distribution, let sweep = report.sweep { out += sweepSection(sweep, picture: distribution) }
         out += whatIfSection()
         out += taskTable()
@@ -275,6 +282,30 @@ struct ReportPage {
         }
         out += "</tbody>\n</table>\n<div class=\"\(p)dist\">\(picture)</div>\n</section>\n"
         return out
+    }
+
+    private func traceSection(_ comparison: TraceComparison, picture: String) -> String {
+        var out = "<section id=\"\(p)trace\">\n<h2>Measured against simulated</h2>\n"
+        out += "<p class=\"\(p)note\">\(ReportText.html(comparison.trace)) against the model under"
+        out += " \(comparison.strategy.rawValue), task by task (matched by id), aligned at the start of"
+        out += " '\(ReportText.html(comparison.anchor))'. Dashed outlines: measured; bars: simulated."
+        out += " Error = simulated − measured (+: the model is late).</p>\n"
+        out += "<div class=\"\(p)dag-frame\">\(picture)</div>\n"
+        out += "<table class=\"\(p)table \(p)tasks\">\n<thead><tr><th class=\"\(p)id\">task</th>"
+        out += "<th>measured</th><th>simulated</th><th>start error</th><th>end error</th></tr></thead>\n<tbody>\n"
+        let index = taskIndex()
+        for row in comparison.rows.prefix(20) {
+            out += "<tr data-task=\"\(index[row.id] ?? -1)\"><td class=\"\(p)id\">\(ReportText.html(row.id))</td>"
+            out += "<td>\(formatMillis(row.measured.start)) → \(formatMillis(row.measured.end))</td>"
+            out += "<td>\(formatMillis(row.simulated.start)) → \(formatMillis(row.simulated.end))</td>"
+            out += "<td>\(ReportText.signedMs(row.startError))</td><td>\(ReportText.signedMs(row.endError))</td></tr>\n"
+        }
+        out += "</tbody>\n</table>\n"
+        if let frame = comparison.firstFrame {
+            out += "<p class=\"\(p)note\">First frame (end of '\(ReportText.html(frame.task))'): measured"
+            out += " \(formatMillis(frame.measured)) ms, simulated \(formatMillis(frame.simulated)) ms.</p>\n"
+        }
+        return out + "</section>\n"
     }
 
     private func whatIfSection() -> String {

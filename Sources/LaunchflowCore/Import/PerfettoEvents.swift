@@ -1,0 +1,306 @@
+/// ``PerfettoReader``'s events: TrackEvent slices and flows, ftrace `print`
+/// (atrace) sections and scheduler events; then each track's events matched
+/// into slices.
+extension PerfettoState {
+    // MARK: TrackEvent
+
+    mutating func readTrackEvent(
+        _ message: ProtoReader, time packetTime: Int64?, clock: UInt8, sequence: inout Sequence, offset: Int
+    ) throws(ProtoError) {
+        let what = "TrackEvent"
+        var reader = message
+        var type: UInt64 = 0
+        var track: UInt64?
+        var name: Int32?
+        var nameID: UInt64?
+        var category: Int32?
+        var categoryID: UInt64?
+        var flows: [UInt64] = []
+        var terminating: [UInt64] = []
+        var deltaMicros: Int64?
+        var absoluteMicros: Int64?
+        var legacyPhase: UInt8?
+        var legacyDuration: Int64?
+        var legacyNameID: UInt64?
+        while let (number, wire) = try reader.nextField() {
+            switch number {
+            case 9: type = try reader.unsigned(wire, field: 9, of: what)
+            case 11: track = try reader.unsigned(wire, field: 11, of: what)
+            case 23: name = trace.names.intern(try reader.string(wire, field: 23, of: what))
+            case 10: nameID = try reader.unsigned(wire, field: 10, of: what)
+            case 22:
+                let text = try reader.string(wire, field: 22, of: what)
+                if category == nil { category = trace.names.intern(text) }
+            case 3:
+                var ids: [UInt64] = []
+                try reader.repeatedVarints(wire, field: 3, of: what, into: &ids)
+                if categoryID == nil { categoryID = ids.first }
+            case 47: try reader.repeatedFixed64(wire, field: 47, of: what, into: &flows)
+            case 36: try reader.repeatedVarints(wire, field: 36, of: what, into: &flows)
+            case 48: try reader.repeatedFixed64(wire, field: 48, of: what, into: &terminating)
+            case 42: try reader.repeatedVarints(wire, field: 42, of: what, into: &terminating)
+            case 1: deltaMicros = try reader.signed(wire, field: 1, of: what)
+            case 16: absoluteMicros = try reader.signed(wire, field: 16, of: what)
+            case 6:
+                var legacy = try reader.message(wire, field: 6, of: what)
+                while let (field, wire) = try legacy.nextField() {
+                    switch field {
+                    case 1: legacyNameID = try legacy.unsigned(wire, field: 1, of: "LegacyEvent")
+                    case 2:
+                        legacyPhase = UInt8(truncatingIfNeeded: try legacy.unsigned(wire, field: 2, of: "LegacyEvent"))
+                    case 3: legacyDuration = try legacy.signed(wire, field: 3, of: "LegacyEvent")
+                    case 8:  // bind_id: a legacy (v1) flow, not read
+                        _ = try legacy.unsigned(wire, field: 8, of: "LegacyEvent")
+                        legacyFlows += 1
+                    default: try legacy.skip(wire, number: field)
+                    }
+                }
+            default: try reader.skip(wire, number: number)
+            }
+        }
+        var kind: Kind
+        switch type {
+        case 1: kind = .begin
+        case 2: kind = .end
+        case 3: kind = .instant
+        case 0:
+            switch legacyPhase {
+            case UInt8(ascii: "B"): kind = .begin
+            case UInt8(ascii: "E"): kind = .end
+            case UInt8(ascii: "X"): kind = .complete
+            case UInt8(ascii: "I"), UInt8(ascii: "i"), UInt8(ascii: "R"): kind = .instant
+            default:
+                counters += 1  // async, counter and other legacy phases
+                return
+            }
+        default:
+            counters += 1  // counters and other non-slice types
+            return
+        }
+        // Time: the packet's, else the legacy µs fields.
+        var time = packetTime
+        if time == nil, let absoluteMicros {
+            time = absoluteMicros &* 1000
+            sequence.legacyMicros = absoluteMicros
+        } else if time == nil, let deltaMicros {
+            sequence.legacyMicros &+= deltaMicros
+            time = sequence.legacyMicros &* 1000
+        }
+        guard let time else {
+            eventsWithoutTrack += 1
+            return
+        }
+        // Name and category, interned per sequence.
+        if name == nil, let id = nameID ?? legacyNameID {
+            if let known = sequence.names[id] {
+                name = known
+            } else {
+                unknownNameIDs += 1
+                name = trace.names.intern("(name iid \(id))")
+            }
+        }
+        if category == nil, let id = categoryID { category = sequence.categories[id] }
+        // Track: the event's, the sequence's default, else the legacy thread.
+        let key: TrackKey
+        if let uuid = track ?? sequence.defaultTrack, uuid != 0 {
+            key = .uuid(uuid)
+        } else if let thread = sequence.thread {
+            key = .legacyThread(pid: thread.pid, tid: thread.tid)
+        } else {
+            eventsWithoutTrack += 1
+            return
+        }
+        let eventIndex = Int32(truncatingIfNeeded: events.count)
+        var flowRef: Int32 = -1
+        if !flows.isEmpty || !terminating.isEmpty {
+            flowRef = Int32(truncatingIfNeeded: flowRefs.count)
+            for id in flows { addFlow(id, terminating: false, event: eventIndex) }
+            for id in terminating { addFlow(id, terminating: true, event: eventIndex) }
+        }
+        events.append(
+            Event(
+                time: time, duration: kind == .complete ? min(max(legacyDuration ?? 0, 0), 1 << 40) * 1000 : 0,
+                slot: slot(key),
+                name: name ?? 0, category: category ?? 0, kind: kind, clock: clock, flowRef: flowRef,
+                flowCount: flowRef < 0 ? 0 : Int32(truncatingIfNeeded: flowRefs.count) - flowRef, offset: offset))
+    }
+
+    /// A flow id on an event (its flow is told apart in ``PerfettoState/finish(log:)``, in time order).
+    private mutating func addFlow(_ id: UInt64, terminating: Bool, event: Int32) {
+        flowRefs.append(FlowRef(id: id, terminating: terminating, event: event))
+    }
+
+    // MARK: ftrace
+
+    mutating func readFtrace(_ message: ProtoReader) throws(ProtoError) {
+        let what = "FtraceEventBundle"
+        var reader = message
+        var cpu: UInt64 = 0
+        var compact: ProtoReader?
+        var bundleEvents: [ProtoReader] = []
+        while let (number, type) = try reader.nextField() {
+            switch number {
+            case 1: cpu = try reader.unsigned(type, field: 1, of: what)
+            case 2: bundleEvents.append(try reader.message(type, field: 2, of: what))
+            case 4: compact = try reader.message(type, field: 4, of: what)
+            default: try reader.skip(type, number: number)
+            }
+        }
+        for event in bundleEvents { try readFtraceEvent(event, cpu: cpu) }
+        if let compact { try readCompactSched(compact, cpu: cpu) }
+    }
+
+    private mutating func readFtraceEvent(_ message: ProtoReader, cpu: UInt64) throws(ProtoError) {
+        let what = "FtraceEvent"
+        var reader = message
+        var timestamp: Int64 = 0
+        var tid = 0
+        var print: ProtoReader?
+        var sched: ProtoReader?
+        var waking: ProtoReader?
+        let offset = message.position
+        while let (number, type) = try reader.nextField() {
+            switch number {
+            case 1: timestamp = Int64(truncatingIfNeeded: try reader.unsigned(type, field: 1, of: what))
+            case 2: tid = Int(UInt32(truncatingIfNeeded: try reader.unsigned(type, field: 2, of: what)))
+            case 3: print = try reader.message(type, field: 3, of: what)
+            case 4: sched = try reader.message(type, field: 4, of: what)
+            case 17, 20, 114:
+                waking = try reader.message(type, field: number, of: what)
+            default: try reader.skip(type, number: number)
+            }
+        }
+        if let print {
+            var inner = print
+            while let (number, type) = try inner.nextField() {
+                if number == 2 {
+                    let range = try inner.delimited(type, field: 2, of: "PrintFtraceEvent")
+                    atrace(inner.bytes(range), tid: tid, time: timestamp, offset: offset)
+                } else {
+                    try inner.skip(type, number: number)
+                }
+            }
+        }
+        if let sched {
+            var inner = sched
+            var previous: Int32?
+            var previousState: Int64 = 0
+            var next: Int32?
+            while let (number, type) = try inner.nextField() {
+                switch number {
+                case 2:
+                    previous = Int32(truncatingIfNeeded: try inner.signed(type, field: 2, of: "SchedSwitchFtraceEvent"))
+                case 4: previousState = try inner.signed(type, field: 4, of: "SchedSwitchFtraceEvent")
+                case 6: next = Int32(truncatingIfNeeded: try inner.signed(type, field: 6, of: "SchedSwitchFtraceEvent"))
+                default: try inner.skip(type, number: number)
+                }
+            }
+            switchThreads(from: previous, state: previousState, to: next, at: timestamp)
+        }
+        if let waking {
+            var inner = waking
+            while let (number, type) = try inner.nextField() {
+                if number == 2 {
+                    let pid = Int32(truncatingIfNeeded: try inner.signed(type, field: 2, of: "SchedWakingFtraceEvent"))
+                    if pid != 0 { schedule.changes.append(.init(time: timestamp, tid: pid, state: .runnable)) }
+                } else {
+                    try inner.skip(type, number: number)
+                }
+            }
+        }
+    }
+
+    /// A `sched_switch`: the previous thread stops (runnable when preempted:
+    /// state `R`, or `R+`), the next one runs. The idle task (0) is not a thread.
+    private mutating func switchThreads(from previous: Int32?, state: Int64, to next: Int32?, at time: Int64) {
+        if let previous, previous != 0 {
+            schedule.changes.append(
+                .init(time: time, tid: previous, state: state & 0xFF == 0 ? .runnable : .sleeping))
+        }
+        if let next, next != 0 { schedule.changes.append(.init(time: time, tid: next, state: .running)) }
+    }
+
+    /// `FtraceEventBundle.CompactSched`: columns, timestamps as deltas; the
+    /// previous thread of a switch is the one the CPU switched to before.
+    private mutating func readCompactSched(_ message: ProtoReader, cpu: UInt64) throws(ProtoError) {
+        let what = "CompactSched"
+        var reader = message
+        var switchTimes: [UInt64] = []
+        var switchStates: [UInt64] = []
+        var switchNext: [UInt64] = []
+        var wakingTimes: [UInt64] = []
+        var wakingPIDs: [UInt64] = []
+        while let (number, type) = try reader.nextField() {
+            switch number {
+            case 1: try reader.repeatedVarints(type, field: 1, of: what, into: &switchTimes)
+            case 2: try reader.repeatedVarints(type, field: 2, of: what, into: &switchStates)
+            case 3: try reader.repeatedVarints(type, field: 3, of: what, into: &switchNext)
+            case 7: try reader.repeatedVarints(type, field: 7, of: what, into: &wakingTimes)
+            case 8: try reader.repeatedVarints(type, field: 8, of: what, into: &wakingPIDs)
+            default: try reader.skip(type, number: number)
+            }
+        }
+        var time: UInt64 = 0
+        for k in 0..<min(switchTimes.count, switchNext.count) {
+            time &+= switchTimes[k]
+            let next = Int32(truncatingIfNeeded: switchNext[k])
+            let state = k < switchStates.count ? Int64(bitPattern: switchStates[k]) : 0
+            switchThreads(
+                from: compactRunning[cpu], state: state, to: next, at: Int64(truncatingIfNeeded: time))
+            compactRunning[cpu] = next
+        }
+        time = 0
+        for k in 0..<min(wakingTimes.count, wakingPIDs.count) {
+            time &+= wakingTimes[k]
+            let pid = Int32(truncatingIfNeeded: wakingPIDs[k])
+            if pid != 0 {
+                schedule.changes.append(.init(time: Int64(truncatingIfNeeded: time), tid: pid, state: .runnable))
+            }
+        }
+    }
+
+    /// An atrace payload written through `trace_marker` (a `print` event):
+    /// `B|pid|name` begins a section on thread `tid`, `E|pid` (or `E`) ends
+    /// its innermost one; the other kinds (`C` counters, `S`/`F` and `G`/`H`
+    /// async sections, `N`/`I` instants, `T`/`U` tracks) are counted and left out.
+    private mutating func atrace(_ buffer: UnsafeBufferPointer<UInt8>, tid: Int, time: Int64, offset: Int) {
+        var end = buffer.count
+        while end > 0, buffer[end - 1] == 0x0A || buffer[end - 1] == 0 { end -= 1 }
+        guard end >= 1, end == 1 || buffer[1] == UInt8(ascii: "|") else {
+            otherPrints["text", default: 0] += 1
+            return
+        }
+        let kind = buffer[0]
+        // The pid field, and the name after it.
+        var k = 2
+        var pid: Int? = nil
+        var digits = 0
+        var value = 0
+        while k < end, buffer[k] >= 48, buffer[k] <= 57, digits < 10 {
+            value = value * 10 + Int(buffer[k] - 48)
+            digits += 1
+            k += 1
+        }
+        if digits > 0 { pid = value }
+        switch kind {
+        case UInt8(ascii: "B"):
+            guard pid != nil, k < end, buffer[k] == UInt8(ascii: "|") else {
+                otherPrints["B without pid", default: 0] += 1
+                return
+            }
+            let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[(k + 1)..<end]), as: UTF8.self)
+            if let pid, threadPIDs[tid] == nil { threadPIDs[tid] = pid }
+            events.append(
+                Event(
+                    time: time, duration: 0, slot: slot(.ftraceThread(tid)), name: trace.names.intern(name),
+                    category: 0, kind: .begin, clock: 0, flowRef: -1, flowCount: 0, offset: offset))
+        case UInt8(ascii: "E"):
+            events.append(
+                Event(
+                    time: time, duration: 0, slot: slot(.ftraceThread(tid)), name: 0, category: 0, kind: .end,
+                    clock: 0, flowRef: -1, flowCount: 0, offset: offset))
+        default:
+            otherPrints[String(UnicodeScalar(kind)), default: 0] += 1
+        }
+    }
+}

@@ -1,0 +1,280 @@
+/// The end of ``PerfettoReader``: tracks resolved to threads, each track's
+/// events matched into slices, flow ids bound to those slices, and a note for
+/// everything left out.
+extension PerfettoState {
+    /// Where a track's slices go: a thread of the trace, or nowhere (and why).
+    private enum Resolved {
+        case thread(Int32)
+        case unknownTrack
+        case counter
+    }
+
+    mutating func finish(log: inout ImportLog) -> Trace? {
+        // Global clocks other than the boot clock, through the clock snapshots.
+        var unconverted = 0
+        for k in events.indices where events[k].clock != 0 {
+            if let offset = clockOffsets[UInt32(events[k].clock)] {
+                events[k].time &+= offset
+            } else {
+                unconverted += 1
+            }
+        }
+        for (pid, name) in processNames { trace.processNames[pid] = name }
+
+        // Tracks → threads.
+        var asyncTracks: [String] = []
+        var resolved: [Resolved] = []
+        resolved.reserveCapacity(slots.count)
+        for (k, key) in slots.enumerated() {
+            switch key {
+            case .ftraceThread(let tid): resolved.append(.thread(thread(pid: threadPIDs[tid] ?? tid, tid: tid)))
+            case .legacyThread(let pid, let tid): resolved.append(.thread(thread(pid: pid, tid: tid)))
+            case .uuid(let uuid):
+                guard let info = tracks[uuid] else {
+                    resolved.append(.unknownTrack)
+                    continue
+                }
+                if info.isCounter {
+                    resolved.append(.counter)
+                    continue
+                }
+                if info.isThread, let tid = info.tid {
+                    resolved.append(.thread(thread(pid: info.pid ?? threadPIDs[tid] ?? tid, tid: tid)))
+                    continue
+                }
+                // An async (custom) track: a thread of its own in the process it belongs to.
+                var pid = info.pid
+                var parent = info.parent
+                var steps = 0
+                while pid == nil, let up = parent, let above = tracks[up], steps < 64 {
+                    pid = above.pid ?? above.tid.flatMap { threadPIDs[$0] }
+                    parent = above.parent
+                    steps += 1
+                }
+                guard let pid else {
+                    resolved.append(.unknownTrack)
+                    continue
+                }
+                let name = info.name ?? "track \(uuid)"
+                let index = trace.thread(pid: pid, tid: -(k + 1))
+                trace.threads[Int(index)].name = name
+                asyncTracks.append("'\(name)' (pid \(pid))")
+                resolved.append(.thread(index))
+            }
+        }
+
+        // Each track's events in time order (file order at equal times), matched.
+        // Times beyond ±2^62 ns (146 years) are corrupt: left out, so that no difference of two overflows.
+        var bySlot = [[Int32]](repeating: [], count: slots.count)
+        var outOfRange = 0
+        for (k, event) in events.enumerated() {
+            guard event.time > -(1 << 62), event.time < 1 << 62 else {
+                outOfRange += 1
+                continue
+            }
+            bySlot[Int(event.slot)].append(Int32(k))
+        }
+        var sliceOfRef = [Int32](repeating: -1, count: flowRefs.count)
+        var droppedEvents = 0
+        var counterEvents = 0
+        let all = events
+        for slot in bySlot.indices where !bySlot[slot].isEmpty {
+            guard case .thread(let thread) = resolved[slot] else {
+                if case .counter = resolved[slot] {
+                    counterEvents += bySlot[slot].count
+                } else {
+                    droppedEvents += bySlot[slot].count
+                }
+                continue
+            }
+            var list = bySlot[slot]
+            bySlot[slot] = []
+            if !zip(list, list.dropFirst()).allSatisfy({ all[Int($0)].time <= all[Int($1)].time }) {
+                list.sort { (all[Int($0)].time, $0) < (all[Int($1)].time, $1) }
+            }
+            match(
+                list, thread: thread, isFtrace: { if case .ftraceThread = slots[slot] { true } else { false } }(),
+                sliceOfRef: &sliceOfRef)
+        }
+
+        // Flow steps, bound to slices. In time order (at one instant, an id's
+        // flow_ids before its terminating_flow_ids, then file order), the
+        // first event of an id starts a flow, a terminating one ends it (a
+        // later use of the id is a new flow).
+        let refOrder = flowRefs.indices.sorted {
+            let a = flowRefs[$0]
+            let b = flowRefs[$1]
+            let x = (all[Int(a.event)].time, a.terminating ? 1 : 0, a.event, $0)
+            let y = (all[Int(b.event)].time, b.terminating ? 1 : 0, b.event, $1)
+            return x < y
+        }
+        var current: [UInt64: Int32] = [:]
+        var generation: [UInt64: Int] = [:]
+        for k in refOrder {
+            let ref = flowRefs[k]
+            var phase = FlowStep.Phase.step
+            if current[ref.id] == nil {
+                let n = generation[ref.id, default: 0]
+                current[ref.id] = trace.flowKeys.intern("\u{0}\u{0}\(ref.id)\(n == 0 ? "" : "#\(n)")")
+                phase = .start
+            }
+            let key = current[ref.id]!
+            if ref.terminating {
+                phase = .finish
+                generation[ref.id, default: 0] += 1
+                current[ref.id] = nil
+            }
+            let event = all[Int(ref.event)]
+            guard case .thread(let thread) = resolved[Int(event.slot)] else { continue }
+            trace.flows.append(
+                FlowStep(
+                    flow: key, phase: phase, bindsToEnclosingSlice: true, thread: thread, time: event.time,
+                    event: ref.event, offset: event.offset, slice: sliceOfRef[k]))
+        }
+        events = []
+
+        if !schedule.changes.isEmpty {
+            schedule.prepare()
+            trace.schedule = schedule
+        }
+        notes(
+            asyncTracks: asyncTracks, droppedEvents: droppedEvents, counterEvents: counterEvents,
+            unconverted: unconverted, outOfRange: outOfRange)
+        return trace
+    }
+
+    private mutating func thread(pid: Int, tid: Int) -> Int32 {
+        let index = trace.thread(pid: pid, tid: tid)
+        if trace.threads[Int(index)].name == nil { trace.threads[Int(index)].name = threadNames[tid] }
+        return index
+    }
+
+    /// One track's events, in time order: a begin opens a slice, an end closes
+    /// the innermost open one, a complete event is a slice, an instant's flows
+    /// go to the slice open around it.
+    private mutating func match(_ list: [Int32], thread: Int32, isFtrace: Bool, sliceOfRef: inout [Int32]) {
+        struct Open {
+            var event: Int32
+            var refs: [Int32]
+        }
+        var open: [Open] = []
+        let pid = trace.threads[Int(thread)].pid
+        func refs(of event: Event) -> Range<Int32> {
+            event.flowRef < 0 ? 0..<0 : event.flowRef..<(event.flowRef + event.flowCount)
+        }
+        for k in list {
+            let event = events[Int(k)]
+            switch event.kind {
+            case .begin:
+                open.append(Open(event: k, refs: Array(refs(of: event))))
+            case .instant:
+                instants += 1
+                if !open.isEmpty { open[open.count - 1].refs += Array(refs(of: event)) }
+            case .complete:
+                let slice = Int32(trace.slices.count)
+                trace.slices.append(
+                    TraceSlice(
+                        thread: thread, name: event.name, category: event.category, event: k, start: event.time,
+                        end: event.time &+ event.duration, offset: event.offset))
+                for ref in refs(of: event) { sliceOfRef[Int(ref)] = slice }
+            case .end:
+                guard let begin = open.popLast() else {
+                    trace.record(
+                        pid: pid,
+                        ImportDiagnostic(
+                            .error, file: trace.file,
+                            location:
+                                "\(trace.position(event: k, offset: event.offset, thread: thread)) at \(AtraceReader.formatSeconds(event.time)) s",
+                            message: isFtrace
+                                ? "an atrace 'E' with no open 'B' on this thread: its section's beginning is missing (a trace that starts mid-section?)"
+                                : "a TYPE_SLICE_END with no open slice on its track: the slice's beginning is missing (a trace that starts mid-slice?)"
+                        ))
+                    continue
+                }
+                let first = events[Int(begin.event)]
+                let slice = Int32(trace.slices.count)
+                trace.slices.append(
+                    TraceSlice(
+                        thread: thread, name: first.name, category: first.category, event: begin.event,
+                        start: first.time, end: event.time, offset: first.offset))
+                for ref in begin.refs { sliceOfRef[Int(ref)] = slice }
+                for ref in refs(of: event) { sliceOfRef[Int(ref)] = slice }
+            }
+        }
+        for begin in open {
+            let event = events[Int(begin.event)]
+            let name = trace.names[event.name]
+            trace.record(
+                pid: pid,
+                ImportDiagnostic(
+                    .error, file: trace.file,
+                    location:
+                        "\(trace.position(event: begin.event, offset: event.offset, thread: thread)) at \(AtraceReader.formatSeconds(event.time)) s",
+                    message: isFtrace
+                        ? "'B|…|\(name)' never ends: no matching 'E' on this thread (a trace that stops mid-section?)"
+                        : "slice '\(name)' never ends: no TYPE_SLICE_END on its track (a trace that stops mid-slice?)"))
+        }
+    }
+
+    /// What was read but not imported, one note each.
+    private mutating func notes(
+        asyncTracks: [String], droppedEvents: Int, counterEvents: Int, unconverted: Int, outOfRange: Int
+    ) {
+        var notes: [String] = []
+        if outOfRange > 0 {
+            notes.append(
+                "\(plural(outOfRange, "event")) have a timestamp beyond ±146 years (a corrupt trace?); not imported")
+        }
+        if !asyncTracks.isEmpty {
+            let shown = asyncTracks.prefix(6).joined(separator: ", ") + (asyncTracks.count > 6 ? ", …" : "")
+            notes.append(
+                "\(plural(asyncTracks.count, "track")) not on a thread (async tracks: \(shown)) are read as threads of their own"
+            )
+        }
+        if droppedEvents + eventsWithoutTrack > 0 {
+            notes.append(
+                "\(plural(droppedEvents + eventsWithoutTrack, "TrackEvent")) are on no known track (no track descriptor, no thread) or have no time; not imported"
+            )
+        }
+        if instants > 0 {
+            notes.append(
+                "\(plural(instants, "instant event")) (TYPE_INSTANT: no duration) are not imported as slices; their flows count for the slice around them"
+            )
+        }
+        if counters + counterEvents > 0 {
+            notes.append("\(plural(counters + counterEvents, "counter or other non-slice event")) are not imported")
+        }
+        if legacyFlows > 0 {
+            notes.append(
+                "\(plural(legacyFlows, "legacy flow event")) (LegacyEvent bind_id, the old flow form) are not read: use flow_ids / terminating_flow_ids"
+            )
+        }
+        if skippedNeedingState > 0 {
+            notes.append(
+                "\(plural(skippedNeedingState, "packet")) needed interned data their sequence had lost or never set up (data lost while tracing); skipped"
+            )
+        }
+        if unknownNameIDs > 0 {
+            notes.append(
+                "\(plural(unknownNameIDs, "event")) name an interned name (iid) their sequence does not define; named '(name iid N)'"
+            )
+        }
+        if skippedUnknownClock > 0 {
+            notes.append(
+                "\(plural(skippedUnknownClock, "packet")) are timed on a sequence clock that no clock snapshot defines; skipped"
+            )
+        }
+        if unconverted > 0 {
+            notes.append(
+                "\(plural(unconverted, "event")) are timed on a clock that no snapshot relates to the boot clock; their times are taken as they are"
+            )
+        }
+        let prints = otherPrints.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
+        if !prints.isEmpty {
+            notes.append(
+                "atrace print events other than B/E sections (counters, async sections, other text) are not imported: \(prints.joined(separator: ", "))"
+            )
+        }
+        trace.readerNotes = notes
+    }
+}
