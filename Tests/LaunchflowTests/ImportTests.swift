@@ -268,6 +268,37 @@ struct ImportTests {
         }
     }
 
+    /// (v2.1) `after` and `fullyDrawn` come back, and so does the whole device
+    /// (refresh rate, commit and render time): simulating the imported scenario
+    /// under the trace's strategy gives the trace's metrics.
+    @Test(arguments: 1...6)
+    func launchflowTracesKeepAfterFullyDrawnAndTheDevice(seed: Int) throws {
+        var generator = RandomScenario(taskCount: 20 + seed * 5)
+        generator.latencyShare = 0.2
+        generator.delayShare = 0.2
+        generator.afterShare = 0.5
+        generator.fullyDrawnShare = 0.3
+        let scenario = try generator.make(seed: UInt64(seed))
+        #expect(scenario.tasks.contains { $0.after != nil } && scenario.tasks.contains(where: \.fullyDrawn))
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for strategy in Strategy.allCases {
+            let label = "seed \(seed) \(strategy)"
+            let path = folder.path("trace-\(strategy).json")
+            let original = SimulationResult(scenario, strategy: strategy)
+            try Data(TraceExport.json(original)).write(to: URL(fileURLWithPath: path))
+            let back = try ScenarioLoader.decode(
+                try TraceImport.run(ImportRequest(traces: [path])).scenario, file: path)
+            #expect(back.device == scenario.device, "\(label)")
+            let byID = Dictionary(uniqueKeysWithValues: back.tasks.map { ($0.id, $0) })
+            for task in scenario.tasks {
+                #expect(byID[task.id]?.after == task.after, "\(label) \(task.id)")
+                #expect(byID[task.id]?.fullyDrawn == task.fullyDrawn, "\(label) \(task.id)")
+            }
+            #expect(SimulationResult(back, strategy: strategy).metrics == original.metrics, "\(label)")
+        }
+    }
+
     /// The same with every v2 key: latency, queue, idle, anchor and group come
     /// back under every strategy; `delay` is the delay the strategy applied
     /// (all of it under priority, dag and anchored; none under serial, which

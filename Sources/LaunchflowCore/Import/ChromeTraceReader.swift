@@ -93,6 +93,9 @@ enum ChromeTraceReader {
         var idle: Bool?
         var anchor: Bool?
         var group: String?
+        // v2.1 task keys.
+        var after: String?
+        var fullyDrawn: Bool?
         var atMs: Nanos?
     }
 
@@ -138,6 +141,8 @@ enum ChromeTraceReader {
                                 self.trace.generator = try r.readString()
                             } else if key == "scenario", try r.peekKind() == .string {
                                 self.trace.scenarioName = try r.readString()
+                            } else if key == "device", try r.peekKind() == .object {
+                                self.trace.declaredDevice = try Self.readDevice(&r)
                             } else {
                                 try r.skipValue()
                             }
@@ -205,6 +210,24 @@ enum ChromeTraceReader {
             }
         }
 
+        /// `otherData.device` of launchflow's traces: `cores`, `refreshRate`,
+        /// `commitCostMs`, `renderTimeMs`; nil unless every one is there and in
+        /// the scenario file's ranges (a hand-edited trace keeps the default device).
+        private static func readDevice(_ r: inout JSONReader) throws -> Device? {
+            var values: [String: Double] = [:]
+            try r.readObject { r, key, _ in
+                if try r.peekKind() == .number { values[key] = try r.readNumber().value } else { try r.skipValue() }
+            }
+            guard let cores = values["cores"], cores == cores.rounded(), cores >= 2, cores <= 1024,
+                let rate = values["refreshRate"], rate > 0, rate <= 1000,
+                let commit = values["commitCostMs"], commit >= 0, commit <= 3_600_000,
+                let render = values["renderTimeMs"], render >= 0, render <= 3_600_000
+            else { return nil }
+            return Device(
+                cores: Int(cores), refreshRate: rate, commitCost: microseconds(fromMilliseconds: commit),
+                renderTime: microseconds(fromMilliseconds: render))
+        }
+
         private static func readArgument(_ key: String, of args: inout Arguments, _ r: inout JSONReader) throws {
             let kind = try r.peekKind()
             switch (key, kind) {
@@ -225,6 +248,8 @@ enum ChromeTraceReader {
             case ("group", .string): args.group = try r.readString()
             case ("idle", .bool): args.idle = try r.readBool()
             case ("anchor", .bool): args.anchor = try r.readBool()
+            case ("after", .string): args.after = try r.readString()
+            case ("fullyDrawn", .bool): args.fullyDrawn = try r.readBool()
             case ("dependsOn", .array):
                 var ids: [String] = []
                 try r.readArray { r, _ in
@@ -392,7 +417,7 @@ enum ChromeTraceReader {
                     id: id, dependsOn: args.dependsOn ?? [], mainThreadOnly: args.mainThreadOnly ?? false,
                     firstFrame: args.firstFrame ?? false, priority: args.priority ?? 0, latency: args.latencyMs,
                     delay: args.delayMs, queue: args.queue, idle: args.idle ?? false, anchor: args.anchor ?? false,
-                    group: args.group)
+                    group: args.group, after: args.after, fullyDrawn: args.fullyDrawn ?? false)
             } else if event.category == "preMain", let phase = args.phase {
                 trace.declaredPhases[slice] = phase
             } else if event.category == "input", let at = args.atMs {

@@ -39,6 +39,8 @@ struct MergedImport {
     var runs: [ImportedRun]
     /// Threads that ran tasks (the most in one trace), or the trace's cores.
     var cores: Int?
+    /// The device a launchflow trace declares (the first one that does).
+    var device: Device?
     var unmatched: [UnmatchedSlice] = []
 
     init(_ runs: [ImportedRun], log: inout ImportLog) {
@@ -104,7 +106,8 @@ struct MergedImport {
             ImportedPhase(name: $0, cost: Percentile.interpolated(50, ofSorted: phaseCosts[$0]!.sorted()))
         }
 
-        let declared = runs.compactMap(\.cores).max()
+        device = runs.compactMap(\.device).first
+        let declared = device?.cores ?? runs.compactMap(\.cores).max()
         let used = runs.compactMap(\.threadsWithTasks).max()
         cores = declared ?? used.map { min(max($0, 2), 1024) }
 

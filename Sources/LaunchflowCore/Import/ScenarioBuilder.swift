@@ -55,6 +55,12 @@ enum ScenarioBuilder {
             w.raw("{ ")
             w.key("cores")
             w.integer(cores)
+            if let device = merged.device {
+                // launchflow's own trace: the device it was simulated on, kept.
+                w.raw(", "); w.key("refreshRate"); w.double(device.refreshRate)
+                w.raw(", "); w.key("commitCost"); w.millis(device.commitCost)
+                w.raw(", "); w.key("renderTime"); w.millis(device.renderTime)
+            }
             w.raw(" }")
         }
         if !merged.preMain.isEmpty {
@@ -158,6 +164,16 @@ enum ScenarioBuilder {
                     w.key("group")
                     w.string(group)
                 }
+                if v2.after == LaunchMilestone.firstFrame.rawValue {
+                    w.raw(", ")
+                    w.key("after")
+                    w.string(LaunchMilestone.firstFrame.rawValue)
+                }
+                if v2.fullyDrawn, task.onMain == true {
+                    w.raw(", ")
+                    w.key("fullyDrawn")
+                    w.bool(true)
+                }
             }
             if !task.dependsOn.isEmpty {
                 w.raw(", ")
@@ -226,7 +242,12 @@ enum ScenarioBuilder {
             ", \(plural(merged.preMain.count, "pre-main phase"))\(merged.inputs.isEmpty ? "" : ", \(plural(merged.inputs.count, "input"))") and \(plural(dependencies, "dependency", "dependencies"))"
         text += " from \(sources(merged.runs))"
         if let app = merged.runs[0].app { text += "; app \(app)" }
-        if let cores = merged.cores { text += "; device.cores \(cores)" }
+        if let device = merged.device {
+            text += "; device as the trace declares it (\(device.cores) cores, \(formatNumber(device.refreshRate)) Hz, "
+            text += "commit \(formatMillis(device.commitCost)) ms, render \(formatMillis(device.renderTime)) ms)"
+        } else if let cores = merged.cores {
+            text += "; device.cores \(cores)"
+        }
         if merged.runs.count > 1 || merged.runs[0].isDistribution {
             text += "; cost = median, costP90 = 90th percentile"
         }

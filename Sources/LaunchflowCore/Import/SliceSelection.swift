@@ -52,6 +52,7 @@ enum SliceSelection {
             + ", main thread \(main.name.map { "'\($0)' " } ?? "")(tid \(main.tid))"
         if trace.format == .launchflow {
             run.appName = trace.scenarioName ?? run.appName
+            run.device = trace.declaredDevice
             declaredRun(trace, app: app, rules: rules, into: &run, log: &log)
         } else {
             var walk = Walk(trace: trace, app: app, rules: rules)
@@ -252,7 +253,8 @@ enum SliceSelection {
                     priority: declared.priority, firstFrame: declared.firstFrame,
                     v2: ImportedTask.V2(
                         latency: declared.latency ?? 0, delay: declared.delay ?? 0, queue: declared.queue,
-                        idle: declared.idle, anchor: declared.anchor, group: declared.group),
+                        idle: declared.idle, anchor: declared.anchor, group: declared.group, after: declared.after,
+                        fullyDrawn: declared.fullyDrawn),
                     span: slice.start...slice.end))
             declaredDependencies.append(declared.dependsOn.map { rules.decide($0).task })
         }
@@ -305,6 +307,8 @@ struct ImportedRun {
     var threadsWithTasks: Int?
     /// Cores as the trace states them (launchflow traces).
     var cores: Int?
+    /// The whole device, as a launchflow trace states it.
+    var device: Device?
     /// With `--into`: selected slices whose task is not in the scenario, by name.
     var unmatched: [UnmatchedSlice] = []
     /// MetricKit: the costs are already distributions (cost = median, `p90`).
@@ -348,6 +352,9 @@ struct ImportedTask {
         var idle = false
         var anchor = false
         var group: String?
+        /// (v2.1) `after` and `fullyDrawn`.
+        var after: String?
+        var fullyDrawn = false
     }
 }
 

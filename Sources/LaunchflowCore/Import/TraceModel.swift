@@ -38,6 +38,8 @@ struct Trace {
     /// `otherData.generator`, and `otherData.scenario` (launchflow's traces).
     var generator: String?
     var scenarioName: String?
+    /// `otherData.device` (launchflow's traces): the device the launch was simulated on.
+    var declaredDevice: Device?
     /// Where each event sits, for messages: computed only when one is needed.
     var lines: LineIndex
     /// Thread states from the kernel's scheduler events (Perfetto `sched_switch`), when the trace has them.
@@ -164,6 +166,9 @@ struct DeclaredTask {
     var idle = false
     var anchor = false
     var group: String? = nil
+    /// (v2.1) `after` (`"firstFrame"`) and `fullyDrawn`.
+    var after: String? = nil
+    var fullyDrawn = false
 }
 
 /// Interned strings: each distinct string once, numbered in order of first use.

@@ -217,6 +217,11 @@ public enum TraceExport {
         w.key("generator"); w.string("launchflow")
         w.raw(", "); w.key("scenario"); w.string(scenario.name)
         w.raw(", "); w.key("strategy"); w.string(schedule.strategy.rawValue)
+        let device = scenario.device
+        w.raw(", "); w.key("device"); w.raw("{"); w.key("cores"); w.integer(device.cores)
+        w.raw(", "); w.key("refreshRate"); w.double(device.refreshRate)
+        w.raw(", "); w.key("commitCostMs"); w.millis(device.commitCost)
+        w.raw(", "); w.key("renderTimeMs"); w.millis(device.renderTime); w.raw("}")
         for metric in Metric.allCases {
             w.raw(", "); w.key(metric.rawValue); w.metricValue(metric, of: result.metrics)
         }
