@@ -66,9 +66,13 @@ install: release
 	$$SUDO install -d "$(PREFIX)/bin" && $$SUDO install -m 755 .build/release/launchflow "$(PREFIX)/bin/launchflow" \
 		&& echo "installed $(PREFIX)/bin/launchflow"
 
-## demo: compare the strategies on the bundled example and render its pictures into output/
-demo: build
-	.build/debug/launchflow compare $(SCENARIO) --out $(OUT)
+## demo: compare the strategies on the bundled example and render its pictures
+## into output/, with a release build (the debug one is 10–40× slower; the
+## first release build takes a few minutes)
+demo: deps
+	@echo "building launchflow (release)"
+	@$(SWIFT) build -c release -q --product launchflow
+	.build/release/launchflow compare $(SCENARIO) --out $(OUT)
 
 ## images: regenerate the README's pictures (docs/images/: each scenario's task
 ## graph and its strategies on one time scale, the sweep's distributions, and a
