@@ -16,6 +16,9 @@ struct OptionSpec: Sendable {
     /// The value when the option is given without one (`--fit` = `--fit scale`);
     /// then only a following word among ``choices`` is taken as its value.
     var implicitValue: String? = nil
+    /// Options of one group (the same name) of which one is required: the
+    /// usage shows them as `(--a <x> | --b <y>)`, not in brackets.
+    var oneOf: String? = nil
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help)
@@ -49,10 +52,19 @@ struct CommandSpec: Sendable {
             let text = argument.optional ? "[<\(argument.name)>]" : "<\(argument.name)>"
             parts.append(argument.repeatable ? text + " ..." : text)
         }
-        for option in options {
+        func text(_ option: OptionSpec) -> String {
             var text = option.value.map { "--\(option.name) \($0)" } ?? "--\(option.name)"
             if let value = option.value, option.implicitValue != nil { text = "--\(option.name) [\(value)]" }
-            parts.append(option.repeatable ? "[\(text) ...]" : "[\(text)]")
+            return text
+        }
+        var groupsShown = Set<String>()
+        for option in options {
+            if let group = option.oneOf {
+                guard groupsShown.insert(group).inserted else { continue }
+                parts.append("(" + options.filter { $0.oneOf == group }.map(text).joined(separator: " | ") + ")")
+                continue
+            }
+            parts.append(option.repeatable ? "[\(text(option)) ...]" : "[\(text(option))]")
         }
         return parts.joined(separator: " ")
     }

@@ -8,6 +8,31 @@ import Testing
 /// answer, the calibrated scenario, the report and the errors.
 @Suite(.serialized)
 struct CalibrateTests {
+    /// A scale far from 1 is a sign that scenario and measurement are not the
+    /// same launch: calibrate says so, with what the measurement may count (issue 18).
+    @Test func aScaleFarFromOneIsAWarningNotACalibration() throws {
+        let out = try Launchflow.run([
+            "calibrate", "scenarios/article.json", "--measured",
+            ImportTests.fixture("macrobenchmark-benchmarkData.json"),
+            "--fit",
+        ])
+        #expect(out.status == 0)
+        #expect(out.stdout.contains("warning: a cost scale of ×7.41 is not a calibration"))
+        #expect(out.stdout.contains("Application.onCreate"))
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let near = try folder.write("near.json", #"{"timeToFirstFrameMs": [170, 185, 180, 200, 175]}"#)
+        let close = try Launchflow.run(["calibrate", "scenarios/article.json", "--measured", near, "--fit"])
+        #expect(close.status == 0 && close.stdout.contains("Fit: costScale 1."), "\(close.stdout)")
+        #expect(!close.stdout.contains("is not a calibration"), "\(close.stdout)")
+    }
+
+    @Test func theUsageSaysOneOfMeasuredAndTraceIsNeeded() throws {
+        let out = try Launchflow.run(["calibrate", "--help"])
+        #expect(
+            out.stdout.contains("USAGE: launchflow calibrate <scenario> (--measured <file> | --trace <file>) [--gantt"))
+    }
+
     /// A 1000 Hz scenario (frames of 1 ms, so the fit can be exact to about
     /// 1 ms in 200); one task has a costP90 (scaled too), so the model is a
     /// sweep whose median is the fixed-cost launch's.

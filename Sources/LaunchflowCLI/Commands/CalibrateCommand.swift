@@ -13,13 +13,13 @@ enum CalibrateCommand {
             OptionSpec(
                 name: "measured", value: "<file>",
                 help:
-                    "Measured launches: Macrobenchmark\n*-benchmarkData.json (timeToInitialDisplayMs), a MetricKit\npayload (time to first draw), or {\"timeToFirstFrameMs\": [...]}."
-            ),
+                    "Measured launches: Macrobenchmark\n*-benchmarkData.json (timeToInitialDisplayMs), a MetricKit\npayload (time to first draw), or {\"timeToFirstFrameMs\": [...]}.",
+                oneOf: "input"),
             OptionSpec(
                 name: "trace", value: "<file>",
                 help:
-                    "A trace of one launch (any format import reads): each\ntask's measured start and end against the simulated ones\n(matched by id), the largest errors first."
-            ),
+                    "A trace of one launch (any format import reads): each\ntask's measured start and end against the simulated ones\n(matched by id), the largest errors first.",
+                oneOf: "input"),
             OptionSpec(
                 name: "gantt", value: "<file.svg>",
                 help: "With --trace: the overlay Gantt (measured as outlines\nbehind the simulated bars) as SVG."),

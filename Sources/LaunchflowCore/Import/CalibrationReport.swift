@@ -1,5 +1,40 @@
 /// What `launchflow calibrate` prints, and the calibrated scenario it writes.
 extension Calibration {
+    /// A warning when the fitted cost scale is far from 1 (below ×0.5 or above
+    /// ×2): no longer a calibration of the costs but a sign that the scenario
+    /// and the measurement do not describe the same launch — with the phases
+    /// the measurement counts that a scenario often leaves out.
+    func farFromOne(_ fit: CalibrationFit) -> String? {
+        guard fit.kind == .scale, fit.value > 2 || fit.value < 0.5 else { return nil }
+        let taskTime = scenario.tasks.reduce(0) { $0 + $1.cost }
+        var text = "warning: a cost scale of ×\(fixed(fit.value, 2)) is not a calibration: "
+        if fit.value > 2 {
+            text += "the measured launch (median \(fixed(measured.median, 1)) ms) does much more than the scenario "
+            text += "(pre-main \(formatMillis(scenario.preMainTotal)) ms, tasks \(formatMillis(taskTime)) ms in all). "
+            var absent: [String]
+            switch measured.source {
+            case .macrobenchmark:
+                absent = [
+                    "process start (fork from the zygote, bindApplication)", "content providers",
+                    "Application.onCreate", "the first activity's inflate, measure and layout", "the first draw",
+                ]
+            case .metricKit, .list:
+                absent = [
+                    "UIApplicationMain and scene set-up", "the first view controller's view loading and layout",
+                    "the first commit and render",
+                ]
+                if scenario.preMain.isEmpty { absent.insert("pre-main (dyld, +load, static initialisers)", at: 0) }
+            }
+            text += "What the measurement counts that the scenario may not: " + absent.joined(separator: "; ")
+            text += ". Import a trace of the launch ('launchflow import') to find them, rather than scaling every task."
+        } else {
+            text += "the scenario's tasks take \(formatMillis(taskTime)) ms, more than the measured launch "
+            text += "(median \(fixed(measured.median, 1)) ms) can hold: some tasks do not run in the measured launch, "
+            text += "or run after what it measures."
+        }
+        return text
+    }
+
     /// The text report: measured against simulated, then the fit.
     public func text(plot: String? = nil, out: String? = nil) -> String {
         var lines: [String] = []
@@ -30,6 +65,7 @@ extension Calibration {
                     ": main-thread time before didFinishLaunching, as the pre-main phase '\(Self.overheadPhase)'\n"
             }
             if let note = fit.note { report += "note: \(note)\n" }
+            if let warning = farFromOne(fit) { report += TerminalText.escape(warning) + "\n" }
             report += comparison(fit.simulated)
         }
         if let out { report += "\n" + TerminalText.escape("Wrote \(out).") + "\n" }
