@@ -87,6 +87,14 @@ struct CLITests {
             "error: unknown strategy 'dgа' in '--strategies'"
         ),
         (["validate", "no-such-file.json"], "error: no-such-file.json: no such file"),
+        (
+            ["validate", "scenarios/articel.json"],
+            "error: scenarios/articel.json: no such file; did you mean 'scenarios/article.json'?"
+        ),
+        (
+            ["import", "scenarios/modules.jsn"],
+            "error: scenarios/modules.jsn: no such file; did you mean 'scenarios/modules.json'?"
+        ),
         (["validate", "scenarios"], "error: scenarios: is a directory, expected a scenario file (.json)"),
     ]
 

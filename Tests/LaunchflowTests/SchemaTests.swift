@@ -59,14 +59,14 @@ struct SchemaTests {
         )
     }
 
-    static let readmeURL = repositoryRoot.appendingPathComponent("README.md")
+    static let readmeURL = repositoryRoot.appendingPathComponent("docs/scenarios.md")
     static let tableStart = "<!-- scenario keys: generated from Sources/LaunchflowCore/Model/ScenarioFields.swift -->\n"
     static let tableEnd = "<!-- end of scenario keys -->"
 
-    /// The README's key table is the one ``ScenarioSchema`` generates from the field table.
+    /// docs/scenarios.md's key table is the one ``ScenarioSchema`` generates from the field table.
     @Test func theReadmeKeyTableIsGeneratedFromTheFieldTable() throws {
         var readme = try String(contentsOf: Self.readmeURL, encoding: .utf8)
-        let start = try #require(readme.range(of: Self.tableStart), "README.md has no generated key table")
+        let start = try #require(readme.range(of: Self.tableStart), "docs/scenarios.md has no generated key table")
         let end = try #require(readme.range(of: Self.tableEnd, range: start.upperBound..<readme.endIndex))
         let generated = ScenarioSchema.markdownKeyTable()
         if ProcessInfo.processInfo.environment["LAUNCHFLOW_REGENERATE"] != nil {
@@ -76,7 +76,7 @@ struct SchemaTests {
         }
         #expect(
             String(readme[start.upperBound..<end.lowerBound]) == generated,
-            "README.md's key table is not what the field table gives: LAUNCHFLOW_REGENERATE=1 swift test --filter SchemaTests rewrites it"
+            "docs/scenarios.md's key table is not what the field table gives: LAUNCHFLOW_REGENERATE=1 swift test --filter SchemaTests rewrites it"
         )
     }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Times a sweep with this checkout's release build and with another commit's,
-side by side on the same machine (the README's "against the engine before
+side by side on the same machine (docs/benchmarks.md's "against the engine before
 model v2" figures).
 
     python3 Tools/bench/compare_engines.py [--base 30ba1e6] [--reps 9]

@@ -43,7 +43,9 @@ public struct Baseline: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw BaselineError(
-                file: path, message: "no such file (record one with 'launchflow baseline SCENARIO > \(path)')")
+                file: path,
+                message: closestExistingFile(to: path).map { "no such file; did you mean '\($0)'?" }
+                    ?? "no such file (record one with 'launchflow baseline SCENARIO > \(path)')")
         }
         guard !isDirectory.boolValue else {
             throw BaselineError(file: path, message: "is a directory, expected a baseline file (.json)")

@@ -255,7 +255,7 @@ func readJSONFile(_ path: String, what: String) throws(ImportError) -> JSONValue
 func readInputFile(_ path: String, what: String) throws(ImportError) -> [UInt8] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw ImportError(file: path, "no such file")
+        throw ImportError(file: path, "no such file" + didYouMean(closestExistingFile(to: path)))
     }
     if isDirectory.boolValue { throw ImportError(file: path, "is a directory, expected \(what)") }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)

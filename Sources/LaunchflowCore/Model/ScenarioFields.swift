@@ -6,7 +6,7 @@
 /// and their "did you mean", types, ranges, required keys), the validation of
 /// scenarios built in code, the scenario writer (every key that is not at its
 /// default, in row order), `diff` (one comparison per row), the JSON Schema
-/// and the README's key table (both generated from the rows and checked by
+/// and the key table of docs/scenarios.md (both generated from the rows and checked by
 /// the tests). Adding a key is one row here, plus its use in the engine.
 enum ScenarioFields {
     static let root = FieldTable<Scenario>(
@@ -348,7 +348,7 @@ final class ScenarioField<Model>: Sendable {
     let written: Written
     /// Whether the simulation reads the key: `diff` re-simulates changes of these and lists the others as information.
     let simulated: Bool
-    /// One line (no final period) for the README, the schema and `diff`.
+    /// One line (no final period) for the key table (docs/scenarios.md), the schema and `diff`.
     let doc: String
     let access: FieldAccess<Model>
 

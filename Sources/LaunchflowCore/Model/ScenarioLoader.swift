@@ -15,7 +15,9 @@ public enum ScenarioLoader {
     public static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ScenarioError([Diagnostic(file: path, message: "no such file")])
+            throw ScenarioError([
+                Diagnostic(file: path, message: "no such file", suggestion: closestExistingFile(to: path))
+            ])
         }
         if isDirectory.boolValue {
             throw ScenarioError([

@@ -1,5 +1,5 @@
 /// Documents generated from ``ScenarioFields``: the JSON Schema of scenario
-/// files (`scenarios/scenario.schema.json`) and the README's key table. Both
+/// files (`scenarios/scenario.schema.json`) and the key table of docs/scenarios.md. Both
 /// are committed; the tests check that they are what these functions give
 /// (`LAUNCHFLOW_REGENERATE=1 swift test --filter SchemaTests` rewrites them).
 enum ScenarioSchema {
@@ -22,7 +22,7 @@ enum ScenarioSchema {
         return pretty(.object(schema), indent: "") + "\n"
     }
 
-    /// The README's table of scenario keys (markdown, a final newline).
+    /// The table of scenario keys in docs/scenarios.md (markdown, a final newline).
     static func markdownKeyTable() -> String {
         var out = "| key | type | default | meaning |\n|---|---|---|---|\n"
         func rows<Model>(_ table: FieldTable<Model>) {
@@ -219,7 +219,7 @@ enum ScenarioSchema {
         }
     }
 
-    // MARK: README
+    // MARK: The key table (docs/scenarios.md)
 
     private static func typeText<Model>(_ field: ScenarioField<Model>) -> String {
         let limits = field.limits

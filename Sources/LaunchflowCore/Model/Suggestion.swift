@@ -1,3 +1,5 @@
+import Foundation
+
 /// "Did you mean" suggestions for misspelt keys, ids, options and commands.
 
 /// The candidate closest to `word`, if one is close enough to be a likely typo:
@@ -59,4 +61,33 @@ public func didYouMean(_ match: String?) -> String {
 /// The suggestion suffix for the candidate closest to `word` (see ``closestMatch(to:in:)``).
 public func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
     didYouMean(closestMatch(to: word, in: candidates))
+}
+
+/// For a file that does not exist: the closest name in its folder (the folder
+/// as written, with the name in it), e.g. `scenarios/article.json` for
+/// `scenarios/articel.json`; nil when none is close or the folder cannot be read.
+///
+/// - Complexity: one listing of the folder; names of other lengths are skipped at once.
+public func closestExistingFile(to path: String) -> String? {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard !name.isEmpty,
+        let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
+    else { return nil }
+    // The name's stem and extension are compared apart, so that a long
+    // extension does not make short, unrelated names look close.
+    func split(_ name: String) -> (stem: String, ext: String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        return (String(name[..<dot]), String(name[dot...]))
+    }
+    let (stem, ext) = split(name)
+    let sorted = entries.sorted()
+    // A typo in the stem, same extension: articel.json → article.json.
+    let sameExtension = sorted.filter { split($0).ext == ext }
+    if let match = closestMatch(to: stem, in: sameExtension.map { split($0).stem }) {
+        return folder + match + ext
+    }
+    // A typo in the extension, same stem: modules.jsn → modules.json.
+    return closestMatch(to: name, in: sorted.filter { split($0).stem == stem }).map { folder + $0 }
 }
