@@ -260,6 +260,11 @@ extension Schedule {
     ///
     /// - Complexity: O(n + e).
     public func metrics(criticalPath: CriticalPath? = nil) -> Metrics {
+        metrics(criticalPath: criticalPath, bounds: nil)
+    }
+
+    /// - Parameter bounds: the scenario's ``LaunchBounds`` for these costs, when the caller has them.
+    func metrics(criticalPath: CriticalPath?, bounds: LaunchBounds?) -> Metrics {
         let taskSpecs = scenario.tasks
         let t0 = self.t0
         let milestones = Milestones(
@@ -293,8 +298,9 @@ extension Schedule {
             (criticalPath ?? CriticalPath(graph: TaskGraph(tasks: taskSpecs), cost: costs, latency: latencies))
             .length
         let perCore = (totalCost + cores - 1) / cores
-        let graph = TaskGraph(tasks: taskSpecs)
-        let bounds = LaunchBounds(tasks: taskSpecs, graph: graph, cost: costs, latency: latencies)
+        let bounds =
+            bounds
+            ?? LaunchBounds(tasks: taskSpecs, graph: TaskGraph(tasks: taskSpecs), cost: costs, latency: latencies)
         return Metrics(
             timeToFirstFrame: milestones.timeToFirstFrame,
             firstFrameReady: milestones.firstFrameReady,
@@ -384,27 +390,21 @@ struct LaunchBounds {
     /// The largest sum of `cost` + `latency` over the tasks of one `queue`, µs.
     let longestQueue: Micros
 
-    /// - Complexity: O(n + e).
-    init(tasks: [LaunchTask], graph: TaskGraph, cost: [Micros], latency: [Micros]) {
+    /// - Parameters:
+    ///   - queueOf: each task's queue number (−1: none), as `PreparedScenario` numbers them.
+    /// - Complexity: O(n + e), with one pass in topological order only when
+    ///   there are `firstFrame` tasks.
+    init(
+        tasks: [LaunchTask], graph: TaskGraph, cost: [Micros], latency: [Micros], queueOf: [Int32], queueCount: Int
+    ) {
         var path: Micros = 0
         var mainCost: Micros = 0
-        if tasks.contains(where: \.firstFrame) {
-            var finish = [Micros](repeating: 0, count: tasks.count)
-            for i in graph.topologicalOrder() {
-                var best: Micros = 0
-                for k in Int(graph.dependencyStart[i])..<Int(graph.dependencyStart[i + 1]) {
-                    best = max(best, finish[Int(graph.dependencies[k])])
-                }
-                finish[i] = best + cost[i] + latency[i]
-                if tasks[i].firstFrame { path = max(path, best + cost[i]) }
-            }
+        let firstFrames = tasks.indices.filter { tasks[$0].firstFrame }
+        if !firstFrames.isEmpty {
             // Every task a firstFrame task needs, the firstFrame tasks included.
             var needed = [Bool](repeating: false, count: tasks.count)
-            var stack: [Int] = []
-            for i in tasks.indices where tasks[i].firstFrame {
-                needed[i] = true
-                stack.append(i)
-            }
+            var stack = firstFrames
+            for i in firstFrames { needed[i] = true }
             while let task = stack.popLast() {
                 for k in Int(graph.dependencyStart[task])..<Int(graph.dependencyStart[task + 1]) {
                     let d = Int(graph.dependencies[k])
@@ -414,15 +414,38 @@ struct LaunchBounds {
                     }
                 }
             }
-            for i in tasks.indices where needed[i] && tasks[i].mainThreadOnly { mainCost += cost[i] }
+            // The longest path ending at a firstFrame task passes through needed tasks only.
+            var finish = [Micros](repeating: 0, count: tasks.count)
+            for i in graph.topologicalOrder() where needed[i] {
+                var best: Micros = 0
+                for k in Int(graph.dependencyStart[i])..<Int(graph.dependencyStart[i + 1]) {
+                    best = max(best, finish[Int(graph.dependencies[k])])
+                }
+                finish[i] = best + cost[i] + latency[i]
+                if tasks[i].firstFrame { path = max(path, best + cost[i]) }
+                if tasks[i].mainThreadOnly { mainCost += cost[i] }
+            }
         }
         firstFramePath = path
         firstFrameMainCost = mainCost
-        var queueTotals: [String: Micros] = [:]
-        for i in tasks.indices {
-            if let queue = tasks[i].queue { queueTotals[queue, default: 0] += cost[i] + latency[i] }
+        var queueTotals = [Micros](repeating: 0, count: queueCount)
+        if queueCount > 0 {
+            for i in tasks.indices where queueOf[i] >= 0 { queueTotals[Int(queueOf[i])] += cost[i] + latency[i] }
         }
-        longestQueue = queueTotals.values.max() ?? 0
+        longestQueue = queueTotals.max() ?? 0
+    }
+
+    /// The bounds of `tasks` with queues numbered here (a schedule measured on its own).
+    init(tasks: [LaunchTask], graph: TaskGraph, cost: [Micros], latency: [Micros]) {
+        var numbers: [String: Int32] = [:]
+        let queueOf = tasks.map { task -> Int32 in
+            guard let name = task.queue else { return -1 }
+            if let k = numbers[name] { return k }
+            let k = Int32(numbers.count)
+            numbers[name] = k
+            return k
+        }
+        self.init(tasks: tasks, graph: graph, cost: cost, latency: latency, queueOf: queueOf, queueCount: numbers.count)
     }
 
     /// The first vsync at or after t0 + max(path, main-thread cost) + a

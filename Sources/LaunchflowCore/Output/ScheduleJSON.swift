@@ -14,11 +14,18 @@ public struct SimulationResult: Sendable {
         latencies: [Micros]? = nil
     ) {
         schedule = prepared.schedule(strategy, options: options, costs: costs, latencies: latencies)
+        let asWritten = costs == nil && latencies == nil
         criticalPath =
-            costs == nil && latencies == nil
+            asWritten
             ? prepared.criticalPath
             : CriticalPath(graph: prepared.graph, cost: schedule.costs, latency: schedule.latencies)
-        metrics = schedule.metrics(criticalPath: criticalPath)
+        let bounds =
+            asWritten
+            ? prepared.bounds
+            : LaunchBounds(
+                tasks: prepared.scenario.tasks, graph: prepared.graph, cost: schedule.costs,
+                latency: schedule.latencies, queueOf: prepared.queueOf, queueCount: prepared.queueCount)
+        metrics = schedule.metrics(criticalPath: criticalPath, bounds: bounds)
     }
 
     /// Runs each strategy (in the order given), preparing the scenario once.

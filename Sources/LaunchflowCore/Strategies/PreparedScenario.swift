@@ -23,6 +23,8 @@ struct PreparedScenario: Sendable {
     /// Where each task is handed over outside an anchor closure.
     let baseRoutes: [Route]
     let criticalPath: CriticalPath
+    /// (v2.1) The first-frame bound's parts and the queues' term, for the scenario's costs.
+    let bounds: LaunchBounds
     let t0: Micros
 
     var count: Int { costs.count }
@@ -66,6 +68,9 @@ struct PreparedScenario: Sendable {
         baseRoutes = routes
         queueCount = numbers.count
         criticalPath = CriticalPath(graph: graph, cost: costs, latency: latencies)
+        bounds = LaunchBounds(
+            tasks: scenario.tasks, graph: graph, cost: costs, latency: latencies, queueOf: queueOf,
+            queueCount: queueCount)
         t0 = scenario.preMainTotal
         firstFrameTasks = Milestones.firstFrameTasks(of: scenario.tasks)
         fullyDrawnTasks = Milestones.fullyDrawnTasks(of: scenario.tasks)
