@@ -128,6 +128,20 @@ struct CLITests {
         }
     }
 
+    /// Every time in a comparison table has three decimals, so the columns line up (issue 18).
+    @Test func comparisonTimesHaveThreeDecimals() throws {
+        let out = try Launchflow.run(["compare", "scenarios/article.json"])
+        let timeRows = out.stdout.split(separator: "\n").filter { $0.contains("(ms)") }
+        #expect(timeRows.count == 11)
+        for row in timeRows {
+            let cells = row.split(separator: "  ").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+            for cell in cells where !cell.isEmpty {
+                let value = cell.prefix { $0.isNumber || $0 == "." }
+                #expect(value.split(separator: ".").last?.count == 3, "\(row)")
+            }
+        }
+    }
+
     @Test func everyCommandHasHelp() throws {
         let names = LaunchflowCommand.commands.map(\.spec.name)
         #expect(names.count >= 12)

@@ -212,7 +212,8 @@ public enum TextReport {
 
     public static func valueText(_ metric: Metric, _ metrics: Metrics) -> String {
         let value = metrics.value(metric)
-        if metric.isTime { return formatMillis(Micros((value * 1000).rounded())) }
+        // Times with three decimals in every table: 250.005, 166.670, 234.000 line up.
+        if metric.isTime { return fixed(Micros((value * 1000).rounded())) }
         if metric.isRatio { return percent(value) }
         return String(Int(value))
     }
@@ -220,7 +221,7 @@ public enum TextReport {
     public static func signed(_ delta: Double, _ metric: Metric) -> String {
         let sign = delta > 0 ? "+" : delta < 0 ? "−" : "±"
         let magnitude = abs(delta)
-        if metric.isTime { return sign + formatMillis(Micros((magnitude * 1000).rounded())) }
+        if metric.isTime { return magnitude == 0 ? "±0" : sign + fixed(Micros((magnitude * 1000).rounded())) }
         if metric.isRatio { return sign + percent(magnitude) }
         return sign + String(Int(magnitude))
     }
