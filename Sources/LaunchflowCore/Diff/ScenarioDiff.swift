@@ -134,38 +134,52 @@ public struct ScenarioDiff: Sendable {
         let oldIDs = Dictionary(old.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newIDs = Dictionary(new.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
 
-        // The dependency graphs, for the tasks that depend on an added or removed task.
-        let oldGraph = TaskGraph(tasks: old.tasks)
-        let newGraph = TaskGraph(tasks: new.tasks)
-
         let device = fieldChanges(old.device, new.device, ScenarioFields.device)
         if !device.isEmpty { out.append(ScenarioChange(kind: .device, fields: device)) }
+        if let preMain = preMainChange(old, new) { out.append(preMain) }
+        let (settings, info) = topLevelChanges(old, new)
+        out += settings
+        out += taskChanges(old, new, oldIDs: oldIDs, newIDs: newIDs)
 
-        if old.preMain != new.preMain {
-            var fields: [FieldChange] = []
-            let oldNames = old.preMain.map(\.name)
-            let newNames = new.preMain.map(\.name)
-            for phase in new.preMain {
-                if let before = old.preMain.first(where: { $0.name == phase.name }) {
-                    if before.cost != phase.cost {
-                        fields.append(FieldChange("'\(phase.name)'", .millis(before.cost), .millis(phase.cost)))
-                    }
-                } else {
-                    fields.append(FieldChange("'\(phase.name)'", .absent, .millis(phase.cost)))
-                }
-            }
-            for phase in old.preMain where !newNames.contains(phase.name) {
-                fields.append(FieldChange("'\(phase.name)'", .millis(phase.cost), .absent))
-            }
-            if fields.isEmpty && oldNames != newNames {
-                fields.append(FieldChange("order", .ids(oldNames), .ids(newNames)))
-            }
-            var change = ScenarioChange(kind: .preMain, fields: fields)
-            change.costDelta = new.preMainTotal - old.preMainTotal
-            out.append(change)
+        let oldOrder = old.tasks.map(\.id).filter { newIDs[$0] != nil }
+        let newOrder = new.tasks.map(\.id).filter { oldIDs[$0] != nil }
+        if oldOrder != newOrder {
+            out.append(
+                ScenarioChange(kind: .taskOrder, fields: [FieldChange("order", .text("file order"), .text("changed"))]))
         }
+        if !info.isEmpty { out.append(ScenarioChange(kind: .info, fields: info)) }
+        return out
+    }
 
-        // Top-level keys: the simulated ones one change each, the others information.
+    /// The pre-main phases, by name: changed, added, removed costs, or their order.
+    static func preMainChange(_ old: Scenario, _ new: Scenario) -> ScenarioChange? {
+        guard old.preMain != new.preMain else { return nil }
+        var fields: [FieldChange] = []
+        let oldNames = old.preMain.map(\.name)
+        let newNames = new.preMain.map(\.name)
+        for phase in new.preMain {
+            if let before = old.preMain.first(where: { $0.name == phase.name }) {
+                if before.cost != phase.cost {
+                    fields.append(FieldChange("'\(phase.name)'", .millis(before.cost), .millis(phase.cost)))
+                }
+            } else {
+                fields.append(FieldChange("'\(phase.name)'", .absent, .millis(phase.cost)))
+            }
+        }
+        for phase in old.preMain where !newNames.contains(phase.name) {
+            fields.append(FieldChange("'\(phase.name)'", .millis(phase.cost), .absent))
+        }
+        if fields.isEmpty && oldNames != newNames {
+            fields.append(FieldChange("order", .ids(oldNames), .ids(newNames)))
+        }
+        var change = ScenarioChange(kind: .preMain, fields: fields)
+        change.costDelta = new.preMainTotal - old.preMainTotal
+        return change
+    }
+
+    /// Top-level keys: the simulated ones one change each (and the inputs), the others information.
+    static func topLevelChanges(_ old: Scenario, _ new: Scenario) -> (changes: [ScenarioChange], info: [FieldChange]) {
+        var out: [ScenarioChange] = []
         var info: [FieldChange] = []
         for field in ScenarioFields.root.fields where field.written != .never {
             switch field.access {
@@ -179,7 +193,7 @@ public struct ScenarioDiff: Sendable {
                 let fields = inputChanges(old.inputs, new.inputs)
                 if !fields.isEmpty { out.append(ScenarioChange(kind: .inputs, fields: fields)) }
             case .nested:
-                break  // device, pre-main and tasks: above and below
+                break  // device, pre-main and tasks: apart
             default:
                 guard var change = fieldChange(field, old, new) else { continue }
                 if field.key == "description" { change = FieldChange(field.key, .text("…"), .text("changed")) }
@@ -190,22 +204,22 @@ public struct ScenarioDiff: Sendable {
                 }
             }
         }
+        return (out, info)
+    }
 
+    /// The tasks: changed and added ones in NEW's order, then the removed ones.
+    static func taskChanges(_ old: Scenario, _ new: Scenario, oldIDs: [String: Int], newIDs: [String: Int])
+        -> [ScenarioChange]
+    {
+        var out: [ScenarioChange] = []
+        // The dependency graphs, for the tasks that depend on an added or removed task.
+        let oldGraph = TaskGraph(tasks: old.tasks)
+        let newGraph = TaskGraph(tasks: new.tasks)
         for (j, task) in new.tasks.enumerated() {
             let newDeps = task.dependsOn.map { new.tasks[$0].id }
             guard let i = oldIDs[task.id] else {
-                let template = ScenarioFields.task.defaults
-                var fields: [FieldChange] = []
-                for field in ScenarioFields.task.fields where field.key != "id" {
-                    if case .dependencies = field.access {
-                        if !newDeps.isEmpty { fields.append(FieldChange(field.key, .absent, .ids(newDeps))) }
-                    } else if field.required || !field.hasDefault(in: task, template) {
-                        fields.append(FieldChange(field.key, .absent, field.diffValue(task)))
-                    }
-                }
-                var change = ScenarioChange(kind: .taskAdded, task: task.id, fields: fields)
+                var change = addedTask(task, dependencies: newDeps)
                 change.linked = newGraph.dependents(of: j).map { new.tasks[Int($0)].id }.filter { oldIDs[$0] != nil }
-                change.costDelta = task.cost
                 out.append(change)
                 continue
             }
@@ -239,16 +253,23 @@ public struct ScenarioDiff: Sendable {
             change.costDelta = -task.cost
             out.append(change)
         }
-
-        let oldOrder = old.tasks.map(\.id).filter { newIDs[$0] != nil }
-        let newOrder = new.tasks.map(\.id).filter { oldIDs[$0] != nil }
-        if oldOrder != newOrder {
-            out.append(
-                ScenarioChange(kind: .taskOrder, fields: [FieldChange("order", .text("file order"), .text("changed"))]))
-        }
-
-        if !info.isEmpty { out.append(ScenarioChange(kind: .info, fields: info)) }
         return out
+    }
+
+    /// An added task: every key it sets (required or not at its default).
+    static func addedTask(_ task: LaunchTask, dependencies: [String]) -> ScenarioChange {
+        let template = ScenarioFields.task.defaults
+        var fields: [FieldChange] = []
+        for field in ScenarioFields.task.fields where field.key != "id" {
+            if case .dependencies = field.access {
+                if !dependencies.isEmpty { fields.append(FieldChange(field.key, .absent, .ids(dependencies))) }
+            } else if field.required || !field.hasDefault(in: task, template) {
+                fields.append(FieldChange(field.key, .absent, field.diffValue(task)))
+            }
+        }
+        var change = ScenarioChange(kind: .taskAdded, task: task.id, fields: fields)
+        change.costDelta = task.cost
+        return change
     }
 
     /// The change of one key that is not nested, if its value differs.

@@ -38,97 +38,131 @@ public enum TraceExport {
 
     /// The trace of `result`, as JSON bytes ending in a newline.
     public static func json(_ result: SimulationResult) -> [UInt8] {
-        let schedule = result.schedule
-        let scenario = schedule.scenario
-        let tasks = scenario.tasks
-        var w = JSONWriter(
-            capacity: 256 * tasks.count + 128 * scenario.tasks.reduce(0) { $0 + $1.dependsOn.count } + 4096)
-        var first = true
-        func next() {
+        var trace = TraceWriter(result)
+        trace.metadataEvents()
+        trace.mainThread()
+        trace.workers()
+        trace.latencies()
+        trace.instants()
+        trace.flows()
+        trace.otherData()
+        return trace.w.bytes
+    }
+
+    /// The trace's events, one section after the other; `separate()` before each event.
+    private struct TraceWriter {
+        let result: SimulationResult
+        let schedule: Schedule
+        let scenario: Scenario
+        let mainTid = TraceExport.tid(ofThread: 0)
+        let displayTid: Int
+        var w: JSONWriter
+        private var first = true
+
+        init(_ result: SimulationResult) {
+            self.result = result
+            schedule = result.schedule
+            scenario = result.schedule.scenario
+            displayTid = scenario.device.cores + 1
+            w = JSONWriter(
+                capacity: 256 * scenario.tasks.count + 128 * scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }
+                    + 4096)
+            w.raw("{\"traceEvents\": [")
+        }
+
+        mutating func separate() {
             w.raw(first ? "\n" : ",\n")
             first = false
         }
 
-        w.raw("{\"traceEvents\": [")
-        // Metadata.
-        let cores = scenario.device.cores
-        let displayTid = cores + 1
-        next()
-        metadata(&w, "process_name", tid: tid(ofThread: 0)) { w in
-            w.string("launchflow: \(scenario.name) (\(schedule.strategy.rawValue))")
-        }
-        var threads: [(tid: Int, name: String, sort: Int)] = (0..<Int32(cores)).map {
-            (tid(ofThread: $0), Schedule.threadName($0), Int($0))
-        }
-        threads.append((displayTid, "display", cores))
-        for thread in threads {
-            next()
-            metadata(&w, "thread_name", tid: thread.tid) { w in w.string(thread.name) }
-            next()
-            metadata(&w, "thread_sort_index", tid: thread.tid, key: "sort_index") { w in w.integer(thread.sort) }
-        }
-
-        // The main thread, parents before children.
-        let mainTid = tid(ofThread: 0)
-        if !scenario.preMain.isEmpty {
-            next()
-            slice(&w, "pre-main", cat: "preMain", tid: mainTid, TimeSpan(start: 0, end: schedule.t0))
-            for (k, phase) in scenario.preMain.enumerated() {
-                next()
-                slice(&w, phase.name, cat: "preMain", tid: mainTid, schedule.preMain[k]) { w in
-                    w.key("phase"); w.integer(k)
-                }
-            }
-        }
-        var mainTasks = [[Int]](repeating: [], count: schedule.commits.count)
-        for (i, run) in schedule.tasks.enumerated() where run.isOnMain {
-            let k = Int(run.iteration)
-            if mainTasks.indices.contains(k) { mainTasks[k].append(i) }
-        }
-        // Inputs by iteration: the last iteration that started at or before the handler.
-        var inputsOf = [[Int]](repeating: [], count: schedule.commits.count)
-        for (k, input) in schedule.inputs.enumerated() {
-            if let iteration = schedule.commits.lastIndex(where: { $0.iterationStart <= input.start }) {
-                inputsOf[iteration].append(k)
-            }
-        }
-        let byTime = { (a: Int, b: Int) -> Bool in
+        /// A task's place among others on its thread: by start, end, index.
+        func byTime(_ a: Int, _ b: Int) -> Bool {
             let x = schedule.tasks[a]
             let y = schedule.tasks[b]
             return (x.start, x.end, a) < (y.start, y.end, b)
         }
-        for (k, commit) in schedule.commits.enumerated() {
-            next()
+
+        /// The process and thread names and the threads' order.
+        mutating func metadataEvents() {
+            let cores = scenario.device.cores
+            separate()
+            let name = "launchflow: \(scenario.name) (\(schedule.strategy.rawValue))"
+            metadata(&w, "process_name", tid: mainTid) { w in w.string(name) }
+            var threads: [(tid: Int, name: String, sort: Int)] = (0..<Int32(cores)).map {
+                (tid(ofThread: $0), Schedule.threadName($0), Int($0))
+            }
+            threads.append((displayTid, "display", cores))
+            for thread in threads {
+                separate()
+                metadata(&w, "thread_name", tid: thread.tid) { w in w.string(thread.name) }
+                separate()
+                metadata(&w, "thread_sort_index", tid: thread.tid, key: "sort_index") { w in w.integer(thread.sort) }
+            }
+        }
+
+        /// The main thread, parents before children: pre-main, then each iteration.
+        mutating func mainThread() {
+            if !scenario.preMain.isEmpty {
+                separate()
+                slice(&w, "pre-main", cat: "preMain", tid: mainTid, TimeSpan(start: 0, end: schedule.t0))
+                for (k, phase) in scenario.preMain.enumerated() {
+                    separate()
+                    slice(&w, phase.name, cat: "preMain", tid: mainTid, schedule.preMain[k]) { w in
+                        w.key("phase"); w.integer(k)
+                    }
+                }
+            }
+            var mainTasks = [[Int]](repeating: [], count: schedule.commits.count)
+            for (i, run) in schedule.tasks.enumerated() where run.isOnMain {
+                let k = Int(run.iteration)
+                if mainTasks.indices.contains(k) { mainTasks[k].append(i) }
+            }
+            // Inputs by iteration: the last iteration that started at or before the handler.
+            var inputsOf = [[Int]](repeating: [], count: schedule.commits.count)
+            for (k, input) in schedule.inputs.enumerated() {
+                if let iteration = schedule.commits.lastIndex(where: { $0.iterationStart <= input.start }) {
+                    inputsOf[iteration].append(k)
+                }
+            }
+            for (k, commit) in schedule.commits.enumerated() {
+                iteration(k, commit, tasks: mainTasks[k].sorted(by: byTime), inputs: inputsOf[k])
+            }
+        }
+
+        /// Run-loop iteration `k`: didFinishLaunching with its tasks and blocked
+        /// spans (iteration 0), or its inputs and tasks; then its commit.
+        mutating func iteration(_ k: Int, _ commit: Commit, tasks ordered: [Int], inputs: [Int]) {
+            separate()
             slice(
                 &w, "run-loop iteration \(k)", cat: "runloop", tid: mainTid,
                 TimeSpan(start: commit.iterationStart, end: commit.end)
             ) { w in
                 w.key("iteration"); w.integer(k)
             }
-            let ordered = mainTasks[k].sorted(by: byTime)
             if k == 0 {
-                next()
+                separate()
+                let strategy = schedule.strategy
                 slice(&w, "didFinishLaunching", cat: "runloop", tid: mainTid, schedule.didFinishLaunching) { w in
-                    w.key("strategy"); w.string(schedule.strategy.rawValue)
+                    w.key("strategy"); w.string(strategy.rawValue)
                 }
                 var blocked = schedule.blocked[...]
                 for i in ordered {
                     while let span = blocked.first, span.start < schedule.tasks[i].start {
-                        next()
-                        blockedSlice(&w, span, tid: mainTid, schedule.strategy)
+                        separate()
+                        blockedSlice(&w, span, tid: mainTid, strategy)
                         blocked = blocked.dropFirst()
                     }
-                    next()
+                    separate()
                     taskSlice(&w, i, schedule)
                 }
                 for span in blocked {
-                    next()
-                    blockedSlice(&w, span, tid: mainTid, schedule.strategy)
+                    separate()
+                    blockedSlice(&w, span, tid: mainTid, strategy)
                 }
             } else {
-                for k in inputsOf[k].sorted(by: { schedule.inputs[$0].start < schedule.inputs[$1].start }) {
+                for k in inputs.sorted(by: { schedule.inputs[$0].start < schedule.inputs[$1].start }) {
                     let input = schedule.inputs[k]
-                    next()
+                    separate()
                     slice(
                         &w, "input: \(scenario.inputs[k].name)", cat: "input", tid: mainTid,
                         TimeSpan(start: input.start, end: input.end)
@@ -138,95 +172,106 @@ public enum TraceExport {
                     }
                 }
                 for i in ordered {
-                    next()
+                    separate()
                     taskSlice(&w, i, schedule)
                 }
             }
-            next()
+            separate()
             slice(&w, "commit", cat: "commit", tid: mainTid, TimeSpan(start: commit.start, end: commit.end)) { w in
                 w.key("iteration"); w.integer(k)
                 w.raw(", "); w.key("presentedMs"); w.millis(commit.presented)
             }
         }
 
-        // Worker threads, each in time order.
-        var byWorker = [[Int]](repeating: [], count: cores)
-        for (i, run) in schedule.tasks.enumerated() where !run.isOnMain { byWorker[Int(run.thread)].append(i) }
-        for list in byWorker {
-            for i in list.sorted(by: byTime) {
-                next()
-                taskSlice(&w, i, schedule)
+        /// Worker threads, each in time order.
+        mutating func workers() {
+            var byWorker = [[Int]](repeating: [], count: scenario.device.cores)
+            for (i, run) in schedule.tasks.enumerated() where !run.isOnMain { byWorker[Int(run.thread)].append(i) }
+            for list in byWorker {
+                for i in list.sorted(by: byTime) {
+                    separate()
+                    taskSlice(&w, i, schedule)
+                }
             }
         }
 
-        // Latencies: async slices from end to done.
-        for (i, run) in schedule.tasks.enumerated() where run.done > run.end {
-            for phase in ["b", "e"] {
-                next()
-                w.raw("{\"name\": "); w.string("\(tasks[i].id) (latency)")
-                w.raw(", \"cat\": \"latency\", \"ph\": \"\(phase)\", \"id\": "); w.integer(i + 1)
-                w.raw(", \"ts\": "); w.integer(phase == "b" ? run.end : run.done)
-                w.raw(", \"pid\": "); w.integer(pid)
-                w.raw(", \"tid\": "); w.integer(tid(ofThread: run.thread))
-                if phase == "b" { w.raw(", \"args\": {"); w.key("latencyMs"); w.millis(run.latency); w.raw("}") }
-                w.raw("}")
+        /// Latencies: async slices from end to done.
+        mutating func latencies() {
+            for (i, run) in schedule.tasks.enumerated() where run.done > run.end {
+                for phase in ["b", "e"] {
+                    separate()
+                    w.raw("{\"name\": "); w.string("\(scenario.tasks[i].id) (latency)")
+                    w.raw(", \"cat\": \"latency\", \"ph\": \"\(phase)\", \"id\": "); w.integer(i + 1)
+                    w.raw(", \"ts\": "); w.integer(phase == "b" ? run.end : run.done)
+                    w.raw(", \"pid\": "); w.integer(pid)
+                    w.raw(", \"tid\": "); w.integer(tid(ofThread: run.thread))
+                    if phase == "b" { w.raw(", \"args\": {"); w.key("latencyMs"); w.millis(run.latency); w.raw("}") }
+                    w.raw("}")
+                }
             }
         }
 
-        // Instants: presentations, the first frame, launch completion.
-        for (k, commit) in schedule.commits.enumerated() {
-            next()
-            let name = k == result.metrics.firstFrameIteration ? "first frame presented" : "frame presented"
-            instant(&w, name, tid: displayTid, scope: "t", at: commit.presented) { w in
-                w.key("iteration"); w.integer(k)
-                w.raw(", "); w.key("commitEndMs"); w.millis(commit.end)
+        /// Instants: presentations, the first frame, (v2.1) full display, launch completion.
+        mutating func instants() {
+            let metrics = result.metrics
+            for (k, commit) in schedule.commits.enumerated() {
+                separate()
+                let name = k == metrics.firstFrameIteration ? "first frame presented" : "frame presented"
+                instant(&w, name, tid: displayTid, scope: "t", at: commit.presented) { w in
+                    w.key("iteration"); w.integer(k)
+                    w.raw(", "); w.key("commitEndMs"); w.millis(commit.end)
+                }
             }
-        }
-        next()
-        instant(&w, "first frame", tid: mainTid, scope: "g", at: result.metrics.timeToFirstFrame) { w in
-            w.key("timeToFirstFrameMs"); w.millis(result.metrics.timeToFirstFrame)
-        }
-        if schedule.scenario.tasks.contains(where: \.fullyDrawn) {
-            next()
-            instant(&w, "full display", tid: mainTid, scope: "g", at: result.metrics.timeToFullDisplay) { w in
-                w.key("timeToFullDisplayMs"); w.millis(result.metrics.timeToFullDisplay)
+            separate()
+            instant(&w, "first frame", tid: mainTid, scope: "g", at: metrics.timeToFirstFrame) { w in
+                w.key("timeToFirstFrameMs"); w.millis(metrics.timeToFirstFrame)
             }
-        }
-        next()
-        instant(&w, "launch complete", tid: mainTid, scope: "g", at: result.metrics.launchComplete) { w in
-            w.key("launchCompleteMs"); w.millis(result.metrics.launchComplete)
-        }
-
-        // Flow arrows: dependency → dependent.
-        var flowID = 0
-        for (i, task) in tasks.enumerated() {
-            let run = schedule.tasks[i]
-            for d in task.dependsOn {
-                flowID += 1
-                let source = schedule.tasks[d]
-                next()
-                flow(
-                    &w, phase: "s", id: flowID, tid: tid(ofThread: source.thread), at: max(source.start, source.end - 1)
-                )
-                next()
-                flow(&w, phase: "f", id: flowID, tid: tid(ofThread: run.thread), at: run.start)
+            if scenario.tasks.contains(where: \.fullyDrawn) {
+                separate()
+                instant(&w, "full display", tid: mainTid, scope: "g", at: metrics.timeToFullDisplay) { w in
+                    w.key("timeToFullDisplayMs"); w.millis(metrics.timeToFullDisplay)
+                }
+            }
+            separate()
+            instant(&w, "launch complete", tid: mainTid, scope: "g", at: metrics.launchComplete) { w in
+                w.key("launchCompleteMs"); w.millis(metrics.launchComplete)
             }
         }
 
-        w.raw("\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": {")
-        w.key("generator"); w.string("launchflow")
-        w.raw(", "); w.key("scenario"); w.string(scenario.name)
-        w.raw(", "); w.key("strategy"); w.string(schedule.strategy.rawValue)
-        let device = scenario.device
-        w.raw(", "); w.key("device"); w.raw("{"); w.key("cores"); w.integer(device.cores)
-        w.raw(", "); w.key("refreshRate"); w.double(device.refreshRate)
-        w.raw(", "); w.key("commitCostMs"); w.millis(device.commitCost)
-        w.raw(", "); w.key("renderTimeMs"); w.millis(device.renderTime); w.raw("}")
-        for metric in Metric.allCases {
-            w.raw(", "); w.key(metric.rawValue); w.metricValue(metric, of: result.metrics)
+        /// Flow arrows: dependency → dependent.
+        mutating func flows() {
+            var flowID = 0
+            for (i, task) in scenario.tasks.enumerated() {
+                let run = schedule.tasks[i]
+                for d in task.dependsOn {
+                    flowID += 1
+                    let source = schedule.tasks[d]
+                    separate()
+                    flow(
+                        &w, phase: "s", id: flowID, tid: tid(ofThread: source.thread),
+                        at: max(source.start, source.end - 1))
+                    separate()
+                    flow(&w, phase: "f", id: flowID, tid: tid(ofThread: run.thread), at: run.start)
+                }
+            }
         }
-        w.raw("}\n}\n")
-        return w.bytes
+
+        /// The end of the events, and what launchflow states about the run (`otherData`).
+        mutating func otherData() {
+            w.raw("\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": {")
+            w.key("generator"); w.string("launchflow")
+            w.raw(", "); w.key("scenario"); w.string(scenario.name)
+            w.raw(", "); w.key("strategy"); w.string(schedule.strategy.rawValue)
+            let device = scenario.device
+            w.raw(", "); w.key("device"); w.raw("{"); w.key("cores"); w.integer(device.cores)
+            w.raw(", "); w.key("refreshRate"); w.double(device.refreshRate)
+            w.raw(", "); w.key("commitCostMs"); w.millis(device.commitCost)
+            w.raw(", "); w.key("renderTimeMs"); w.millis(device.renderTime); w.raw("}")
+            for metric in Metric.allCases {
+                w.raw(", "); w.key(metric.rawValue); w.metricValue(metric, of: result.metrics)
+            }
+            w.raw("}\n}\n")
+        }
     }
 
     // MARK: Events
