@@ -133,6 +133,8 @@ struct ReportPage {
         out += "</span>\n<span class=\"\(p)group\">Time axis:"
         out += " <button type=\"button\" data-zoom=\"in\" title=\"zoom in (or Ctrl + wheel)\">+</button>"
         out += "<button type=\"button\" data-zoom=\"out\" title=\"zoom out\">−</button>"
+        out += "<button type=\"button\" data-zoom=\"launch\" title=\"from t0 to the end of the launch (full display"
+        out += " and the last task not deferred)\">launch</button>"
         out += "<button type=\"button\" data-zoom=\"t0\" title=\"from main() on: fold pre-main\">from t0</button>"
         out += "<button type=\"button\" data-zoom=\"reset\" title=\"the whole launch\">all</button>"
         out += " <span class=\"\(p)range\" id=\"\(p)range\"></span></span>\n"
@@ -345,6 +347,8 @@ struct ReportPage {
         var out = "{\"prefix\":\(ReportText.json(p)),\"t0\":\(scenario.preMainTotal)"
         out += ",\"axis\":{\"originX\":\(Number.points(axis.originX)),\"width\":\(Number.points(axis.width))"
         out += ",\"end\":\(axis.end)}"
+        // The first view: the launch, framed as the pictures frame it.
+        out += ",\"view\":[\(pictures.frame.start),\(min(pictures.frame.end, axis.end))]"
         out += ",\"whatIf\":" + (report.whatIf.map { ReportText.json($0.strategy.rawValue) } ?? "null")
         out += ",\"strategies\":["
         for (k, result) in results.enumerated() {

@@ -14,7 +14,10 @@ import LaunchflowCore
 struct ReportPictures {
     let results: [SimulationResult]
     let ids: ElementIDs
+    /// The whole launch, from 0: the panels are drawn on it and the page zooms.
     let axis: TimeAxis
+    /// The launch framed (``LaunchFrame``): the page's first view.
+    let frame: TimeAxis
     let tiers: Tiers
 
     init(results: [SimulationResult]) {
@@ -23,6 +26,7 @@ struct ReportPictures {
         let scenario = results[0].schedule.scenario
         ids = ElementIDs(taskIDs: scenario.tasks.map(\.id))
         axis = TimeAxis.shared(by: results)
+        frame = TimeAxis.framed(by: results)
         tiers = Tiers(scenario)
     }
 

@@ -366,6 +366,7 @@ enum ReportScript {
                 if (what === "in") zoom(2);
                 else if (what === "out") zoom(0.5);
                 else if (what === "t0") setView(data.t0, ax.end);
+                else if (what === "launch") setView(data.view[0], data.view[1]);
                 else setView(0, ax.end);
               });
             });
@@ -405,10 +406,9 @@ enum ReportScript {
               panelBox.classList.remove(P + "dragging");
             });
 
-            // Pre-main cannot change between strategies: when it takes over a quarter
-            // of the axis, open folded at the run loop ("all" shows it).
-            if (data.t0 > ax.end / 4) setView(Math.max(0, data.t0 - ax.end / 50), ax.end);
-            else applyView();
+            // Open on the launch: from t0 (pre-main folded) to the later of full display
+            // and the last task not deferred ("all" shows everything).
+            setView(data.view[0], data.view[1]);
             fromHash();
             var counts = { graph: dagNode.filter(Boolean).length };
             names.forEach(function (name, k) { counts[name] = bars[k].filter(Boolean).length; });
