@@ -56,11 +56,11 @@ extension GanttPanel {
         return keyed.sorted { $0.number < $1.number }
     }
 
-    /// The marks in the `main` lane's band that labels must not cover: commit time and pre-main.
+    /// The marks in the `main` lane's band that labels must not cover: commit time, pre-main, blocked time.
     private func mainObstacles(_ band: (top: Double, bottom: Double)) -> [LabelPlanner.Box] {
         let schedule = result.schedule
         let spans =
-            schedule.commits.map { TimeSpan(start: $0.start, end: $0.end) } + schedule.preMain
+            schedule.commits.map { TimeSpan(start: $0.start, end: $0.end) } + schedule.preMain + schedule.blocked
         return spans.filter { $0.end >= axis.start && $0.start <= axis.end }.map {
             LabelPlanner.Box(
                 x0: axis.clampedX($0.start) - 0.5, x1: axis.clampedX($0.end) + 0.5, y0: band.top, y1: band.bottom)
