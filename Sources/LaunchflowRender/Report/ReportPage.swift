@@ -28,7 +28,9 @@ struct ReportPage {
         let legend = ReportPictures.inline(try Graphviz.svg(pictures.legend()))
         let dag = ReportPictures.inline(try Graphviz.svg(pictures.dag(report.tiers)))
         var distribution: String?
-        if let sweep = report.sweep, sweep.uncertainTasks > 0 { distribution = try pictures.distribution(sweep) }
+        if let sweep = report.sweep, sweep.uncertainTasks > 0 || sweep.latencyTasks > 0 {
+            distribution = try pictures.distribution(sweep)
+        }
 
         var out = ""
         out.reserveCapacity(panels.reduce(dag.utf8.count) { $0 + $1.utf8.count } + 200_000)
