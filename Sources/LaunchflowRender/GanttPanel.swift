@@ -45,6 +45,9 @@ struct GanttPanel {
     let fold: GanttFold
     /// Each input's row in the inputs area (overlapping inputs stacked), and the number of rows.
     let inputRows: (row: [Int: Int], count: Int)
+    /// Whether labels that do not fit inside their bar go beside it or into the key
+    /// (not in the report, whose script refits labels inside the bars as it zooms).
+    var labelsOutside = true
 
     init(
         result: SimulationResult, axis: TimeAxis, ids: ElementIDs, tiers: Tiers, scope: String,

@@ -28,7 +28,10 @@ extension GanttPanel {
         var keyed: [KeyEntry] = []
         var byThread: [Int32: [LabelPlanner.Bar]] = [:]
         for (i, run) in schedule.tasks.enumerated() where isDrawn(run) {
-            let label = Self.marks(schedule.scenario.tasks[i]) + schedule.scenario.tasks[i].id
+            var label = Self.marks(schedule.scenario.tasks[i]) + schedule.scenario.tasks[i].id
+            if !labelsOutside && LabelPlanner.insideSize(label, width: axis.x(run.end) - axis.x(run.start)) == nil {
+                label = ""
+            }
             byThread[run.thread, default: []].append(
                 .init(index: i, x0: axis.clampedX(run.start), x1: axis.clampedX(run.end), label: label))
         }

@@ -141,7 +141,12 @@ struct ReportPage {
         out += "<button type=\"button\" data-zoom=\"reset\" title=\"the whole launch\">all</button>"
         out += " <span class=\"\(p)range\" id=\"\(p)range\"></span></span>\n"
         out += "<span class=\"\(p)group\"><label>Task: <input type=\"search\" id=\"\(p)find\" list=\"\(p)ids\""
-        out += " placeholder=\"id\" size=\"18\"></label></span>\n<datalist id=\"\(p)ids\">"
+        out += " placeholder=\"id\" size=\"18\"></label></span>\n"
+        out += "<span class=\"\(p)group\"><label>Search: <input type=\"search\" id=\"\(p)search\""
+        out += " placeholder=\"text or /regex/\" size=\"18\" title=\"highlights the matching tasks in every picture\">"
+        out += "</label> <span class=\"\(p)found\" id=\"\(p)found\"></span>"
+        out += " <span class=\"\(p)found\" title=\"W/S zoom in and out, A/D pan\">keys: W A S D</span></span>\n"
+        out += "<datalist id=\"\(p)ids\">"
         for task in scenario.tasks { out += "<option value=\"\(ReportText.html(task.id))\">" }
         out += "</datalist>\n</nav>\n"
         return out
@@ -350,7 +355,7 @@ struct ReportPage {
         out += ",\"axis\":{\"originX\":\(Number.points(axis.originX)),\"width\":\(Number.points(axis.width))"
         out += ",\"end\":\(axis.end)}"
         // The first view: the launch, framed as the pictures frame it.
-        out += ",\"view\":[\(pictures.frame.start),\(min(pictures.frame.end, axis.end))]"
+        out += ",\"view\":[\(min(scenario.preMainTotal, axis.end - 1)),\(min(pictures.frame.end, axis.end))]"
         out += ",\"whatIf\":" + (report.whatIf.map { ReportText.json($0.strategy.rawValue) } ?? "null")
         out += ",\"strategies\":["
         for (k, result) in results.enumerated() {

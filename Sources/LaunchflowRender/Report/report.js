@@ -196,6 +196,35 @@
       var i = index.get(find.value);
       if (i !== undefined) select(i);
     });
+    // MARK: search: a substring (any case) or /regex/ highlights the matching tasks in every panel
+    var search = document.getElementById(P + "search"), found = document.getElementById(P + "found");
+    var matches = [];
+    function matcher(text) {
+      var m = /^\/(.*)\/([a-z]*)$/.exec(text);
+      if (m) {
+        try { var re = new RegExp(m[1], m[2].indexOf("i") >= 0 ? m[2] : m[2] + "i"); }
+        catch (e) { return null; }
+        return function (id) { return re.test(id); };
+      }
+      var needle = text.toLowerCase();
+      return function (id) { return id.toLowerCase().indexOf(needle) >= 0; };
+    }
+    function runSearch() {
+      matches.forEach(function (i) { mark(i, P + "match", false); });
+      matches = [];
+      var text = search.value;
+      var test = text ? matcher(text) : null;
+      search.classList.toggle(P + "invalid", text !== "" && !test);
+      if (test) tasks.forEach(function (t, i) { if (test(t.id)) matches.push(i); });
+      matches.forEach(function (i) { mark(i, P + "match", true); });
+      document.querySelectorAll("svg").forEach(function (svg) {
+        svg.classList.toggle(P + "searching", matches.length > 0);
+      });
+      found.textContent = !text ? "" : !test ? "invalid regex" : matches.length + " of " + tasks.length + " tasks";
+      root.setAttribute("data-lf-matches", String(matches.length));
+    }
+    search.addEventListener("input", runSearch);
+
     function fromHash() {
       var m = /^#task=(.*)$/.exec(location.hash);
       if (!m) return;
@@ -322,6 +351,7 @@
       });
       drawAxis();
       range.textContent = ms(Math.round(view[0])) + " – " + ms(Math.round(view[1])) + " ms";
+      root.setAttribute("data-lf-view", Math.round(view[0]) + "," + Math.round(view[1]));
     }
     function setView(a, b) {
       var span = Math.min(Math.max(b - a, minSpan), ax.end);
@@ -348,6 +378,19 @@
         else if (what === "launch") setView(data.view[0], data.view[1]);
         else setView(0, ax.end);
       });
+    });
+    // Keyboard, as in Perfetto and speedscope: W/S zoom in and out, A/D pan left and right.
+    document.addEventListener("keydown", function (e) {
+      var target = e.target;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
+      var key = e.key.toLowerCase(), span = view[1] - view[0];
+      if (key === "w") zoom(1.5);
+      else if (key === "s") zoom(1 / 1.5);
+      else if (key === "a") setView(view[0] - span * 0.2, view[1] - span * 0.2);
+      else if (key === "d") setView(view[0] + span * 0.2, view[1] + span * 0.2);
+      else return;
+      e.preventDefault();
     });
     var panelBox = document.querySelector("." + P + "panels");
     panelBox.addEventListener("wheel", function (e) {
