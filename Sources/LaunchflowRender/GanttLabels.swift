@@ -31,16 +31,21 @@ struct LabelPlanner {
     }
 
     static let insideSizes = [9.0, 7.0]
+    /// At most this many numbers per picture: past it, a bar too narrow for its
+    /// label is named by its tooltip only (a key of thousands helps no one).
+    static let maxKeyed = 300
     static let besideSize = 7.5
     static let numberSize = 7.5
 
     /// The left and right limits of the plot, in points.
     let minX: Double
     let maxX: Double
-    /// Boxes already taken (other lanes' labels may not be here, but markers might).
-    private(set) var taken: [Box] = []
+    /// Labels already placed, found by x through ``Grid``.
+    private var taken = Grid()
     /// The next key number.
     private(set) var nextNumber: Int
+    /// Bars left without a label: past ``maxKeyed``.
+    private(set) var unnamed = 0
 
     init(minX: Double, maxX: Double, firstNumber: Int = 1) {
         self.minX = minX
@@ -65,6 +70,9 @@ struct LabelPlanner {
     ) -> [Int: Placement] {
         let order = bars.indices.sorted { (bars[$0].x0, bars[$0].index) < (bars[$1].x0, bars[$1].index) }
         let barBoxes = bars.map { Box(x0: $0.x0, x1: max($0.x1, $0.x0 + 0.5), y0: band.top, y1: band.bottom) }
+        var marks = Grid()
+        for (k, box) in barBoxes.enumerated() { marks.insert(box, owner: k) }
+        for box in obstacles { marks.insert(box, owner: -1) }
         let middle = (band.top + band.bottom) / 2
         let slots = [middle, band.top + 5, band.bottom - 5]
         var placements: [Int: Placement] = [:]
@@ -74,11 +82,14 @@ struct LabelPlanner {
                 placements[bar.index] = .inside(size: size)
                 continue
             }
-            let others = barBoxes.indices.filter { $0 != k }.map { barBoxes[$0] } + obstacles
             let width = Self.width(bar.label, size: Self.besideSize)
-            if let spot = free(width: width, around: barBoxes[k], slots: slots, avoiding: others) {
+            if let spot = free(width: width, around: barBoxes[k], slots: slots, avoiding: marks, except: k) {
                 placements[bar.index] = .beside(x: spot.x0, y: (spot.y0 + spot.y1) / 2)
-                taken.append(spot)
+                taken.insert(spot, owner: k)
+                continue
+            }
+            guard nextNumber <= Self.maxKeyed else {  // past the key's limit: the tooltip names it
+                unnamed += 1
                 continue
             }
             let number = nextNumber
@@ -88,15 +99,15 @@ struct LabelPlanner {
             let onBar = Box(
                 x0: centre - numberWidth / 2, x1: centre + numberWidth / 2, y0: middle - Self.numberSize * 0.6,
                 y1: middle + Self.numberSize * 0.6)
-            if bar.x1 - bar.x0 >= numberWidth + 2 && !taken.contains(where: onBar.overlaps) {
-                taken.append(onBar)
+            if bar.x1 - bar.x0 >= numberWidth + 2 && !taken.overlaps(onBar, except: -2) {
+                taken.insert(onBar, owner: k)
                 placements[bar.index] = .keyed(number: number, x: centre, y: middle)
                 continue
             }
             let spot =
-                free(width: numberWidth, around: barBoxes[k], slots: slots, avoiding: others)
+                free(width: numberWidth, around: barBoxes[k], slots: slots, avoiding: marks, except: k)
                 ?? onOrBeside(barBoxes[k], width: numberWidth, slots: slots)
-            taken.append(spot)
+            taken.insert(spot, owner: k)
             placements[bar.index] = .keyed(number: number, x: (spot.x0 + spot.x1) / 2, y: (spot.y0 + spot.y1) / 2)
         }
         return placements
@@ -114,21 +125,48 @@ struct LabelPlanner {
                 candidates.append(Box(x0: x0, x1: x0 + width, y0: y - height / 2, y1: y + height / 2))
             }
         }
-        return candidates.first { !taken.contains(where: $0.overlaps) } ?? candidates[0]
+        return candidates.first { !taken.overlaps($0, except: -2) } ?? candidates[0]
     }
 
     /// A free box `width` wide right of `bar` (then left of it), in the first
     /// slot where it meets no other bar and no label placed before; nil when none is.
-    private func free(width: Double, around bar: Box, slots: [Double], avoiding bars: [Box]) -> Box? {
+    private func free(width: Double, around bar: Box, slots: [Double], avoiding marks: Grid, except own: Int) -> Box? {
         let height = Self.besideSize * 1.2
         for y in slots {
             for x0 in [bar.x1 + 2, bar.x0 - 2 - width] {
                 let box = Box(x0: x0, x1: x0 + width, y0: y - height / 2, y1: y + height / 2)
                 guard box.x0 >= minX, box.x1 <= maxX else { continue }
-                if bars.contains(where: box.overlaps) || taken.contains(where: box.overlaps) { continue }
+                if marks.overlaps(box, except: own) || taken.overlaps(box, except: -2) { continue }
                 return box
             }
         }
         return nil
+    }
+
+    /// Boxes found by x: each is filed under every 32-point column it
+    /// spans, so a lookup reads only the boxes near it (a lane of thousands
+    /// of bars stays linear).
+    struct Grid {
+        private var columns: [Int: [(box: Box, owner: Int)]] = [:]
+        private static let column = 32.0
+
+        private static func range(_ box: Box) -> ClosedRange<Int> {
+            Int((box.x0 / column).rounded(.down))...Int((box.x1 / column).rounded(.down))
+        }
+
+        /// Files `box`; `owner` is its bar (−1: an obstacle).
+        mutating func insert(_ box: Box, owner: Int) {
+            for c in Self.range(box) { columns[c, default: []].append((box, owner)) }
+        }
+
+        /// Whether `box` overlaps a filed box whose owner is not `own`.
+        func overlaps(_ box: Box, except own: Int) -> Bool {
+            for c in Self.range(box) {
+                if let column = columns[c], column.contains(where: { $0.owner != own && $0.box.overlaps(box) }) {
+                    return true
+                }
+            }
+            return false
+        }
     }
 }

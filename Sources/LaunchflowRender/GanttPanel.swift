@@ -150,7 +150,7 @@ struct GanttPanel {
         drawCommits(&canvas, layout)
         fold.draw(&canvas, panel: self, layout: layout)
         drawMarkers(&canvas, top: top, layout: layout)
-        return key(&canvas, keyed, top: layout.bottom + 4)
+        return key(&canvas, keyed.keyed, unnamed: keyed.unnamed, top: layout.bottom + 4)
     }
 
     /// Lane backgrounds and names, the idle workers' row, the grid.

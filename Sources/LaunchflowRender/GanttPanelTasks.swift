@@ -20,8 +20,8 @@ extension GanttPanel {
 
     /// Draws every task's bar with its marks (anchor, delay, queue wait,
     /// latency) and its label where ``LabelPlanner`` puts it; returns the
-    /// bars that got a number for the key, in number order.
-    func drawTasks(_ canvas: inout Canvas, _ layout: Layout) -> [KeyEntry] {
+    /// bars that got a number for the key, in number order, and how many got no label.
+    func drawTasks(_ canvas: inout Canvas, _ layout: Layout) -> (keyed: [KeyEntry], unnamed: Int) {
         let schedule = result.schedule
         let critical = Set(result.criticalPath.tasks)
         var planner = LabelPlanner(minX: axis.originX, maxX: axis.x(axis.end))
@@ -56,7 +56,7 @@ extension GanttPanel {
                 }
             }
         }
-        return keyed.sorted { $0.number < $1.number }
+        return (keyed.sorted { $0.number < $1.number }, planner.unnamed)
     }
 
     /// The marks in the `main` lane's band that labels must not cover: commit time, pre-main, blocked time.
@@ -107,27 +107,37 @@ extension GanttPanel {
         tail(&canvas, task: i, run: run, band: band, color: colors.stroke)
     }
 
-    /// The key under the lanes: "Key: 1 network-configuration · 2 …", in
-    /// rows that never run past the picture; returns the y below it.
-    func key(_ canvas: inout Canvas, _ entries: [KeyEntry], top: Double) -> Double {
+    /// The key under the lanes: "Key: 1 network-configuration  ·  2 …", in
+    /// rows (one text each, ids `…key-row-k`) that never run past the
+    /// picture; returns the y below it.
+    func key(_ canvas: inout Canvas, _ entries: [KeyEntry], unnamed: Int, top: Double) -> Double {
         guard !entries.isEmpty else { return top - 4 }
         let tasks = result.schedule.scenario.tasks
         let size = 8.0
         canvas.text(id("key-title"), "Key:", x: axis.originX, y: top + 5, size: size, bold: true)
         let left = axis.originX + 26
-        var x = left
-        var y = top + 5
+        // One text per row (a node per entry would double the picture's nodes on a large launch).
+        var rows: [String] = [""]
         for entry in entries {
             let text = "\(entry.number) " + Self.marks(tasks[entry.task]) + tasks[entry.task].id
-            let width = LabelPlanner.width(text, size: size) + 8
-            if x > left && x + width > canvas.width - 8 {
-                x = left
-                y += 11
+            let row = rows[rows.count - 1]
+            let joined = row.isEmpty ? text : row + "  ·  " + text
+            if !row.isEmpty && left + LabelPlanner.width(joined, size: size) > canvas.width - 8 {
+                rows.append(text)
+            } else {
+                rows[rows.count - 1] = joined
             }
+        }
+        var y = top + 5
+        for (r, row) in rows.enumerated() {
+            if r > 0 { y += 11 }
+            canvas.text(id("key-row-\(r)"), row, x: left, y: y, size: size, color: ChartStyle.text)
+        }
+        if unnamed > 0 {
             canvas.text(
-                id("key-\(entry.number)"), text, x: x, y: y, size: size, color: ChartStyle.text,
-                tooltip: taskTooltipIfAllowed(entry.task))
-            x += width
+                id("key-more"), "… and \(unnamed) bars too narrow to label: their tooltips name them", x: left,
+                y: y + 11, size: size, color: ChartStyle.mutedText)
+            y += 11
         }
         return y + 8
     }
