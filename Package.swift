@@ -21,7 +21,10 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev", "pkg-config"])]
         ),
-        .target(name: "LaunchflowRender", dependencies: ["LaunchflowCore", "CGraphviz"]),
+        .target(
+            name: "LaunchflowRender", dependencies: ["LaunchflowCore", "CGraphviz"],
+            // The report's script and style sheet, inlined into each page (Report/ReportResources.swift).
+            resources: [.copy("Report/report.js"), .copy("Report/report.css")]),
         .target(name: "LaunchflowCLI", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
         .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI"]),
         .executableTarget(name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender"]),

@@ -14,6 +14,16 @@ public enum TierDisplay: String, CaseIterable, Sendable {
     case none
 }
 
+/// Which critical path the DAG highlights.
+public enum PathDisplay: String, CaseIterable, Sendable {
+    /// The longest chain of costs and latencies that ends at a `firstFrame`
+    /// task: what a first-frame investigation needs (the whole launch's when
+    /// no task is marked `firstFrame`).
+    case firstFrame = "first-frame"
+    /// The longest chain of the whole launch (``CriticalPath``, `criticalPathMs`).
+    case launch
+}
+
 /// Which dependencies the DAG draws.
 public enum EdgeDisplay: String, CaseIterable, Sendable {
     /// `reduced` above ``DAGChart/reductionThreshold`` dependencies, else `all`.
@@ -39,19 +49,18 @@ public enum EdgeDisplay: String, CaseIterable, Sendable {
 ///   `queue-<n>`, n = the queue's number by first appearance); idle tasks
 ///   have a dashed outline (class `idle`); latency and delay are in the label.
 /// - Tiers as clusters, bands or colour only, or clusters by group (``TierDisplay``).
-/// - For a `priority` result, each dependency violation gets an extra dashed
-///   magenta edge (dependency → task) whose class is `violation`.
+/// - For a `priority` result, a dependency it breaks is still one arrow:
+///   dashed, magenta (red on the critical path), class `violation`.
+/// - The critical path drawn is the one to the first frame (``PathDisplay``).
 /// - A legend and title above the graph (the graph label).
 ///
 /// Counting edges: every dependency is one SVG element with class `edge
-/// dependency …`, id `lf-dep-<dependency index>-<task index>`; violation
-/// overlays have class `edge violation` and id `lf-violation-…`. Helper edges
+/// dependency …` (and `violation` when broken), id `lf-dep-<dependency index>-<task index>`. Helper edges
 /// of the `bands` layout are invisible and not written to the SVG. So the
 /// number of `dependency` edges equals the number of dependencies — unless the
 /// picture draws the transitive reduction (``EdgeDisplay``, by default above
-/// ``reductionThreshold`` dependencies): implied dependencies, and the
-/// violation overlays of implied dependencies, are then left out and counted
-/// in the legend.
+/// ``reductionThreshold`` dependencies): implied dependencies are then left
+/// out and counted in the legend.
 public struct DAGChart: Sendable {
     public var scenario: Scenario
     /// The runs whose times the tooltips show (any number, any strategies);
@@ -59,6 +68,8 @@ public struct DAGChart: Sendable {
     public var results: [SimulationResult]
     public var tiers: TierDisplay
     public var edges: EdgeDisplay
+    /// The critical path highlighted: to the first frame by default.
+    public var path: PathDisplay
 
     /// Above this many dependencies, ``EdgeDisplay/auto`` draws the transitive reduction.
     public static let reductionThreshold = 150
@@ -69,12 +80,13 @@ public struct DAGChart: Sendable {
 
     public init(
         _ scenario: Scenario, results: [SimulationResult] = [], tiers: TierDisplay = .clusters,
-        edges: EdgeDisplay = .auto
+        edges: EdgeDisplay = .auto, path: PathDisplay = .firstFrame
     ) {
         self.scenario = scenario
         self.results = results
         self.tiers = tiers
         self.edges = edges
+        self.path = path
     }
 
     /// The graph under one strategy.
@@ -99,6 +111,17 @@ public struct DAGChart: Sendable {
         }
     }
 
+    /// The path the picture highlights (``PathDisplay``): by default the longest
+    /// chain of costs and latencies to a `firstFrame` task — what a
+    /// first-frame investigation needs; with none, the whole launch's.
+    public var highlightedPath: CriticalPath {
+        if path == .firstFrame, let toFirstFrame = CriticalPath.toFirstFrame(of: scenario) { return toFirstFrame }
+        return results.first?.criticalPath ?? CriticalPath(of: scenario)
+    }
+
+    /// Whether the highlighted path ends at the first frame.
+    var highlightsFirstFrame: Bool { path == .firstFrame && scenario.tasks.contains(where: \.firstFrame) }
+
     /// The picture as a Graphviz description (plain Swift, no C).
     ///
     /// - Complexity: O(n + e) for n tasks and e dependencies.
@@ -106,8 +129,7 @@ public struct DAGChart: Sendable {
         let tasks = scenario.tasks
         let ids = ElementIDs(taskIDs: tasks.map(\.id))
         let tierInfo = Tiers(scenario)
-        let path = results.first?.criticalPath ?? CriticalPath(of: scenario)
-        let onPath = Set(path.tasks)
+        let path = highlightedPath
         var criticalEdges = Set<[Int]>()
         for (a, b) in zip(path.tasks, path.tasks.dropFirst()) { criticalEdges.insert([a, b]) }
         let implied = drawsReduction ? TransitiveReduction.implied(tasks) : nil
@@ -119,14 +141,13 @@ public struct DAGChart: Sendable {
                 }
             }
         }
-
+        let legend = legend(tierInfo, path: path, omitted: implied == nil ? nil : omitted)
         var graph = GraphDescription(
             name: scenario.name, layout: .dot,
             graphAttributes: [
                 "id": .init(GraphvizText.id(ids("graph"))), "rankdir": "LR", "bgcolor": "white", "pad": "0.25",
                 "nodesep": "0.22", "ranksep": "0.45", "fontname": .init(ChartStyle.font), "fontsize": "11",
-                "labelloc": "t", "labeljust": "l", "newrank": "true",
-                "label": .html(legend(tierInfo, path: path, omitted: implied == nil ? nil : omitted)),
+                "labelloc": "t", "labeljust": "l", "newrank": "true", "label": .html(legend),
             ],
             nodeDefaults: [
                 "shape": "box", "style": "filled,rounded", "fontname": .init(ChartStyle.font), "fontsize": "11",
@@ -135,10 +156,26 @@ public struct DAGChart: Sendable {
             edgeDefaults: [
                 "color": .init(ChartStyle.dependency), "arrowsize": "0.7", "penwidth": "1",
             ])
+        addNodes(&graph, ids: ids, tiers: tierInfo, onPath: Set(path.tasks))
+        if tasks.count > Self.boundedLayoutThreshold {
+            for (name, value) in Self.boundedLayout { graph.graphAttributes[name] = .init(value) }
+        }
+        addEdges(&graph, ids: ids, tiers: tierInfo, critical: criticalEdges, implied: implied)
+        switch tiers {
+        case .none: break
+        case .clusters: addClusters(&graph, ids: ids, tiers: tierInfo)
+        case .groups: addGroupClusters(&graph, ids: ids)
+        case .bands: addBands(&graph, ids: ids, tiers: tierInfo)
+        }
+        return graph
+    }
 
+    /// One node per task: label (marks, id, cost line, queue, idle, after),
+    /// fill by tier, outline by path and closure, shape by thread.
+    private func addNodes(_ graph: inout GraphDescription, ids: ElementIDs, tiers tierInfo: Tiers, onPath: Set<Int>) {
         let closure = self.closure
         let queues = queueNumbers
-        for (i, task) in tasks.enumerated() {
+        for (i, task) in scenario.tasks.enumerated() {
             let tier = tierInfo.ofTask[i]
             let colors = ChartStyle.tierColors(tier)
             let critical = onPath.contains(i)
@@ -178,19 +215,33 @@ public struct DAGChart: Sendable {
             }
             graph.nodes.append(GraphDescription.Node(name: GraphvizText.name(task.id), attributes))
         }
+    }
 
-        if tasks.count > Self.boundedLayoutThreshold {
-            for (name, value) in Self.boundedLayout { graph.graphAttributes[name] = .init(value) }
+    /// One edge per drawn dependency (id `<prefix>dep-<d>-<i>`, class
+    /// `dependency`, plus `critical` on the highlighted path). A dependency
+    /// a strategy breaks stays one arrow: dashed, in the violation colour
+    /// (red when it is also critical), class `violation`, its tooltip saying
+    /// when the task started and the dependency ended.
+    private func addEdges(
+        _ graph: inout GraphDescription, ids: ElementIDs, tiers tierInfo: Tiers, critical criticalEdges: Set<[Int]>,
+        implied: [[Bool]]?
+    ) {
+        let tasks = scenario.tasks
+        var broken: [[Int]: [String]] = [:]
+        for result in results where result.schedule.strategy.definition.canBreakDependencies {
+            let name = result.schedule.strategy.rawValue
+            for v in result.schedule.violations() {
+                broken[[v.dependency, v.task], default: []].append(
+                    "dependency violated under \(name): \(tasks[v.task].id) started at \(formatMillis(v.start)) ms,"
+                        + " before \(tasks[v.dependency].id) ended at \(formatMillis(v.dependencyEnd)) ms")
+            }
         }
-
         for (i, task) in tasks.enumerated() {
             for (k, d) in task.dependsOn.enumerated() {
                 let critical = criticalEdges.contains([d, i])
                 if let implied, implied[i][k] && !critical { continue }
-                var attributes: GraphDescription.Attributes = [
-                    "id": .init(GraphvizText.id(ids("dep-\(d)-\(i)"))),
-                    "class": critical ? "dependency critical" : "dependency",
-                ]
+                var classes = critical ? "dependency critical" : "dependency"
+                var attributes: GraphDescription.Attributes = ["id": .init(GraphvizText.id(ids("dep-\(d)-\(i)")))]
                 if tiers == .bands && tierInfo.ofTask[d] > tierInfo.ofTask[i] {
                     attributes["constraint"] = "false"  // points back across bands: the bands win
                 }
@@ -199,37 +250,22 @@ public struct DAGChart: Sendable {
                     attributes["penwidth"] = "2.6"
                     attributes["weight"] = "4"
                 }
+                var tip = "\(task.id) depends on \(tasks[d].id)"
+                if let reasons = broken[[d, i]] {
+                    classes += " violation"
+                    if !critical { attributes["color"] = .init(ChartStyle.violation) }
+                    attributes["style"] = "dashed"
+                    attributes["penwidth"] = critical ? "2.6" : "1.6"
+                    attributes["arrowhead"] = "veevee"
+                    tip += "\n" + reasons.joined(separator: "\n")
+                }
+                attributes["class"] = .init(classes)
+                if ids.tooltipAllowed(forTask: ids("dep-\(d)-\(i)")) {
+                    attributes["tooltip"] = .init(GraphvizText.tooltip(tip))
+                }
                 graph.edges.append(GraphDescription.Edge(from: name(d), to: name(i), attributes))
             }
         }
-
-        for result in results where result.schedule.strategy.definition.canBreakDependencies {
-            // With the reduction drawn, a violated implied dependency gets no overlay:
-            // some drawn dependency along its longer path is violated too.
-            for v in result.schedule.violations() where !isImplied(v.dependency, v.task, implied) {
-                let tip =
-                    "dependency violated under priority: \(tasks[v.task].id) started at \(formatMillis(v.start)) ms,"
-                    + " before \(tasks[v.dependency].id) ended at \(formatMillis(v.dependencyEnd)) ms"
-                graph.edges.append(
-                    GraphDescription.Edge(
-                        from: name(v.dependency), to: name(v.task),
-                        [
-                            "id": .init(GraphvizText.id(ids("violation-\(v.dependency)-\(v.task)"))),
-                            "class": "violation",
-                            "color": .init(ChartStyle.violation), "style": "dashed", "penwidth": "1.6",
-                            "constraint": "false",
-                            "arrowhead": "veevee", "tooltip": .init(GraphvizText.tooltip(tip)),
-                        ]))
-            }
-        }
-
-        switch tiers {
-        case .none: break
-        case .clusters: addClusters(&graph, ids: ids, tiers: tierInfo)
-        case .groups: addGroupClusters(&graph, ids: ids)
-        case .bands: addBands(&graph, ids: ids, tiers: tierInfo)
-        }
-        return graph
     }
 
     /// The picture as SVG bytes.
@@ -384,17 +420,39 @@ public struct DAGChart: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// The title and legend, as an HTML-like label. `omitted`: the implied
-    /// dependencies left out, when the picture draws the reduction.
+    /// The title and legend, as an HTML-like label, wrapped to the graph's
+    /// estimated width (``estimatedWidth``) so that it is never wider than
+    /// the graph. `omitted`: the implied dependencies left out, when the
+    /// picture draws the reduction.
     private func legend(_ tiers: Tiers, path: CriticalPath, omitted: Int?) -> String {
+        let width = max(estimatedWidth, 360)
+        let lines = Self.wrapped(summary(path: path, omitted: omitted), width: width, size: 11)
+        let summary = lines.map(GraphvizText.html).joined(separator: "<BR ALIGN=\"LEFT\"/>")
+        var rows = ""
+        for row in Self.rows(legendCells(tiers), width: width) {
+            rows += "<TR><TD ALIGN=\"LEFT\"><TABLE ALIGN=\"LEFT\" BORDER=\"0\" CELLSPACING=\"5\" CELLPADDING=\"3\"><TR>"
+            rows += row.joined() + "</TR></TABLE></TD></TR>"
+        }
+        let title = GraphvizText.html("\(scenario.name) — task graph")
+        return "<TABLE BORDER=\"0\" CELLSPACING=\"3\" CELLPADDING=\"2\">"
+            + "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"18\"><B>\(title)</B></FONT></TD></TR>"
+            + "<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\"><FONT COLOR=\"\(ChartStyle.mutedText)\">\(summary)"
+            + "<BR ALIGN=\"LEFT\"/></FONT></TD></TR>" + rows + "</TABLE>"
+    }
+
+    /// "9 tasks · 8 dependencies · critical path to the first frame 183 ms incl. pre-main …".
+    private func summary(path: CriticalPath, omitted: Int?) -> String {
         let dependencies = scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }
         // The same number as the tables' criticalPathMs (t0 + the chain), with the chain itself.
         let t0 = scenario.preMainTotal
         var summary =
             "\(scenario.tasks.count) tasks · \(dependencies) dependencies · critical path"
-            + " \(formatMillis(t0 + path.length)) ms"
+            + (highlightsFirstFrame ? " to the first frame" : "") + " \(formatMillis(t0 + path.length)) ms"
             + (t0 > 0 ? " incl. pre-main \(formatMillis(t0)) ms" : "")
             + " (a chain of \(path.tasks.count) task\(path.tasks.count == 1 ? "" : "s"): \(formatMillis(path.length)) ms)"
+        if highlightsFirstFrame {
+            summary += " · the whole launch's: \(formatMillis(t0 + CriticalPath(of: scenario).length)) ms"
+        }
         if let omitted {
             summary +=
                 " · \(omitted) dependenc\(omitted == 1 ? "y" : "ies") implied by longer paths not drawn"
@@ -403,44 +461,152 @@ public struct DAGChart: Sendable {
         if !results.isEmpty {
             summary += " · times in tooltips: " + results.map(\.schedule.strategy.rawValue).joined(separator: ", ")
         }
-        var cells = ""
+        return summary
+    }
+
+    /// The legend's cells: tiers, then shapes and marks, each with its estimated width in points.
+    private func legendCells(_ tiers: Tiers) -> [(cell: String, width: Double)] {
+        var cells: [(String, String)] = []
         for tier in 0..<min(tiers.priorities.count, 8) {
             let colors = ChartStyle.tierColors(tier)
-            cells +=
-                "<TD BGCOLOR=\"\(colors.fill)\" COLOR=\"\(colors.stroke)\" BORDER=\"1\">"
-                + GraphvizText.html("tier \(tier) · p\(tiers.priorities[tier])") + "</TD>"
+            let text = "tier \(tier) · p\(tiers.priorities[tier])"
+            cells.append(
+                (
+                    "<TD BGCOLOR=\"\(colors.fill)\" COLOR=\"\(colors.stroke)\" BORDER=\"1\">\(GraphvizText.html(text))</TD>",
+                    text
+                ))
         }
-        if tiers.priorities.count > 8 { cells += "<TD>… \(tiers.priorities.count - 8) more</TD>" }
+        if tiers.priorities.count > 8 {
+            let text = "… \(tiers.priorities.count - 8) more"
+            cells.append(("<TD>\(text)</TD>", text))
+        }
         let swatch = { (text: String, attributes: String) in
-            "<TD><TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\"><TR><TD \(attributes)>\(text)</TD></TR></TABLE></TD>"
+            (
+                "<TD><TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\"><TR><TD \(attributes)>\(text)</TD></TR></TABLE></TD>",
+                text
+            )
         }
-        var styles = swatch("rounded: any thread", "BORDER=\"1\" STYLE=\"rounded\"")
-        styles +=
-            "<TD><TABLE BORDER=\"1\" CELLBORDER=\"1\" CELLSPACING=\"2\" CELLPADDING=\"2\"><TR><TD>double: main thread only</TD></TR></TABLE></TD>"
-        styles += "<TD>★ needed by the first frame</TD>"
-        styles += "<TD><FONT COLOR=\"\(ChartStyle.critical)\"><B>━━▶ critical path</B></FONT></TD>"
-        let tasks = scenario.tasks
-        if tasks.contains(where: \.anchor) { styles += "<TD>⚓ anchor (dFL waits for it under dag, anchored)</TD>" }
-        if tasks.contains(where: { $0.after != nil }) { styles += "<TD>↦ after the first frame</TD>" }
-        if tasks.contains(where: \.fullyDrawn) { styles += "<TD>✔ fully drawn (full display)</TD>" }
+        cells.append(swatch("rounded: any thread", "BORDER=\"1\" STYLE=\"rounded\""))
+        cells.append(
+            (
+                "<TD><TABLE BORDER=\"1\" CELLBORDER=\"1\" CELLSPACING=\"2\" CELLPADDING=\"2\"><TR><TD>double: main thread only</TD></TR></TABLE></TD>",
+                "double: main thread only"
+            ))
+        cells.append(("<TD>★ needed by the first frame</TD>", "★ needed by the first frame"))
+        let pathText = highlightsFirstFrame ? "━━▶ critical path to the first frame" : "━━▶ critical path"
+        cells.append(("<TD><FONT COLOR=\"\(ChartStyle.critical)\"><B>\(pathText)</B></FONT></TD>", pathText))
+        for text in markTexts() { cells.append(("<TD>\(GraphvizText.html(text))</TD>", text)) }
         if let closure {
             let which = closure.firstFrameIsAnchor ? "anchored" : "dag"
-            styles += swatch(
-                "anchor closure (\(which): anchors and what they need)",
-                "BORDER=\"2\" COLOR=\"\(ChartStyle.closureStroke)\" STYLE=\"rounded\"")
+            cells.append(
+                swatch(
+                    "anchor closure (\(which): anchors and what they need)",
+                    "BORDER=\"2\" COLOR=\"\(ChartStyle.closureStroke)\" STYLE=\"rounded\""))
         }
-        if tasks.contains(where: { $0.queue != nil }) { styles += "<TD>queue: serial category</TD>" }
-        if tasks.contains(where: \.idle) { styles += swatch("dashed: idle task", "BORDER=\"1\" STYLE=\"dashed\"") }
+        if scenario.tasks.contains(where: \.idle) {
+            cells.append(swatch("dashed: idle task", "BORDER=\"1\" STYLE=\"dashed\""))
+        }
         let breaking = results.map(\.schedule.strategy).filter(\.definition.canBreakDependencies)
         if !breaking.isEmpty {
-            let names = breaking.map(\.rawValue).joined(separator: ", ")
-            styles += "<TD><FONT COLOR=\"\(ChartStyle.violation)\">╌╌▶ dependency violated (\(names))</FONT></TD>"
+            let text = "╌╌▶ dependency violated (\(breaking.map(\.rawValue).joined(separator: ", ")))"
+            cells.append(("<TD><FONT COLOR=\"\(ChartStyle.violation)\">\(text)</FONT></TD>", text))
         }
-        let title = GraphvizText.html("\(scenario.name) — task graph")
-        return "<TABLE BORDER=\"0\" CELLSPACING=\"3\" CELLPADDING=\"2\">"
-            + "<TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"18\"><B>\(title)</B></FONT></TD></TR>"
-            + "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"\(ChartStyle.mutedText)\">\(GraphvizText.html(summary))</FONT></TD></TR>"
-            + "<TR><TD ALIGN=\"LEFT\"><TABLE BORDER=\"0\" CELLSPACING=\"5\" CELLPADDING=\"3\"><TR>\(cells)\(styles)</TR></TABLE></TD></TR>"
-            + "</TABLE>"
+        return cells.map { ($0.0, ChartStyle.estimatedWidth($0.1, size: 11) * 1.1 + 18) }
+    }
+
+    /// The legend entries for the marks the scenario uses.
+    private func markTexts() -> [String] {
+        let tasks = scenario.tasks
+        var texts: [String] = []
+        if tasks.contains(where: \.anchor) { texts.append("⚓ anchor (dFL waits for it under dag, anchored)") }
+        if tasks.contains(where: { $0.after != nil }) { texts.append("↦ after the first frame") }
+        if tasks.contains(where: \.fullyDrawn) { texts.append("✔ fully drawn (full display)") }
+        if tasks.contains(where: { $0.queue != nil }) { texts.append("queue: serial category") }
+        return texts
+    }
+
+    /// Cells in rows no wider than `width` points (a row holds at least one cell).
+    static func rows(_ cells: [(cell: String, width: Double)], width: Double) -> [[String]] {
+        var rows: [[String]] = [[]]
+        var used = 0.0
+        for (cell, cellWidth) in cells {
+            if !rows[rows.count - 1].isEmpty && used + cellWidth > width {
+                rows.append([])
+                used = 0
+            }
+            rows[rows.count - 1].append(cell)
+            used += cellWidth
+        }
+        return rows
+    }
+
+    /// `text` broken at " · " into lines no wider than `width` points at `size`.
+    static func wrapped(_ text: String, width: Double, size: Double) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for part in text.components(separatedBy: " · ") {
+            let candidate = line.isEmpty ? part : line + " · " + part
+            if !line.isEmpty && ChartStyle.estimatedWidth(candidate, size: size) * 1.05 > width {
+                lines.append(line)
+                line = part
+            } else {
+                line = candidate
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// The graph's width as `dot` will lay it out, estimated: its columns
+    /// (ranks: the longest chain of dependencies to each task), each as wide
+    /// as its widest label, and the gaps between them.
+    var estimatedWidth: Double {
+        let tasks = scenario.tasks
+        guard !tasks.isEmpty else { return 0 }
+        var rank = [Int](repeating: 0, count: tasks.count)
+        for i in TaskGraph(tasks: tasks).topologicalOrder() {
+            for d in tasks[i].dependsOn { rank[i] = max(rank[i], rank[d] + 1) }
+        }
+        var widest = [Double](repeating: 0, count: (rank.max() ?? 0) + 1)
+        for (i, task) in tasks.enumerated() {
+            let label = max(
+                ChartStyle.estimatedWidth(GanttPanel.marks(task) + task.id, size: 11),
+                ChartStyle.estimatedWidth("\(formatMillis(task.cost)) ms · main", size: 11))
+            widest[rank[i]] = max(widest[rank[i]], label + 24)
+        }
+        let clusterPadding = tiers == .none ? 0.0 : 16.0
+        return widest.reduce(0) { $0 + $1 + 0.45 * 72 + clusterPadding } + 36
+    }
+}
+
+extension CriticalPath {
+    /// The longest chain of costs and latencies that ends at a `firstFrame`
+    /// task (among equally long ones, the one ending at the lowest index and,
+    /// going back, taking the first dependency in `dependsOn` order of those
+    /// that end latest); nil when no task is marked `firstFrame`. Its length
+    /// does not include pre-main.
+    ///
+    /// - Complexity: O(n + e).
+    public static func toFirstFrame(of scenario: Scenario) -> CriticalPath? {
+        let tasks = scenario.tasks
+        guard tasks.contains(where: \.firstFrame) else { return nil }
+        var finish = [Micros](repeating: 0, count: tasks.count)
+        var previous = [Int](repeating: -1, count: tasks.count)
+        for i in TaskGraph(tasks: tasks).topologicalOrder() {
+            var best: Micros = -1
+            for d in tasks[i].dependsOn where finish[d] > best {
+                best = finish[d]
+                previous[i] = d
+            }
+            finish[i] = max(best, 0) + tasks[i].cost + tasks[i].latency
+        }
+        var end = -1
+        for i in tasks.indices where tasks[i].firstFrame && (end < 0 || finish[i] > finish[end]) { end = i }
+        var chain = [end]
+        while previous[chain[chain.count - 1]] >= 0 { chain.append(previous[chain[chain.count - 1]]) }
+        var path = CriticalPath(of: scenario)  // its initialiser from parts is internal to the core
+        path.length = finish[end]
+        path.tasks = chain.reversed()
+        return path
     }
 }

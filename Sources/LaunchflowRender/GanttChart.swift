@@ -18,12 +18,12 @@ import LaunchflowCore
 /// `lf-tick-2` with `lf-tick-label-2`, `lf-legend-…`.
 public struct GanttChart: Sendable {
     public var result: SimulationResult
-    /// The time scale; by default one that fits this result.
+    /// The time scale; by default the launch (``LaunchFrame``), later work folded.
     public var axis: TimeAxis
 
     public init(_ result: SimulationResult, axis: TimeAxis? = nil) {
         self.result = result
-        self.axis = axis ?? TimeAxis.shared(by: [result])
+        self.axis = axis ?? TimeAxis.framed(by: [result])
     }
 
     /// The picture as a Graphviz description (plain Swift, no C).
@@ -39,7 +39,7 @@ public struct GanttChart: Sendable {
         let panel = GanttPanel(
             result: result, axis: axis, ids: ids, tiers: tiers, scope: "", barID: { scenario.tasks[$0].id })
         y = panel.draw(on: &canvas, top: y)
-        y = GanttFrame.axis(&canvas, ids: ids, axis: axis, top: y + 2)
+        y = GanttFrame.axis(&canvas, ids: ids, scope: "", axis: axis, top: y + 2, title: true)
         y = GanttFrame.legend(&canvas, ids: ids, tiers: tiers, contents: GanttContents([result]), top: y + 8)
         canvas.height = y + 10
         return canvas.graph(name: scenario.name + " " + result.schedule.strategy.rawValue, graphID: ids("graph"))
@@ -49,23 +49,64 @@ public struct GanttChart: Sendable {
     public func svg() throws(RenderError) -> [UInt8] { try Graphviz.svg(graph) }
 }
 
-/// The strategies' Gantt charts stacked on one shared time scale (same
-/// ``TimeAxis``, same x for the same instant in every panel), with one axis
-/// and one legend.
+/// The strategies' Gantt charts stacked, each with its own time axis, with
+/// one legend. Panels share one time scale (same x for the same instant) —
+/// unless a strategy's launch lasts over ``ownScaleRatio`` times the shortest
+/// one's: that panel gets a scale of its own, and its heading says so.
 ///
 /// A task appears once per strategy, so its bars cannot all use the task id:
 /// bar ids are `<prefix><strategy>-task-<task id>` (e.g. `lf-dag-task-root-vc`);
-/// other ids are `<prefix><strategy>-…` (`lf-serial-first-frame`) or
-/// `<prefix>…` for the shared parts (`lf-tick-3`).
+/// other ids are `<prefix><strategy>-…` (`lf-serial-first-frame`,
+/// `lf-dag-tick-3`) or `<prefix>…` for the shared parts (`lf-legend-2`).
 public struct ComparisonChart: Sendable {
     public var results: [SimulationResult]
-    public var axis: TimeAxis
+    /// Each panel's time axis, in the order of ``results``.
+    public var axes: [TimeAxis]
+    /// Whether each panel has a time scale of its own (its launch is much longer than the others').
+    public var ownScale: [Bool]
 
-    /// `results` of one scenario, in the order to stack them (top first); at least one.
+    /// A launch this many times longer than the shortest gets a scale of its own.
+    public static let ownScaleRatio = 3.0
+
+    /// `results` of one scenario, in the order to stack them (top first); at
+    /// least one. With `axis`, every panel uses it.
     public init(_ results: [SimulationResult], axis: TimeAxis? = nil) {
         precondition(!results.isEmpty, "a comparison needs at least one result")
         self.results = results
-        self.axis = axis ?? TimeAxis.shared(by: results)
+        let framed = Self.axes(results)
+        self.axes = axis.map { Array(repeating: $0, count: results.count) } ?? framed.axes
+        self.ownScale = axis == nil ? framed.own : results.map { _ in false }
+    }
+
+    /// One panel per result, each framed from `from` to `to` (the launch by default).
+    public init(_ results: [SimulationResult], from: TimePoint, to: TimePoint) {
+        precondition(!results.isEmpty, "a comparison needs at least one result")
+        self.results = results
+        (self.axes, self.ownScale) = Self.axes(results, from: from, to: to)
+    }
+
+    /// The panels' axes: one shared by the results whose right edge is
+    /// within ``ownScaleRatio`` of the earliest, one of its own for each
+    /// other (only when framing on the launch). When any is folded, all keep
+    /// room for the fold, so that the plots line up.
+    static func axes(
+        _ results: [SimulationResult], from: TimePoint = .t0, to: TimePoint = .launch
+    ) -> (axes: [TimeAxis], own: [Bool]) {
+        let ends = results.map(to.resolve)
+        let shortest = max(ends.min() ?? 1, 1)
+        let own = results.indices.map { to == .launch && Double(ends[$0]) > ownScaleRatio * Double(shortest) }
+        let shared = results.indices.filter { !own[$0] }.map { results[$0] }
+        var axes = results.indices.map { k in
+            TimeAxis.framed(by: own[k] ? [results[k]] : shared, from: from, to: to)
+        }
+        if let folded = axes.first(where: \.isFolded) {
+            for k in axes.indices where !axes[k].isFolded {
+                let end = axes[k].end
+                axes[k] = TimeAxis(upTo: end, from: axes[k].start, originX: folded.originX, width: folded.width)
+                axes[k].latest = end
+            }
+        }
+        return (axes, own)
     }
 
     /// The id of task `index`'s bar in `strategy`'s panel.
@@ -74,35 +115,55 @@ public struct ComparisonChart: Sendable {
         return ElementIDs(taskIDs: scenario.tasks.map(\.id))("\(strategy.rawValue)-task-" + scenario.tasks[index].id)
     }
 
+    /// Whether panel `k` has a time scale of its own.
+    func hasOwnScale(_ k: Int) -> Bool { ownScale[k] }
+
     public var graph: GraphDescription {
         let scenario = results[0].schedule.scenario
         let ids = ElementIDs(taskIDs: scenario.tasks.map(\.id))
         let tiers = Tiers(scenario)
-        var canvas = Canvas(width: GanttFrame.width(axis), backgroundID: ids("background"))
+        var canvas = Canvas(width: axes.map(GanttFrame.width).max()!, backgroundID: ids("background"))
         let strategies = results.map(\.schedule.strategy.rawValue).joined(separator: " vs ")
+        let scales = axes.dropFirst().contains { $0.pointsPerMillisecond != axes[0].pointsPerMillisecond }
         var y = GanttFrame.title(
             &canvas, ids: ids, scenario: scenario, heading: "\(scenario.name) — \(strategies)",
-            summary: "the same time scale in every panel; bars coloured by priority tier", axis: axis)
-        for result in results {
-            let strategy = result.schedule.strategy.rawValue
-            y += 10
-            canvas.horizontalLine(
-                ids("\(strategy)-separator"), x0: 8, x1: canvas.width - 8, y: y - 4, thickness: 0.8,
-                color: ChartStyle.laneStroke)
-            canvas.text(ids("\(strategy)-heading"), strategy, x: GanttPanel.laneLabelX, y: y + 9, size: 13, bold: true)
-            canvas.text(
-                ids("\(strategy)-summary"), GanttFrame.summary(result.metrics), x: GanttPanel.laneLabelX + 80,
-                y: y + 9, size: 10, color: ChartStyle.mutedText)
-            y += 18
-            let panel = GanttPanel(
-                result: result, axis: axis, ids: ids, tiers: tiers, scope: strategy + "-",
-                barID: { ids("\(strategy)-task-" + scenario.tasks[$0].id) })
-            y = panel.draw(on: &canvas, top: y)
+            summary: (scales ? "a time axis per panel" : "the same time scale in every panel")
+                + "; bars coloured by priority tier", axis: scales ? nil : axes[0])
+        for (k, result) in results.enumerated() {
+            y = panel(&canvas, k, result, ids: ids, tiers: tiers, top: y)
         }
-        y = GanttFrame.axis(&canvas, ids: ids, axis: axis, top: y + 2)
         y = GanttFrame.legend(&canvas, ids: ids, tiers: tiers, contents: GanttContents(results), top: y + 8)
         canvas.height = y + 10
         return canvas.graph(name: scenario.name + " comparison", graphID: ids("graph"))
+    }
+
+    /// Panel `k`: a separator, the strategy and its headline metrics, the
+    /// lanes and the panel's axis; returns the y below.
+    private func panel(
+        _ canvas: inout Canvas, _ k: Int, _ result: SimulationResult, ids: ElementIDs, tiers: Tiers, top: Double
+    ) -> Double {
+        let scenario = result.schedule.scenario
+        let strategy = result.schedule.strategy.rawValue
+        var y = top + 10
+        canvas.horizontalLine(
+            ids("\(strategy)-separator"), x0: 8, x1: canvas.width - 8, y: y - 4, thickness: 0.8,
+            color: ChartStyle.laneStroke)
+        canvas.text(ids("\(strategy)-heading"), strategy, x: GanttPanel.laneLabelX, y: y + 9, size: 13, bold: true)
+        var summary = GanttFrame.summary(result.metrics)
+        if hasOwnScale(k) {
+            summary = "its own time scale (1 ms = \(Number.fixed(axes[k].pointsPerMillisecond, 3)) pt) · " + summary
+        }
+        canvas.text(
+            ids("\(strategy)-summary"), summary, x: GanttPanel.laneLabelX + 80, y: y + 9, size: 10,
+            color: hasOwnScale(k) ? ChartStyle.launchComplete : ChartStyle.mutedText)
+        y += 18
+        let panel = GanttPanel(
+            result: result, axis: axes[k], ids: ids, tiers: tiers, scope: strategy + "-",
+            barID: { ids("\(strategy)-task-" + scenario.tasks[$0].id) })
+        y = panel.draw(on: &canvas, top: y)
+        return GanttFrame.axis(
+            &canvas, ids: ids, scope: strategy + "-", axis: axes[k], top: y + 2,
+            title: k == results.count - 1 || hasOwnScale(k))
     }
 
     public func svg() throws(RenderError) -> [UInt8] { try Graphviz.svg(graph) }
@@ -150,7 +211,7 @@ struct GanttContents {
 enum GanttFrame {
     static let rightMargin = 70.0
 
-    static func width(_ axis: TimeAxis) -> Double { axis.x(axis.end) + rightMargin }
+    static func width(_ axis: TimeAxis) -> Double { axis.rightEdge + rightMargin }
 
     /// "first frame 133.336 ms · launch complete 130 ms · main busy … · CPU 25%".
     static func summary(_ m: Metrics) -> String {
@@ -164,40 +225,61 @@ enum GanttFrame {
 
     /// Title, summary and a line about the device and the scale; returns the y below.
     static func title(
-        _ canvas: inout Canvas, ids: ElementIDs, scenario: Scenario, heading: String, summary: String, axis: TimeAxis
+        _ canvas: inout Canvas, ids: ElementIDs, scenario: Scenario, heading: String, summary: String, axis: TimeAxis?
     ) -> Double {
         canvas.text(ids("title"), heading, x: GanttPanel.laneLabelX, y: 18, size: 16, bold: true)
         canvas.text(ids("subtitle"), summary, x: GanttPanel.laneLabelX, y: 38, size: 11)
         let device = scenario.device
-        let scale = Number.fixed(axis.pointsPerMillisecond, 3)
-        let facts =
+        var facts =
             "\(device.cores) cores (main + \(device.workerCount) workers) · \(Number.fixed(device.refreshRate, 3)) Hz"
             + " · pre-main \(formatMillis(scenario.preMainTotal)) ms · \(scenario.tasks.count) tasks"
-            + " · scale: 1 ms = \(scale) pt"
+        if let axis { facts += " · scale: 1 ms = \(Number.fixed(axis.pointsPerMillisecond, 3)) pt" }
         canvas.text(ids("facts"), facts, x: GanttPanel.laneLabelX, y: 54, size: 9.5, color: ChartStyle.mutedText)
         return 62
     }
 
-    /// The ms axis below the lanes: a line, ticks and their labels; returns the y below.
-    static func axis(_ canvas: inout Canvas, ids: ElementIDs, axis: TimeAxis, top: Double) -> Double {
+    /// The ms axis below a panel's lanes: a line, ticks and their labels;
+    /// with a folded tail, the break ("//") and the strip's caption; with
+    /// `title`, what the axis measures. Ids `<scope>axis`, `<scope>tick-k`,
+    /// `<scope>tick-label-k`, `<scope>axis-break`. Returns the y below.
+    static func axis(
+        _ canvas: inout Canvas, ids: ElementIDs, scope: String, axis: TimeAxis, top: Double, title: Bool
+    ) -> Double {
         canvas.horizontalLine(
-            ids("axis"), x0: axis.originX, x1: axis.x(axis.end), y: top, thickness: 1, color: ChartStyle.axis)
+            ids(scope + "axis"), x0: axis.originX, x1: axis.x(axis.end), y: top, thickness: 1, color: ChartStyle.axis)
         for (k, tick) in axis.ticks.enumerated() {
             canvas.verticalLine(
-                ids("tick-\(k)"), x: axis.x(tick), top: top, bottom: top + 5, thickness: 1, color: ChartStyle.axis,
-                ["class": "tick"])
+                ids(scope + "tick-\(k)"), x: axis.x(tick), top: top, bottom: top + 5, thickness: 1,
+                color: ChartStyle.axis, ["class": "tick"])
             canvas.text(
-                ids("tick-label-\(k)"), formatMillis(tick), x: axis.x(tick), y: top + 13, size: 9.5, align: .center,
-                color: ChartStyle.mutedText)
+                ids(scope + "tick-label-\(k)"), formatMillis(tick), x: axis.x(tick), y: top + 13, size: 9.5,
+                align: .center, color: ChartStyle.mutedText)
         }
-        let title =
-            "time since process start (ms)"
-            + (axis.start > 0 ? " — the first \(formatMillis(axis.start)) ms (pre-main) folded" : "")
+        if axis.isFolded { axisBreak(&canvas, ids: ids, scope: scope, axis: axis, top: top) }
+        guard title else { return top + 20 }
+        var text = "time since process start (ms)"
+        if axis.start > 0 { text += " — the first \(formatMillis(axis.start)) ms (pre-main) folded" }
         canvas.text(
-            ids("axis-title"), title, x: axis.x(axis.end), y: top + 27, size: 9.5,
-            align: .right,
+            ids(scope + "axis-title"), text, x: axis.x(axis.end), y: top + 27, size: 9.5, align: .right,
             color: ChartStyle.mutedText)
         return top + 34
+    }
+
+    /// The axis break right of the axis's end: two slanted strokes, and the
+    /// folded strip's axis — a dotted line and "later, not to scale · until 8,601 ms".
+    private static func axisBreak(_ canvas: inout Canvas, ids: ElementIDs, scope: String, axis: TimeAxis, top: Double) {
+        let x = axis.x(axis.end) + TimeAxis.breakGap / 2
+        for (k, dx) in [-2.5, 2.5].enumerated() {
+            canvas.box(
+                ids(scope + "axis-break-\(k)"), x0: x + dx - 0.6, x1: x + dx + 0.6, top: top - 6, height: 12,
+                ["fillcolor": .init(ChartStyle.axis), "orientation": "20", "class": "axis-break"])
+        }
+        canvas.box(
+            ids(scope + "axis-fold"), x0: axis.foldX, x1: axis.rightEdge, top: top - 0.6, height: 1.2,
+            ["fillcolor": "none", "color": .init(ChartStyle.axis), "style": "dotted", "class": "axis-fold"])
+        canvas.text(
+            ids(scope + "axis-fold-label"), "later, not to scale · until \(GanttFold.ms(axis.latest)) ms",
+            x: axis.foldX, y: top + 13, size: 9.5, color: ChartStyle.mutedText)
     }
 
     /// One legend entry: its label and how its swatch is drawn.
@@ -220,86 +302,7 @@ enum GanttFrame {
     static func legend(
         _ canvas: inout Canvas, ids: ElementIDs, tiers: Tiers, contents: GanttContents, top: Double
     ) -> Double {
-        var rows: [[LegendItem]] = [[], [], []]
-        let shownTiers = min(tiers.priorities.count, 8)
-        for tier in 0..<shownTiers {
-            let colors = ChartStyle.tierColors(tier)
-            rows[0].append(
-                .init(
-                    label: tiers.name(tier),
-                    swatch: .box(["fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "0.8"])))
-        }
-        if tiers.priorities.count > shownTiers {
-            rows[0].append(
-                .init(
-                    label: "… \(tiers.priorities.count - shownTiers) more tiers (colours repeat)",
-                    swatch: .box(["fillcolor": "white"])))
-        }
-        rows[1].append(
-            .init(
-                label: "critical path",
-                swatch: .box(["fillcolor": "white", "color": .init(ChartStyle.critical), "penwidth": "1.6"])))
-        rows[1].append(
-            .init(
-                label: "pre-main",
-                swatch: .box(["fillcolor": .init(ChartStyle.preMain[0]), "color": "#8c8c8c", "penwidth": "0.8"])))
-        rows[1].append(
-            .init(
-                label: "didFinishLaunching",
-                swatch: .box([
-                    "fillcolor": .init(ChartStyle.launchSpanFill), "color": .init(ChartStyle.launchSpanStroke),
-                    "penwidth": "0.8",
-                ])))
-        if contents.blocked {
-            rows[1].append(
-                .init(
-                    label: "main thread blocked",
-                    swatch: .box([
-                        "fillcolor": .init(ChartStyle.blockedFill), "color": .init(ChartStyle.blockedStroke),
-                        "penwidth": "0.8", "style": "filled,dashed",
-                    ])))
-        }
-        rows[1].append(
-            .init(label: "commit", swatch: .box(["shape": "invtriangle", "fillcolor": .init(ChartStyle.commit)])))
-        rows[1].append(.init(label: "first frame", swatch: .line(ChartStyle.firstFrame)))
-        if contents.fullDisplayLine {
-            rows[1].append(.init(label: "full display", swatch: .line(ChartStyle.fullDisplay)))
-        }
-        rows[1].append(.init(label: "launch complete", swatch: .line(ChartStyle.launchComplete)))
-        if contents.firstFrameBound {
-            rows[1].append(.init(label: "first-frame bound", swatch: .line(ChartStyle.firstFrame + "80")))
-        }
-        if contents.latency { rows[2].append(.init(label: "latency (until done)", swatch: .latency)) }
-        if contents.delay { rows[2].append(.init(label: "delay", swatch: .delay)) }
-        if contents.queueWait { rows[2].append(.init(label: "waiting for its queue", swatch: .queueWait)) }
-        if contents.inputs { rows[2].append(.init(label: "input: wait and handler", swatch: .input)) }
-        if contents.idle {
-            let colors = ChartStyle.tierColors(0)
-            rows[2].append(
-                .init(
-                    label: "idle task",
-                    swatch: .box([
-                        "fillcolor": .init(ChartStyle.idleStripes(colors.fill, width: 14)), "style": "striped",
-                        "color": .init(colors.stroke), "penwidth": "1.2",
-                    ])))
-        }
-        if contents.after {
-            rows[2].append(
-                .init(label: "↦ after the first frame", swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
-        }
-        if contents.fullyDrawn {
-            rows[2].append(.init(label: "✔ fully drawn", swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
-        }
-        if contents.anchor {
-            rows[2].append(
-                .init(
-                    label: "⚓ anchor",
-                    swatch: .box([
-                        "fillcolor": "white", "color": .init(ChartStyle.anchor), "penwidth": "0.8",
-                        "style": "filled",
-                    ])))
-        }
-
+        let rows = [tierItems(tiers), markItems(contents), waitItems(contents)]
         canvas.text(ids("legend-title"), "Legend", x: GanttPanel.laneLabelX, y: top + 6, size: 10, bold: true)
         let left = GanttPanel.laneLabelX + 56
         var y = top
@@ -322,6 +325,101 @@ enum GanttFrame {
             y += 16
         }
         return y
+    }
+
+    /// The legend's first row: one swatch per tier (at most 8).
+    private static func tierItems(_ tiers: Tiers) -> [LegendItem] {
+        var row: [LegendItem] = []
+        let shownTiers = min(tiers.priorities.count, 8)
+        for tier in 0..<shownTiers {
+            let colors = ChartStyle.tierColors(tier)
+            row.append(
+                .init(
+                    label: tiers.name(tier),
+                    swatch: .box(["fillcolor": .init(colors.fill), "color": .init(colors.stroke), "penwidth": "0.8"])))
+        }
+        if tiers.priorities.count > shownTiers {
+            row.append(
+                .init(
+                    label: "… \(tiers.priorities.count - shownTiers) more tiers (colours repeat)",
+                    swatch: .box(["fillcolor": "white"])))
+        }
+        return row
+    }
+
+    /// The legend's second row: the critical path, the run loop's marks and the instants.
+    private static func markItems(_ contents: GanttContents) -> [LegendItem] {
+        var row: [LegendItem] = [
+            .init(
+                label: "critical path",
+                swatch: .box(["fillcolor": "white", "color": .init(ChartStyle.critical), "penwidth": "1.6"])),
+            .init(
+                label: "pre-main",
+                swatch: .box(["fillcolor": .init(ChartStyle.preMain[0]), "color": "#8c8c8c", "penwidth": "0.8"])),
+            .init(
+                label: "didFinishLaunching",
+                swatch: .box([
+                    "fillcolor": .init(ChartStyle.launchSpanFill), "color": .init(ChartStyle.launchSpanStroke),
+                    "penwidth": "0.8",
+                ])),
+        ]
+        if contents.blocked {
+            row.append(
+                .init(
+                    label: "main thread blocked",
+                    swatch: .box([
+                        "fillcolor": .init(ChartStyle.blockedFill), "color": .init(ChartStyle.blockedStroke),
+                        "penwidth": "0.8", "style": "filled,dashed",
+                    ])))
+        }
+        row.append(
+            .init(label: "commit", swatch: .box(["shape": "invtriangle", "fillcolor": .init(ChartStyle.commit)])))
+        row.append(.init(label: "first frame", swatch: .line(ChartStyle.firstFrame)))
+        if contents.fullDisplayLine {
+            row.append(.init(label: "full display", swatch: .line(ChartStyle.fullDisplay)))
+        }
+        row.append(.init(label: "launch complete", swatch: .line(ChartStyle.launchComplete)))
+        if contents.firstFrameBound {
+            row.append(.init(label: "first-frame bound", swatch: .line(ChartStyle.firstFrame + "80")))
+        }
+        return row
+    }
+
+    /// The legend's third row, with only what the chart has: latency, delay,
+    /// queue wait, inputs, idle tasks, after, fully drawn, anchors.
+    private static func waitItems(_ contents: GanttContents) -> [LegendItem] {
+        var row: [LegendItem] = []
+        if contents.latency { row.append(.init(label: "latency (until done)", swatch: .latency)) }
+        if contents.delay { row.append(.init(label: "delay", swatch: .delay)) }
+        if contents.queueWait { row.append(.init(label: "waiting for its queue", swatch: .queueWait)) }
+        if contents.inputs { row.append(.init(label: "input: wait and handler", swatch: .input)) }
+        if contents.idle {
+            let colors = ChartStyle.tierColors(0)
+            row.append(
+                .init(
+                    label: "idle task",
+                    swatch: .box([
+                        "fillcolor": .init(ChartStyle.idleStripes(colors.fill, width: 14)), "style": "striped",
+                        "color": .init(colors.stroke), "penwidth": "1.2",
+                    ])))
+        }
+        if contents.after {
+            row.append(
+                .init(label: "↦ after the first frame", swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
+        }
+        if contents.fullyDrawn {
+            row.append(.init(label: "✔ fully drawn", swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
+        }
+        if contents.anchor {
+            row.append(
+                .init(
+                    label: "⚓ anchor",
+                    swatch: .box([
+                        "fillcolor": "white", "color": .init(ChartStyle.anchor), "penwidth": "0.8",
+                        "style": "filled",
+                    ])))
+        }
+        return row
     }
 
     /// A legend swatch in the 14 × 10 cell at (`x`, `y`); extra parts get ids `<id>-…`.

@@ -73,7 +73,7 @@ public enum Graphviz {
         }
         return try state.withLock { (state: inout State) throws(RenderError) -> [UInt8] in
             let context = try state.context(engine: graph.layout.rawValue)
-            return try render(graph, with: context)
+            return SVGHoverText.rewrite(try render(graph, with: context))
         }
     }
 

@@ -21,11 +21,14 @@ public enum Pictures {
     ///
     /// Everything is rendered in memory first: on error nothing is returned.
     ///
-    /// - Parameter results: runs of one scenario, at least one.
-    ///   - foldingPreMain: the Gantt charts' axes start at the run loop (`--from t0`).
+    /// - Parameters:
+    ///   - results: runs of one scenario, at least one.
+    ///   - from, to: where the Gantt charts' axes start and end; by default
+    ///     the launch (``LaunchFrame``): from `t0` (pre-main folded) to the
+    ///     end of the launch, later work folded behind an axis break.
     public static func files(
         stem: String, results: [SimulationResult], tiers: TierDisplay = .clusters, edges: EdgeDisplay = .auto,
-        foldingPreMain: Bool = false
+        from: TimePoint = .t0, to: TimePoint = .launch
     )
         throws(RenderError) -> [RenderedFile]
     {
@@ -37,12 +40,11 @@ public enum Pictures {
             files.append(
                 RenderedFile(
                     name: ganttFileName(stem, result.schedule.strategy),
-                    bytes: try GanttChart(result, axis: .shared(by: [result], foldingPreMain: foldingPreMain)).svg()))
+                    bytes: try GanttChart(result, axis: .framed(by: [result], from: from, to: to)).svg()))
         }
         if results.count > 1 {
-            let axis = TimeAxis.shared(by: results, foldingPreMain: foldingPreMain)
-            files.append(
-                RenderedFile(name: comparisonFileName(stem), bytes: try ComparisonChart(results, axis: axis).svg()))
+            let chart = ComparisonChart(results, from: from, to: to)
+            files.append(RenderedFile(name: comparisonFileName(stem), bytes: try chart.svg()))
         }
         return files
     }

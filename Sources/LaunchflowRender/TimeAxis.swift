@@ -10,6 +10,11 @@ import LaunchflowCore
 ///
 /// Example: `TimeAxis(upTo: 133_336)` has a 20 ms step and ends at 140 ms;
 /// with the default 1000-point plot, 1 ms is 1000 / 140 ≈ 7.14 points.
+///
+/// **Folded tail.** When something happens after ``end`` (``latest`` > ``end``),
+/// the axis has a break right of ``end`` (``breakGap`` points) and a strip
+/// ``foldWidth`` points wide (from ``foldX``) where the charts list what
+/// happens later, each item with its time, not to scale.
 public struct TimeAxis: Sendable, Equatable {
     /// The right end of the axis, in µs (> ``start``).
     public var end: Micros
@@ -19,8 +24,14 @@ public struct TimeAxis: Sendable, Equatable {
     public var tickStep: Micros
     /// x of t = 0, in points.
     public var originX: Double
-    /// Width of the plot from t = 0 to ``end``, in points.
+    /// Width of the plot from ``start`` to ``end``, in points.
     public var width: Double
+    /// The latest instant the chart has something to show, µs; past ``end``, it is folded.
+    public var latest: Micros
+
+    /// The white gap of the axis break, and the folded strip right of it, in points.
+    public static let breakGap = 18.0
+    public static let foldWidth = 200.0
 
     /// At most this many intervals between ticks.
     public static let maxTicks = 10
@@ -47,7 +58,23 @@ public struct TimeAxis: Sendable, Equatable {
         self.end = (first + latest + step - 1) / step * step
         self.originX = originX
         self.width = width
+        self.latest = self.end
     }
+
+    /// Whether something happens after ``end``: the chart draws an axis break and a folded strip.
+    public var isFolded: Bool { latest > end }
+
+    /// The left edge of the folded strip, in points.
+    public var foldX: Double { x(end) + Self.breakGap }
+
+    /// The right edge of what the axis covers: the folded strip's, or x(``end``).
+    public var rightEdge: Double { isFolded ? foldX + Self.foldWidth : x(end) }
+
+    /// Whether time `t` is drawn to scale (``start`` ≤ t ≤ ``end``).
+    public func contains(_ t: Micros) -> Bool { t >= start && t <= end }
+
+    /// The x of `t` held inside the plot: x(start) before it, x(end) after it.
+    public func clampedX(_ t: Micros) -> Double { x(min(max(t, start), end)) }
 
     /// The x of time `t` (µs), in points.
     public func x(_ t: Micros) -> Double { originX + Double(t - start) * width / Double(end - start) }
@@ -64,11 +91,25 @@ public struct TimeAxis: Sendable, Equatable {
     public static func shared(
         by results: [SimulationResult], foldingPreMain: Bool = false, originX: Double = 120, width: Double = 1000
     ) -> TimeAxis {
-        let latest =
-            results.map {
-                max($0.metrics.launchComplete, $0.metrics.timeToFirstFrame, $0.schedule.inputs.map(\.end).max() ?? 0)
-            }.max() ?? 0
-        let t0 = foldingPreMain ? (results.first?.schedule.t0 ?? 0) : 0
-        return TimeAxis(upTo: latest, from: t0, originX: originX, width: width)
+        framed(by: results, from: foldingPreMain ? .t0 : .micros(0), to: .end, originX: originX, width: width)
+    }
+
+    /// The axis from `from` to `to` (by default the launch, ``LaunchFrame``),
+    /// the latest of them over `results`; what happens later is folded.
+    /// With a folded tail the plot is narrower by the strip and the break, so
+    /// the picture keeps its width.
+    public static func framed(
+        by results: [SimulationResult], from: TimePoint = .t0, to: TimePoint = .launch, originX: Double = 120,
+        width: Double = 1000
+    ) -> TimeAxis {
+        let latest = results.map(LaunchFrame.latest).max() ?? 0
+        let first = results.map(from.resolve).min() ?? 0
+        let last = min(max(results.map(to.resolve).max() ?? 0, first + 1), latest)
+        var axis = TimeAxis(upTo: last, from: first, originX: originX, width: width)
+        if latest > axis.end {
+            axis = TimeAxis(upTo: last, from: first, originX: originX, width: width - breakGap - foldWidth)
+            axis.latest = latest
+        }
+        return axis
     }
 }

@@ -1,5 +1,6 @@
 // The rendering benchmark (issue 3): `launchflow-bench --render`.
 import Foundation
+import LaunchflowCore
 import LaunchflowRender
 
 /// Prints how long Graphviz takes to lay out and render the pictures
@@ -45,6 +46,14 @@ func runRenderBenchmark() {
     // The whole report: 4 strategies simulated, what-if, lint, every picture, the HTML.
     let report = RenderBenchmark.reportInput(tasks: 300)
     measure("report page, 300 tasks, 4 strategies", runs: 3) { try RenderBenchmark.renderReport(report) }
+    // Issue 18's targets: a report of 500 tasks in ≤ 1 s, and its pictures (render: the DAG, a Gantt
+    // chart per strategy and the comparison) in ≤ 1 s.
+    let report500 = RenderBenchmark.reportInput(tasks: 500)
+    measure("report page, 500 tasks, 4 strategies", runs: 3) { try RenderBenchmark.renderReport(report500) }
+    let results500 = SimulationResult.compare(report500, strategies: Strategy.allCases)
+    measure("pictures (render), 500 tasks", runs: 3) {
+        try Pictures.files(stem: "bench", results: results500).reduce(0) { $0 + $1.bytes.count }
+    }
     let uncertain = RenderBenchmark.reportInput(tasks: 300, jitter: 0.1)
     measure("  the same with a 1,000-run sweep", runs: 3) { try RenderBenchmark.renderReport(uncertain) }
 }

@@ -4,6 +4,10 @@ import Testing
 
 @testable import LaunchflowRender
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 extension RenderTests {
     @Suite struct DAGChartTests {
         static let dependencyCount = Scenarios.example.tasks.reduce(0) { $0 + $1.dependsOn.count }
@@ -18,19 +22,74 @@ extension RenderTests {
                 #expect(SVG.classes(node).contains("node"))
                 #expect(SVG.text(node).contains(task.id))
             }
-            // Counting rule (see DAGChart): edges with class "dependency"; overlays have class "violation".
+            // Counting rule (see DAGChart): one edge per dependency, class "dependency"; a broken one
+            // is the same arrow with class "violation" too, never a second arrow beside it.
             let dependencies = svg.groups(withClass: "edge").filter { SVG.classes($0).contains("dependency") }
             #expect(dependencies.count == Self.dependencyCount)
             let violations = svg.groups(withClass: "violation")
             #expect(violations.count == results[1].schedule.violations().count)
-            #expect(svg.groups(withClass: "edge").count == dependencies.count + violations.count)
+            #expect(violations.allSatisfy { SVG.classes($0).contains("dependency") })
+            #expect(svg.groups(withClass: "edge").count == dependencies.count)
+        }
+
+        /// The highlighted path ends at the first frame by default; `.launch` draws the whole launch's.
+        @Test func theHighlightedPathIsThePathToTheFirstFrame() throws {
+            let scenario = try ScenarioLoader.load(path: "scenarios/article.json")
+            let result = SimulationResult(scenario, strategy: .dag)
+            let chart = DAGChart(result)
+            let path = chart.highlightedPath.tasks.map { scenario.tasks[$0].id }
+            #expect(path == ["crash-reporter", "launch-cache", "launch-page"])
+            #expect(scenario.tasks[chart.highlightedPath.tasks.last!].firstFrame)
+            let svg = try SVG(chart.svg())
+            let critical = svg.groups(withClass: "task").filter { SVG.classes($0).contains("critical") }
+            #expect(Set(critical.compactMap { SVG.attribute($0, "id") }) == Set(path))
+            #expect(SVG.text(try svg.element(withID: "lf-graph")).contains("critical path to the first frame"))
+            var whole = chart
+            whole.path = .launch
+            #expect(whole.highlightedPath == result.criticalPath)
+            // Without a firstFrame task, the whole launch's path.
+            #expect(
+                CriticalPath.toFirstFrame(of: try Scenario(name: "x", tasks: [LaunchTask(id: "a", cost: 1)])) == nil)
+        }
+
+        /// The legend wraps to the graph's estimated width: no row of it is wider than the graph.
+        @Test func theLegendIsNoWiderThanTheGraph() throws {
+            for name in ["article", "idle-work", "permission-alerts"] {
+                let scenario = try ScenarioLoader.load(path: "scenarios/\(name).json")
+                let results = SimulationResult.compare(scenario, strategies: Strategy.allCases)
+                let svg = try SVG(DAGChart(scenario, results: results).svg())
+                // Every x of the nodes' and clusters' outlines ("x,y" pairs of polygons and paths).
+                var xs: [Double] = []
+                for group in svg.groups(withClass: "node") + svg.groups(withClass: "cluster") {
+                    for shape in SVG.descendants(of: group) {
+                        let geometry = SVG.attribute(shape, "points") ?? SVG.attribute(shape, "d") ?? ""
+                        for pair in geometry.split(whereSeparator: { " MCLZ".contains($0) }) {
+                            if let x = pair.split(separator: ",").first.flatMap({ Double($0) }) { xs.append(x) }
+                        }
+                    }
+                }
+                let nodes = [(minX: xs.min()!, maxX: xs.max()!)]
+                let graphWidth = xs.max()! - xs.min()!
+                // The graph label (title, summary, legend) is the graph group's own text.
+                let graph = try svg.element(withID: "lf-graph")
+                let texts = (graph.children ?? []).compactMap { $0 as? XMLElement }.filter { $0.localName == "text" }
+                let left = nodes.map(\.minX).min()!
+                for text in texts {
+                    let x = SVG.attribute(text, "x").flatMap(Double.init) ?? 0
+                    let size = SVG.attribute(text, "font-size").flatMap(Double.init) ?? 11
+                    let width = ChartStyle.estimatedWidth(text.stringValue ?? "", size: size) * 0.9
+                    let end = SVG.attribute(text, "text-anchor") == "middle" ? x + width / 2 : x + width
+                    #expect(end <= left + graphWidth + 40, "\(name): '\(text.stringValue ?? "")' runs past the graph")
+                }
+            }
         }
 
         @Test func criticalPathNodesAndEdgesCarryTheClass() throws {
             let result = SimulationResult(Scenarios.example, strategy: .dag)
-            let path = result.criticalPath.tasks
+            let chart = DAGChart(result)
+            let path = chart.highlightedPath.tasks
             try #require(path.count >= 3)
-            let svg = try SVG(DAGChart(result).svg())
+            let svg = try SVG(chart.svg())
             let tasks = Scenarios.example.tasks
             for (i, task) in tasks.enumerated() {
                 #expect(
@@ -90,7 +149,11 @@ extension RenderTests {
                 let svg = try SVG(DAGChart(result).svg())
                 let violations = result.schedule.violations()
                 #expect(svg.groups(withClass: "violation").count == violations.count)
-                for v in violations { _ = try svg.element(withID: "lf-violation-\(v.dependency)-\(v.task)") }
+                for v in violations {
+                    let edge = try svg.element(withID: "lf-dep-\(v.dependency)-\(v.task)")
+                    #expect(SVG.classes(edge).contains("violation"))
+                    #expect(SVG.tooltip(edge)?.contains("dependency violated under priority") == true)
+                }
                 if strategy == .priority { #expect(!violations.isEmpty) }
             }
         }
@@ -102,8 +165,9 @@ extension RenderTests {
             #expect(svg.duplicateIDs.isEmpty, "\(svg.duplicateIDs)")
             for task in Scenarios.awkward.tasks {
                 let node = try svg.element(withID: task.id)
+                // The hover text (<title>) starts with the id: the tooltip, or the id alone.
                 let title = try #require(SVG.descendants(of: node).first { $0.localName == "title" })
-                #expect(title.stringValue == task.id)
+                #expect(title.stringValue == task.id || title.stringValue?.hasPrefix(task.id + "\n") == true)
                 // The label's first line is the id (★ marks the first-frame task); a line feed splits it.
                 let label = SVG.text(node).replacingOccurrences(of: "★ ", with: "")
                 #expect(

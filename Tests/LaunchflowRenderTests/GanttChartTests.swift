@@ -81,7 +81,11 @@ extension RenderTests {
             #expect(SVG.text(label) == "first frame \(formatMillis(result.metrics.timeToFirstFrame)) ms")
             for k in result.schedule.commits.indices { _ = try svg.element(withID: "lf-commit-\(k)") }
             for k in result.schedule.blocked.indices { _ = try svg.element(withID: "lf-blocked-\(k)") }
-            for k in result.schedule.preMain.indices { _ = try svg.element(withID: "lf-premain-\(k)") }
+            // Pre-main is folded: only the phase the axis's first step reaches is drawn.
+            let axis = GanttChart(result).axis
+            for (k, span) in result.schedule.preMain.enumerated() {
+                #expect(svg.elements(withID: "lf-premain-\(k)").count == (span.end > axis.start ? 1 : 0))
+            }
             _ = try svg.element(withID: "lf-did-finish-launching")
         }
 
@@ -120,10 +124,13 @@ extension RenderTests {
             let chart = ComparisonChart(results)
             let svg = try SVG(chart.svg())
             #expect(svg.duplicateIDs.isEmpty)
-            let scale = try drawnScale(svg)
+            #expect(chart.ownScale.allSatisfy { !$0 })
             var previousBottom = -Double.infinity
             for result in results {
                 let strategy = result.schedule.strategy
+                // Each panel has its axis; all say the same scale.
+                let scale = try drawnScale(svg, prefix: "lf-\(strategy.rawValue)-")
+                #expect(abs(scale.perMs - chart.axes[0].pointsPerMillisecond) < 0.01)
                 let mainLane = try SVG.box(try svg.element(withID: "lf-\(strategy.rawValue)-lane-main"))
                 #expect(mainLane.minY > previousBottom, "panels overlap")
                 previousBottom =

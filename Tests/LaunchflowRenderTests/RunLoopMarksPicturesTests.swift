@@ -44,7 +44,8 @@ extension RenderTests {
 
         @Test func ganttDrawsLatencyDelayQueueWaitInputsIdleAndAnchorsAtTheirTimes() throws {
             let result = SimulationResult(Self.scenario, strategy: .dag)
-            let svg = try SVG(GanttChart(result).svg())
+            // The whole run to scale (by default the alerts' answers would be folded).
+            let svg = try SVG(GanttChart(result, axis: .framed(by: [result], from: .micros(0), to: .end)).svg())
             #expect(svg.duplicateIDs.isEmpty)
             let scale = try GanttChartTests().drawnScale(svg)
             let runs = result.schedule.tasks

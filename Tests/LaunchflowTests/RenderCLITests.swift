@@ -36,6 +36,28 @@ struct RenderCLITests {
         }
     }
 
+    /// `--from` and `--to` take ms or a named instant; by default the launch is framed and later work folded.
+    @Test func fromAndToFrameTheGanttCharts() throws {
+        let temporary = try TemporaryFolder()
+        defer { temporary.remove() }
+        let out = temporary.url.path
+        func gantt(_ extra: [String]) throws -> String {
+            let result = try Launchflow.run(
+                ["render", "scenarios/modules.json", "--strategy", "dag", "--out", out] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try String(contentsOfFile: out + "/modules-dag-gantt.svg", encoding: .utf8)
+        }
+        let framed = try gantt([])
+        #expect(framed.contains("later, not to scale") && framed.contains("ads.sdk 3,630.7 ms"))
+        #expect(framed.contains("(pre&#45;main) folded") || framed.contains("(pre-main) folded"))
+        let whole = try gantt(["--from", "0", "--to", "end"])
+        #expect(!whole.contains("later, not to scale") && !whole.contains("folded"))
+        let early = try gantt(["--from", "t0", "--to", "ttff"])
+        #expect(early.contains("later, not to scale") && early.contains("full display 391.651 ms ›"))
+        let bad = try Launchflow.run(["render", "scenarios/modules.json", "--to", "soon", "--out", out])
+        #expect(bad.status == 2 && bad.stderr.contains("--to takes a time in ms"))
+    }
+
     @Test func compareOutWritesThePicturesAndAReport() throws {
         let temporary = try TemporaryFolder()
         defer { temporary.remove() }

@@ -113,6 +113,59 @@ struct ReportBrowserTests {
         #expect(state.selected == selectedID)
     }
 
+    /// W/S zoom, A/D pan (as in Perfetto and speedscope); the search box
+    /// highlights matching tasks in every picture, by substring or /regex/.
+    @Test func keyboardPanAndZoomAndSearch() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = try report("scenarios/article.json", in: folder)
+        let driver = """
+            <script>(function () {
+              var r = document.documentElement, out = {};
+              function view() { return r.getAttribute("data-lf-view").split(",").map(Number); }
+              function key(k) { document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true })); }
+              out.initial = view(); key("w"); out.zoomIn = view(); key("d"); out.right = view();
+              key("a"); out.left = view(); key("s"); out.zoomOut = view();
+              var s = document.getElementById("lf-search");
+              function find(text) { s.value = text; s.dispatchEvent(new Event("input")); }
+              find("CACHE"); out.cache = +r.getAttribute("data-lf-matches");
+              out.marked = document.querySelectorAll("g.lf-match").length;
+              find("/^launch-(page|cache)$/"); out.regex = +r.getAttribute("data-lf-matches");
+              find("/(/"); out.invalid = s.classList.contains("lf-invalid");
+              find(""); out.cleared = document.querySelectorAll(".lf-match").length;
+              r.setAttribute("data-test", JSON.stringify(out));
+            })();</script>
+            """
+        var html = try String(contentsOf: page, encoding: .utf8)
+        html = html.replacingOccurrences(of: "</body>", with: driver + "</body>")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let run = try Chromium.load(page.absoluteString)
+        #expect(run.console.isEmpty, "the page logged: \(run.console)")
+        let state = PageState(dom: run.dom)
+        #expect(state.ready && state.errors == nil, "\(state.errors ?? "")")
+        let head = String(
+            run.dom[
+                ..<run.dom.range(of: ">", range: run.dom.range(of: "<html")!.upperBound..<run.dom.endIndex)!.lowerBound]
+        )
+        let json = try #require(head.range(of: " data-test=\"")).upperBound
+        let text = Self.decodeEntities(String(head[json...].prefix { $0 != "\"" }))
+        let out = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        func view(_ key: String) -> [Double] { (out[key] as? [Double]) ?? [] }
+        let (initial, zoomIn, right, left, zoomOut) = (
+            view("initial"), view("zoomIn"), view("right"), view("left"), view("zoomOut")
+        )
+        try #require(initial.count == 2 && zoomIn.count == 2 && right.count == 2 && left.count == 2)
+        #expect(zoomIn[1] - zoomIn[0] < initial[1] - initial[0], "W zooms in: \(initial) → \(zoomIn)")
+        #expect(right[0] > zoomIn[0] && abs((right[1] - right[0]) - (zoomIn[1] - zoomIn[0])) <= 1, "D pans right")
+        #expect(abs(left[0] - zoomIn[0]) <= 1, "A pans back")
+        #expect(zoomOut[1] - zoomOut[0] > left[1] - left[0], "S zooms out")
+        #expect(out["cache"] as? Int == 1)
+        #expect((out["marked"] as? Int ?? 0) >= 5, "the DAG node and the four bars")
+        #expect(out["regex"] as? Int == 2)
+        #expect(out["invalid"] as? Bool == true)
+        #expect(out["cleared"] as? Int == 0)
+    }
+
     @Test func aScreenshotShowsThePage() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

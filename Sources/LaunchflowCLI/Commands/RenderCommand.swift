@@ -20,8 +20,13 @@ enum RenderCommand {
             OptionSpec(
                 name: "from", value: "<start>",
                 help:
-                    "Where the Gantt charts' time axis starts: 0 (process start)\nor t0 (the run loop; pre-main folded). Default: 0.",
-                choices: ["0", "t0"]),
+                    "Where the Gantt charts' time axis starts: ms since process\nstart (0: with pre-main), t0 (the run loop), ttff, ttfd.\nDefault: t0 (pre-main folded)."
+            ),
+            OptionSpec(
+                name: "to", value: "<end>",
+                help:
+                    "Where it ends: ms, ttff, ttfd, launch or end (everything).\nDefault: launch — the later of full display and the last\ntask not deferred; later work is listed behind an axis break."
+            ),
             .maxConcurrent,
             .idleMode,
         ],
@@ -41,9 +46,9 @@ enum RenderCommand {
         let tiers = args.tiers()
         let scenario = try args.loadScenario()
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
-        let files = try render(
-            results, stem: args.scenarioStem, tiers: tiers, edges: args.edges(),
-            foldingPreMain: args.value("from") == "t0")
+        let from = try timePoint(args.value("from"), option: "from", default: .t0)
+        let to = try timePoint(args.value("to"), option: "to", default: .launch)
+        let files = try render(results, stem: args.scenarioStem, tiers: tiers, edges: args.edges(), from: from, to: to)
         for path in try write(files, into: args.outputDirectory) { streams.write(path + "\n") }
         return 0
     }
@@ -51,14 +56,23 @@ enum RenderCommand {
     /// The pictures of `results`, rendered in memory (nothing is written on error).
     static func render(
         _ results: [SimulationResult], stem: String, tiers: TierDisplay, edges: EdgeDisplay = .auto,
-        foldingPreMain: Bool = false
+        from: TimePoint = .t0, to: TimePoint = .launch
     ) throws(CLIError) -> [RenderedFile] {
         do {
-            return try Pictures.files(
-                stem: stem, results: results, tiers: tiers, edges: edges, foldingPreMain: foldingPreMain)
+            return try Pictures.files(stem: stem, results: results, tiers: tiers, edges: edges, from: from, to: to)
         } catch {
             throw CLIError.input(error.description)
         }
+    }
+
+    /// `--from`/`--to`: ms or t0, ttff, ttfd, launch, end.
+    static func timePoint(_ text: String?, option: String, default value: TimePoint) throws(CLIError) -> TimePoint {
+        guard let text else { return value }
+        guard let point = TimePoint(text) else {
+            throw CLIError.usage(
+                spec, "--\(option) takes a time in ms (0 … 3600000) or t0, ttff, ttfd, launch or end; got '\(text)'")
+        }
+        return point
     }
 
     /// Creates `directory` if needed and writes each file atomically; returns the paths written.

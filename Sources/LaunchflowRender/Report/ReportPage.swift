@@ -28,7 +28,9 @@ struct ReportPage {
         let legend = ReportPictures.inline(try Graphviz.svg(pictures.legend()))
         let dag = ReportPictures.inline(try Graphviz.svg(pictures.dag(report.tiers)))
         var distribution: String?
-        if let sweep = report.sweep, sweep.uncertainTasks > 0 { distribution = try pictures.distribution(sweep) }
+        if let sweep = report.sweep, sweep.uncertainTasks > 0 || sweep.latencyTasks > 0 {
+            distribution = try pictures.distribution(sweep)
+        }
         var traceOverlay: String?
         if let comparison = report.traceComparison {
             traceOverlay = ReportPictures.inline(try TraceComparisonChart(comparison).svg())
@@ -140,11 +142,18 @@ struct ReportPage {
         out += "</span>\n<span class=\"\(p)group\">Time axis:"
         out += " <button type=\"button\" data-zoom=\"in\" title=\"zoom in (or Ctrl + wheel)\">+</button>"
         out += "<button type=\"button\" data-zoom=\"out\" title=\"zoom out\">−</button>"
+        out += "<button type=\"button\" data-zoom=\"launch\" title=\"from t0 to the end of the launch (full display"
+        out += " and the last task not deferred)\">launch</button>"
         out += "<button type=\"button\" data-zoom=\"t0\" title=\"from main() on: fold pre-main\">from t0</button>"
         out += "<button type=\"button\" data-zoom=\"reset\" title=\"the whole launch\">all</button>"
         out += " <span class=\"\(p)range\" id=\"\(p)range\"></span></span>\n"
         out += "<span class=\"\(p)group\"><label>Task: <input type=\"search\" id=\"\(p)find\" list=\"\(p)ids\""
-        out += " placeholder=\"id\" size=\"18\"></label></span>\n<datalist id=\"\(p)ids\">"
+        out += " placeholder=\"id\" size=\"18\"></label></span>\n"
+        out += "<span class=\"\(p)group\"><label>Search: <input type=\"search\" id=\"\(p)search\""
+        out += " placeholder=\"text or /regex/\" size=\"18\" title=\"highlights the matching tasks in every picture\">"
+        out += "</label> <span class=\"\(p)found\" id=\"\(p)found\"></span>"
+        out += " <span class=\"\(p)found\" title=\"W/S zoom in and out, A/D pan\">keys: W A S D</span></span>\n"
+        out += "<datalist id=\"\(p)ids\">"
         for task in scenario.tasks { out += "<option value=\"\(ReportText.html(task.id))\">" }
         out += "</datalist>\n</nav>\n"
         return out
@@ -376,6 +385,8 @@ struct ReportPage {
         var out = "{\"prefix\":\(ReportText.json(p)),\"t0\":\(scenario.preMainTotal)"
         out += ",\"axis\":{\"originX\":\(Number.points(axis.originX)),\"width\":\(Number.points(axis.width))"
         out += ",\"end\":\(axis.end)}"
+        // The first view: the launch, framed as the pictures frame it.
+        out += ",\"view\":[\(min(scenario.preMainTotal, axis.end - 1)),\(min(pictures.frame.end, axis.end))]"
         out += ",\"whatIf\":" + (report.whatIf.map { ReportText.json($0.strategy.rawValue) } ?? "null")
         out += ",\"strategies\":["
         for (k, result) in results.enumerated() {

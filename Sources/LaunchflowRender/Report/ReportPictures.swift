@@ -14,7 +14,10 @@ import LaunchflowCore
 struct ReportPictures {
     let results: [SimulationResult]
     let ids: ElementIDs
+    /// The whole launch, from 0: the panels are drawn on it and the page zooms.
     let axis: TimeAxis
+    /// The launch framed (``LaunchFrame``): the page's first view ends at its end.
+    let frame: TimeAxis
     let tiers: Tiers
 
     init(results: [SimulationResult]) {
@@ -23,6 +26,9 @@ struct ReportPictures {
         let scenario = results[0].schedule.scenario
         ids = ElementIDs(taskIDs: scenario.tasks.map(\.id))
         axis = TimeAxis.shared(by: results)
+        // The launch as the comparison frames it (a much longer launch keeps its own scale there).
+        let framed = ComparisonChart.axes(results)
+        frame = framed.axes[framed.own.firstIndex(of: false) ?? 0]
         tiers = Tiers(scenario)
     }
 
@@ -43,8 +49,9 @@ struct ReportPictures {
         canvas.text(
             ids("\(name)-summary"), GanttFrame.summary(result.metrics), x: GanttPanel.laneLabelX + 80, y: 12,
             size: 10, color: ChartStyle.mutedText)
-        let panel = GanttPanel(
+        var panel = GanttPanel(
             result: result, axis: axis, ids: ids, tiers: tiers, scope: name + "-", barID: { barID(strategy, $0) })
+        panel.labelsOutside = false  // the page's script refits labels inside the bars as it zooms
         canvas.height = panel.draw(on: &canvas, top: 20) + 4
         return canvas.graph(name: scenario.name + " " + name, graphID: ids("\(name)-graph"))
     }

@@ -1,0 +1,441 @@
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var errors = [];
+  function fail(message) {
+    errors.push(String(message));
+    root.setAttribute("data-lf-errors", errors.join(" | "));
+  }
+  window.addEventListener("error", function (e) { fail(e.message || e); });
+  try { init(); } catch (e) { fail(e && e.stack ? e.stack : e); }
+
+  function init() {
+    var data = JSON.parse(document.querySelector('script[type="application/json"]').textContent);
+    var P = data.prefix, tasks = data.tasks, ax = data.axis, NS = "http://www.w3.org/2000/svg";
+    var names = data.strategies.map(function (s) { return s.name; });
+    var index = new Map(tasks.map(function (t, i) { return [t.id, i]; }));
+    // Element ids hold what XML can: other control characters became U+FFFD (GraphvizText).
+    var xmlIndex = new Map();
+    tasks.forEach(function (t, i) {
+      var safe = t.id.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "\ufffd");
+      if (!xmlIndex.has(safe)) xmlIndex.set(safe, i);
+    });
+    function taskNamed(id) { var i = index.get(id); return i !== undefined ? i : xmlIndex.get(id); }
+    var elems = tasks.map(function () { return []; });
+    var owner = new WeakMap();
+    function own(el, i) { elems[i].push(el); owner.set(el, i); }
+
+    // The task graph: nodes by task id, edges by "<P>dep-<d>-<i>" / "<P>violation-<d>-<i>".
+    var dagFrame = document.querySelector("." + P + "dag-frame");
+    var dagSvg = dagFrame.querySelector("svg");
+    var dagNode = tasks.map(function () { return null; });
+    dagSvg.querySelectorAll("g.node").forEach(function (g) {
+      var i = taskNamed(g.id);
+      if (i !== undefined) { dagNode[i] = g; own(g, i); }
+    });
+    var edgesOf = tasks.map(function () { return []; });
+    var edgeId = /^(?:dep|violation)-(\d+)-(\d+)$/;
+    dagSvg.querySelectorAll("g.edge").forEach(function (g) {
+      var m = g.id.indexOf(P) === 0 ? edgeId.exec(g.id.slice(P.length)) : null;
+      if (m) { edgesOf[+m[1]].push(g); edgesOf[+m[2]].push(g); }
+    });
+
+    // The Gantt panels: bars "<P><strategy>-task-<id>".
+    var panels = Array.prototype.slice.call(document.querySelectorAll("." + P + "panel"));
+    var bars = names.map(function () { return tasks.map(function () { return null; }); });
+    panels.forEach(function (panel) {
+      var s = names.indexOf(panel.getAttribute("data-strategy"));
+      var head = P + names[s] + "-task-";
+      panel.querySelectorAll("g.node").forEach(function (g) {
+        if (g.id.indexOf(head) !== 0) return;
+        var i = taskNamed(g.id.slice(head.length));
+        if (i !== undefined) { bars[s][i] = g; own(g, i); }
+      });
+    });
+    document.querySelectorAll("[data-task]").forEach(function (el) { own(el, +el.getAttribute("data-task")); });
+
+    var violated = names.map(function () { return new Map(); });
+    data.strategies.forEach(function (s, k) {
+      s.violations.forEach(function (v) {
+        if (!violated[k].has(v[0])) violated[k].set(v[0], []);
+        violated[k].get(v[0]).push(v[1]);
+      });
+    });
+
+    // MARK: text
+    function ms(us) {
+      var sign = us < 0 ? "−" : "", a = Math.abs(us), whole = Math.floor(a / 1000), frac = a % 1000;
+      var s = String(whole);
+      if (frac) s += "." + String(frac).padStart(3, "0").replace(/0+$/, "");
+      return sign + s;
+    }
+    function signed(us) { return (us > 0 ? "+" : us < 0 ? "" : "±") + ms(us); }
+    var shortEscapes = { "\t": "\\t", "\n": "\\n", "\r": "\\r", "\f": "\\f" };
+    function visible(s) {
+      return String(s).replace(/[\u0000-\u001f\u007f-\u009f]/g, function (c) {
+        return shortEscapes[c] || "\\u{" + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0") + "}";
+      });
+    }
+    var entities = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+    function h(s) { return visible(s).replace(/[&<>"']/g, function (c) { return entities[c]; }); }
+    function thread(t) { return t === 0 ? "main" : "worker-" + t; }
+
+    // MARK: the strategy toggle
+    var shown = names.map(function () { return true; });
+    document.querySelectorAll("input." + P + "toggle").forEach(function (box) {
+      box.addEventListener("change", function () {
+        var k = names.indexOf(box.value);
+        shown[k] = box.checked;
+        document.querySelectorAll('[data-strategy="' + box.value + '"]').forEach(function (el) {
+          if (el.classList.contains(P + "strategy-card")) el.classList.toggle(P + "off", !box.checked);
+          else el.classList.toggle(P + "hidden", !box.checked);
+        });
+        if (selected >= 0) showCard(selected);
+        applyView();
+      });
+    });
+
+    // MARK: the card
+    var card = document.getElementById(P + "card");
+    function chips(list) {
+      if (!list.length) return "<span class=\"" + P + "note\">none</span>";
+      return list.map(function (j) {
+        return "<span class=\"" + P + "chip\" data-go=\"" + j + "\">" + h(tasks[j].id) + "</span>";
+      }).join("");
+    }
+    function showCard(i) {
+      var t = tasks[i];
+      var facts = ["cost " + ms(t.cost) + " ms", "tier " + t.tier + " (priority " + t.priority + ")"];
+      if (t.main) facts.push("main thread only");
+      if (t.firstFrame) facts.push("needed by the first frame");
+      if (t.critical) facts.push("on the critical path");
+      var out = "<button type=\"button\" class=\"" + P + "close\" title=\"close\">×</button>";
+      out += "<h3>" + (t.firstFrame ? "★ " : "") + h(t.id) + "</h3><div>" + facts.join(" · ") + "</div>";
+      out += "<table class=\"" + P + "table\"><thead><tr><th>strategy</th><th>thread</th><th>ready</th>"
+        + "<th>start</th><th>end</th><th>wait</th></tr></thead><tbody>";
+      names.forEach(function (name, k) {
+        if (!shown[k]) return;
+        var r = t.runs[k];
+        out += "<tr><td>" + name + "</td><td>" + thread(r[0]) + "</td><td>" + ms(r[1]) + "</td><td>"
+          + ms(r[2]) + "</td><td>" + ms(r[3]) + "</td><td>" + ms(r[2] - r[1]) + "</td></tr>";
+        (violated[k].get(i) || []).forEach(function (d) {
+          out += "<tr><td colspan=\"6\" class=\"" + P + "viol\">" + name + " breaks a dependency: starts at "
+            + ms(r[2]) + " ms, before " + h(tasks[d].id) + " ends (" + ms(tasks[d].runs[k][3]) + " ms)</td></tr>";
+        });
+      });
+      out += "</tbody></table>";
+      out += "<div>depends on (" + t.deps.length + "):</div><div class=\"" + P + "chips\">" + chips(t.deps) + "</div>";
+      out += "<div>needed by (" + t.dependents.length + "):</div><div class=\"" + P + "chips\">"
+        + chips(t.dependents) + "</div>";
+      if (t.slack !== undefined) {
+        out += "<div>slack under " + h(data.whatIf) + ": " + (t.slackCapped ? "≥ " : "") + ms(t.slack)
+          + " ms — the cost can grow this much before the first frame moves. Half the cost: first frame "
+          + signed(-t.gain[0]) + " ms, launch complete " + signed(-t.gain[1]) + " ms.</div>";
+      }
+      card.innerHTML = out;
+      card.hidden = false;
+    }
+
+    // MARK: selection and hover
+    var selected = -1, hovered = -1;
+    function mark(i, cls, on) { if (i >= 0) elems[i].forEach(function (el) { el.classList.toggle(cls, on); }); }
+    function relate(i, on) {
+      var t = tasks[i];
+      t.deps.concat(t.dependents).forEach(function (j) { if (dagNode[j]) dagNode[j].classList.toggle(P + "rel", on); });
+      edgesOf[i].forEach(function (e) { e.classList.toggle(P + "rel", on); });
+      dagSvg.classList.toggle(P + "focus", on);
+    }
+    function reveal(i) {
+      var node = dagNode[i];
+      if (!node) return;
+      var r = node.getBoundingClientRect(), f = dagFrame.getBoundingClientRect();
+      dagFrame.scrollLeft += r.left - f.left - f.width / 2 + r.width / 2;
+      dagFrame.scrollTop += r.top - f.top - f.height / 2 + r.height / 2;
+    }
+    function select(i, fromHash) {
+      if (selected >= 0) { mark(selected, P + "sel", false); relate(selected, false); }
+      selected = i;
+      if (i < 0) {
+        card.hidden = true;
+        root.removeAttribute("data-lf-selected");
+        if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+        return;
+      }
+      mark(i, P + "sel", true);
+      relate(i, true);
+      showCard(i);
+      reveal(i);
+      root.setAttribute("data-lf-selected", tasks[i].id);
+      var hash = "#task=" + encodeURIComponent(tasks[i].id);
+      if (!fromHash && location.hash !== hash) history.replaceState(null, "", hash);
+    }
+    function taskOf(target) {
+      var el = target && target.closest ? target.closest("g.node, [data-task]") : null;
+      return el && owner.has(el) ? owner.get(el) : -1;
+    }
+    document.addEventListener("mouseover", function (e) {
+      var i = taskOf(e.target);
+      if (i === hovered) return;
+      mark(hovered, P + "hover", false);
+      hovered = i;
+      mark(i, P + "hover", true);
+      if (i >= 0) showCard(i);
+      else if (!card.contains(e.target)) { if (selected >= 0) showCard(selected); else card.hidden = true; }
+    });
+    var dragged = false;
+    document.addEventListener("click", function (e) {
+      if (e.target.closest("." + P + "close")) { select(-1); return; }
+      var chip = e.target.closest("[data-go]");
+      if (chip) { select(+chip.getAttribute("data-go")); return; }
+      if (dragged) return;
+      var i = taskOf(e.target);
+      if (i >= 0) select(i);
+    });
+    var find = document.getElementById(P + "find");
+    find.addEventListener("change", function () {
+      var i = index.get(find.value);
+      if (i !== undefined) select(i);
+    });
+    // MARK: search: a substring (any case) or /regex/ highlights the matching tasks in every panel
+    var search = document.getElementById(P + "search"), found = document.getElementById(P + "found");
+    var matches = [];
+    function matcher(text) {
+      var m = /^\/(.*)\/([a-z]*)$/.exec(text);
+      if (m) {
+        try { var re = new RegExp(m[1], m[2].indexOf("i") >= 0 ? m[2] : m[2] + "i"); }
+        catch (e) { return null; }
+        return function (id) { return re.test(id); };
+      }
+      var needle = text.toLowerCase();
+      return function (id) { return id.toLowerCase().indexOf(needle) >= 0; };
+    }
+    function runSearch() {
+      matches.forEach(function (i) { mark(i, P + "match", false); });
+      matches = [];
+      var text = search.value;
+      var test = text ? matcher(text) : null;
+      search.classList.toggle(P + "invalid", text !== "" && !test);
+      if (test) tasks.forEach(function (t, i) { if (test(t.id)) matches.push(i); });
+      matches.forEach(function (i) { mark(i, P + "match", true); });
+      document.querySelectorAll("svg").forEach(function (svg) {
+        svg.classList.toggle(P + "searching", matches.length > 0);
+      });
+      found.textContent = !text ? "" : !test ? "invalid regex" : matches.length + " of " + tasks.length + " tasks";
+      root.setAttribute("data-lf-matches", String(matches.length));
+    }
+    search.addEventListener("input", runSearch);
+
+    function fromHash() {
+      var m = /^#task=(.*)$/.exec(location.hash);
+      if (!m) return;
+      var id;
+      try { id = decodeURIComponent(m[1]); } catch (e) { id = m[1]; }
+      var i = index.get(id);
+      if (i !== undefined && i !== selected) select(i, true);
+    }
+    window.addEventListener("hashchange", fromHash);
+
+    // MARK: zoom and pan of the time axis
+    var view = [0, ax.end], minSpan = Math.max(ax.end / 2000, 20);
+    var items = [];
+    panels.forEach(function (panel) {
+      var svg = panel.querySelector("svg"), graph = svg.querySelector("g.graph");
+      var clipId = P + panel.getAttribute("data-strategy") + "-clip";
+      var defs = document.createElementNS(NS, "defs"), clip = document.createElementNS(NS, "clipPath");
+      var rect = document.createElementNS(NS, "rect");
+      clip.setAttribute("id", clipId);
+      rect.setAttribute("x", ax.originX - 4);
+      rect.setAttribute("y", -1e6);
+      rect.setAttribute("width", ax.width + 8);
+      rect.setAttribute("height", 2e6);
+      clip.appendChild(rect);
+      defs.appendChild(clip);
+      svg.insertBefore(defs, svg.firstChild);
+      Array.prototype.forEach.call(graph.children, function (g) {
+        if (g.tagName !== "g" || !g.classList.contains("node")) return;
+        var box = g.getBBox();
+        if (box.x < ax.originX - 6) return;  // titles, lane labels
+        if (/-lane-idle-label$/.test(g.id)) return;  // names the idle workers, wherever the view is
+        var shapes = Array.prototype.slice.call(g.querySelectorAll("polygon, polyline, path, ellipse"));
+        var texts = Array.prototype.map.call(g.querySelectorAll("text"), function (t) {
+          return { el: t, x: +t.getAttribute("x") };
+        });
+        var scale = shapes.length > 0 && (box.width >= 12 || owner.has(g));  // bars always stretch
+        g.setAttribute("clip-path", "url(#" + clipId + ")");
+        if (scale) g.classList.add(P + "z");
+        var item = { shapes: shapes, texts: texts, scale: scale, cx: box.x + box.width / 2 };
+        if (owner.has(g)) {
+          // A task's bar: its label is refitted to the bar's width at every zoom.
+          var t = tasks[owner.get(g)];
+          item.bar = { label: (t.firstFrame ? "★ " : "") + t.id, width: box.width, cy: box.y + box.height / 2,
+            text: texts.length ? texts[0].el : null, parent: shapes.length ? shapes[0].parentNode : g };
+        }
+        items.push(item);
+      });
+    });
+    var axisBox = document.getElementById(P + "axis"), range = document.getElementById(P + "range");
+    var firstSvg = panels.length ? panels[0].querySelector("svg") : null;
+    var viewBox = firstSvg ? firstSvg.viewBox.baseVal : { width: ax.originX + ax.width + 80 };
+    var pad = 0;
+    if (firstSvg) {
+      var m0 = firstSvg.querySelector("g.graph").transform.baseVal.consolidate();
+      if (m0) pad = m0.matrix.e;
+    }
+    function step(span) {
+      var magnitude = 1;
+      for (;;) {
+        var steps = [1, 2, 2.5, 5];
+        for (var k = 0; k < steps.length; k++) {
+          var s = magnitude * steps[k];
+          if (s >= 1 && span / s <= 10) return s;
+        }
+        magnitude *= 10;
+      }
+    }
+    function drawAxis() {
+      var span = view[1] - view[0], s = step(span), y = 4;
+      function x(t) { return pad + ax.originX + (t - view[0]) * ax.width / span; }
+      var out = "<svg xmlns=\"" + NS + "\" viewBox=\"0 0 " + viewBox.width + " 34\">";
+      out += "<line x1=\"" + x(view[0]) + "\" x2=\"" + x(view[1]) + "\" y1=\"" + y + "\" y2=\"" + y
+        + "\" stroke=\"#555\"/>";
+      for (var t = Math.ceil(view[0] / s) * s; t <= view[1] + 1e-6; t += s) {
+        out += "<line x1=\"" + x(t) + "\" x2=\"" + x(t) + "\" y1=\"" + y + "\" y2=\"" + (y + 5)
+          + "\" stroke=\"#555\"/><text x=\"" + x(t) + "\" y=\"" + (y + 16)
+          + "\" font-size=\"9.5\" text-anchor=\"middle\" fill=\"#555\">" + ms(Math.round(t)) + "</text>";
+      }
+      out += "<text x=\"" + x(view[1]) + "\" y=\"" + (y + 28) + "\" font-size=\"9.5\" text-anchor=\"end\""
+        + " fill=\"#555\">time since process start (ms)</text></svg>";
+      axisBox.innerHTML = out;
+    }
+    // The label a bar `width` units wide can carry (as the pictures choose it):
+    // whole at 9 or 7 units, else its start and "…" at 7, else nothing.
+    function fitted(label, width) {
+      var n = Array.from(label).length;
+      if (n * 9 * 0.58 + 6 <= width) return [label, 9];
+      if (n * 7 * 0.58 + 6 <= width) return [label, 7];
+      var room = Math.floor((width - 6) / (7 * 0.58)) - 1;
+      return room >= 3 ? [Array.from(label).slice(0, room).join("") + "…", 7] : null;
+    }
+    function relabel(it, k) {
+      var fit = fitted(it.bar.label, it.bar.width * k), text = it.bar.text;
+      if (!fit) { if (text) text.setAttribute("visibility", "hidden"); return; }
+      if (!text) {
+        text = document.createElementNS(NS, "text");
+        text.setAttribute("x", it.cx);
+        text.setAttribute("text-anchor", "middle");
+        text.setAttribute("font-family", "Helvetica,sans-Serif");
+        text.setAttribute("fill", "#222222");
+        it.bar.parent.appendChild(text);
+        it.bar.text = text;
+        it.texts.push({ el: text, x: it.cx });
+      }
+      text.removeAttribute("visibility");
+      text.setAttribute("y", it.bar.cy + fit[1] * 0.35);
+      text.setAttribute("font-size", fit[1]);
+      text.textContent = fit[0];
+    }
+    function applyView() {
+      var k = ax.end / (view[1] - view[0]);
+      var tx = ax.originX - k * (ax.originX + view[0] * ax.width / ax.end);
+      var matrix = "matrix(" + k + " 0 0 1 " + tx + " 0)";
+      items.forEach(function (it) {
+        if (it.bar && it.scale) relabel(it, k);
+        if (it.scale) {
+          it.shapes.forEach(function (s) { s.setAttribute("transform", matrix); });
+          it.texts.forEach(function (t) { t.el.setAttribute("transform", "translate(" + ((k - 1) * t.x + tx) + " 0)"); });
+        } else {
+          var move = "translate(" + ((k - 1) * it.cx + tx) + " 0)";
+          it.shapes.forEach(function (s) { s.setAttribute("transform", move); });
+          it.texts.forEach(function (t) { t.el.setAttribute("transform", move); });
+        }
+      });
+      drawAxis();
+      range.textContent = ms(Math.round(view[0])) + " – " + ms(Math.round(view[1])) + " ms";
+      root.setAttribute("data-lf-view", Math.round(view[0]) + "," + Math.round(view[1]));
+    }
+    function setView(a, b) {
+      var span = Math.min(Math.max(b - a, minSpan), ax.end);
+      a = Math.min(Math.max(a, 0), ax.end - span);
+      view = [a, a + span];
+      applyView();
+    }
+    function zoom(factor, at) {
+      var span = (view[1] - view[0]) / factor;
+      if (at === undefined) at = (view[0] + view[1]) / 2;
+      var share = (at - view[0]) / (view[1] - view[0]);
+      setView(at - share * span, at - share * span + span);
+    }
+    function timeAt(clientX, svg) {
+      var r = svg.getBoundingClientRect(), x = (clientX - r.left) * viewBox.width / r.width - pad;
+      return view[0] + (x - ax.originX) * (view[1] - view[0]) / ax.width;
+    }
+    document.querySelectorAll("button[data-zoom]").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var what = b.getAttribute("data-zoom");
+        if (what === "in") zoom(2);
+        else if (what === "out") zoom(0.5);
+        else if (what === "t0") setView(data.t0, ax.end);
+        else if (what === "launch") setView(data.view[0], data.view[1]);
+        else setView(0, ax.end);
+      });
+    });
+    // Keyboard, as in Perfetto and speedscope: W/S zoom in and out, A/D pan left and right.
+    document.addEventListener("keydown", function (e) {
+      var target = e.target;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
+      var key = e.key.toLowerCase(), span = view[1] - view[0];
+      if (key === "w") zoom(1.5);
+      else if (key === "s") zoom(1 / 1.5);
+      else if (key === "a") setView(view[0] - span * 0.2, view[1] - span * 0.2);
+      else if (key === "d") setView(view[0] + span * 0.2, view[1] + span * 0.2);
+      else return;
+      e.preventDefault();
+    });
+    var panelBox = document.querySelector("." + P + "panels");
+    panelBox.addEventListener("wheel", function (e) {
+      var svg = e.target.closest ? e.target.closest("svg") : null;
+      if (!svg) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) {
+        e.preventDefault();
+        zoom(Math.exp(-e.deltaY * 0.002), timeAt(e.clientX, svg));
+      } else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+        e.preventDefault();
+        var r = svg.getBoundingClientRect(), dt = e.deltaX * viewBox.width / r.width * (view[1] - view[0]) / ax.width;
+        setView(view[0] + dt, view[1] + dt);
+      }
+    }, { passive: false });
+    var drag = null;
+    panelBox.addEventListener("pointerdown", function (e) {
+      if (e.button !== 0) return;
+      var svg = e.target.closest ? e.target.closest("svg") : null;
+      if (!svg) return;
+      drag = { x: e.clientX, view: view.slice(), svg: svg, moved: false };
+      dragged = false;
+    });
+    window.addEventListener("pointermove", function (e) {
+      if (!drag) return;
+      var dx = e.clientX - drag.x;
+      if (Math.abs(dx) > 3) { drag.moved = true; panelBox.classList.add(P + "dragging"); }
+      if (!drag.moved) return;
+      var r = drag.svg.getBoundingClientRect();
+      var dt = -dx * viewBox.width / r.width * (drag.view[1] - drag.view[0]) / ax.width;
+      setView(drag.view[0] + dt, drag.view[1] + dt);
+    });
+    window.addEventListener("pointerup", function () {
+      if (drag) dragged = drag.moved;
+      drag = null;
+      panelBox.classList.remove(P + "dragging");
+    });
+
+    // Open on the launch: from t0 (pre-main folded) to the later of full display
+    // and the last task not deferred ("all" shows everything).
+    setView(data.view[0], data.view[1]);
+    fromHash();
+    var counts = { graph: dagNode.filter(Boolean).length };
+    names.forEach(function (name, k) { counts[name] = bars[k].filter(Boolean).length; });
+    root.setAttribute("data-lf-tasks", String(tasks.length));
+    root.setAttribute("data-lf-counts", JSON.stringify(counts));
+    root.setAttribute("data-lf-ready", "true");
+  }
+})();
