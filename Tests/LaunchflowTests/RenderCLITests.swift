@@ -20,7 +20,7 @@ struct RenderCLITests {
             let listed = result.stdout.split(separator: "\n").map(String.init)
             let expected = ["dag", "serial-gantt", "priority-gantt", "dag-gantt", "anchored-gantt", "compare-gantt"].map
             {
-                out.appendingPathComponent("article-\($0).svg").path
+                "wrote " + out.appendingPathComponent("article-\($0).svg").path
             }
             #expect(listed == expected)
             let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()

@@ -36,7 +36,7 @@ enum RenderCommand {
               <name>-<strategy>-gantt.svg  one Gantt chart per strategy
               <name>-compare-gantt.svg   all strategies on one time scale (with 'all')
             where <name> is the scenario file's name without its extension.
-            Files are replaced atomically; each path written is printed.
+            Files are replaced atomically; 'wrote <path>' is printed for each.
             Rendering uses Graphviz's library (libgvc) in-process.
             """)
 
@@ -45,11 +45,15 @@ enum RenderCommand {
         let options = try args.simulationOptions(spec)
         let tiers = args.tiers()
         let scenario = try args.loadScenario()
-        let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
         let from = try timePoint(args.value("from"), option: "from", default: .t0)
         let to = try timePoint(args.value("to"), option: "to", default: .launch)
+        let working = WorkingLine("render: simulating and drawing", streams: streams)
+        defer { working?.finish() }
+        let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
         let files = try render(results, stem: args.scenarioStem, tiers: tiers, edges: args.edges(), from: from, to: to)
-        for path in try write(files, into: args.outputDirectory) { streams.write(path + "\n") }
+        let written = try write(files, into: args.outputDirectory)
+        working?.finish()
+        for path in written { streams.write("wrote \(path)\n") }
         return 0
     }
 

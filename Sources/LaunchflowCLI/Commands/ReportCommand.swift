@@ -42,6 +42,8 @@ enum ReportCommand {
         let jobs = try args.jobs(spec)
         let scenario = try args.loadScenario()
         let path = args.value("out") ?? "output/\(args.scenarioStem)-report.html"
+        let working = WorkingLine("report: simulating, sampling and drawing", streams: streams)
+        defer { working?.finish() }
         var report = Report.make(
             scenario, file: args.positionals[0], strategies: strategies, options: options, jobs: jobs,
             tiers: args.tiers())
@@ -56,6 +58,7 @@ enum ReportCommand {
             }
         }
         try write(report, to: path)
+        working?.finish()
         streams.write(path + "\n")
         return 0
     }

@@ -111,52 +111,6 @@ enum SweepCommand {
     }
 }
 
-/// A one-line progress bar on stderr, redrawn at most once per percent.
-///
-/// A class: the worker threads share one bar (its state is behind a lock).
-final class ProgressBar: Sendable {
-    let total: Int
-    /// What is counted: "runs", "tasks".
-    let unit: String
-    /// The percentage last drawn.
-    private let drawn = Mutex(-1)
-
-    init(total: Int, unit: String = "runs") {
-        self.total = max(total, 1)
-        self.unit = unit
-    }
-
-    /// `done` runs of `total` are finished (called from any thread).
-    func update(_ done: Int) {
-        let percent = min(done * 100 / total, 100)
-        drawn.withLock { last in
-            guard percent > last else { return }
-            last = percent
-            let filled = percent * 30 / 100
-            let line =
-                "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-                + "] \(percent)% \(min(done, total))/\(total) \(unit)"
-            Self.write(line)
-        }
-    }
-
-    /// Clears the bar's line.
-    func finish() { drawn.withLock { _ in Self.write("\r\u{1B}[2K") } }
-
-    private static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
-    }
-}
-
 extension OptionSpec {
     static let jobs = OptionSpec(
         name: "jobs", value: "<n>",
