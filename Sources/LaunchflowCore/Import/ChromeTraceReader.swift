@@ -333,7 +333,9 @@ enum ChromeTraceReader {
                 return
             }
             guard let time = nanos(fromMicroseconds: ts) else {
-                report(event, index: index, offset: offset, .error, "'ts' is out of range: \(formatNumber(ts))")
+                report(
+                    event, index: index, offset: offset, .error,
+                    "'ts' is out of range: \(formatNumber(ts)) (expected at most ±\(maximumInputMicrosText) µs)")
                 return
             }
             let thread = trace.thread(pid: pid, tid: tid)
@@ -351,7 +353,9 @@ enum ChromeTraceReader {
                     return
                 }
                 guard let duration = nanos(fromMicroseconds: dur) else {
-                    report(event, index: index, offset: offset, .error, "'dur' is out of range: \(formatNumber(dur))")
+                    report(
+                        event, index: index, offset: offset, .error,
+                        "'dur' is out of range: \(formatNumber(dur)) (expected at most \(maximumInputMicrosText) µs)")
                     return
                 }
                 let name = trace.names.intern(event.name ?? "")

@@ -146,7 +146,7 @@ extension SliceSelection {
                 unmatched[name] = UnmatchedSlice(name: name, count: 0, total: 0)
             }
             unmatched[name]!.count += 1
-            unmatched[name]!.total += duration
+            unmatched[name]!.total = unmatched[name]!.total.addingSaturated(duration)
         }
 
         private mutating func take(
@@ -189,7 +189,7 @@ extension SliceSelection {
                 slots[id] = slot
                 sums.append(TaskSum(id: id, firstStart: slice.start, firstEvent: slice.event))
             }
-            sums[Int(slot)].cost += slice.duration
+            sums[Int(slot)].cost = sums[Int(slot)].cost.addingSaturated(slice.duration)
             sums[Int(slot)].slices += 1
             if sums[Int(slot)].parts.count < 5 { sums[Int(slot)].parts.append(slice.duration) }
             return slot
