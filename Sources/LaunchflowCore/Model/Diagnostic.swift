@@ -114,7 +114,9 @@ public func escapedForTerminal(_ text: String) -> String {
         case "\0": escape = "\\0"
         default: escape = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
         }
-        out.append(contentsOf: escape.unicodeScalars)
+        // Scalar by scalar: `append(contentsOf:)` copies the whole view each
+        // time, which made a long name of bidi controls quadratic.
+        for character in escape.unicodeScalars { out.append(character) }
     }
     return String(out)
 }
