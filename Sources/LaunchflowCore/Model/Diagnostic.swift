@@ -85,14 +85,16 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
 
 /// `text` made safe to print on a terminal, on one line: control characters
 /// (C0, DEL, C1), line and paragraph separators and the bidirectional
-/// marks, embedding, override and isolate controls print as escapes — `\t`, `\n`,
+/// marks, embedding, override and isolate controls, and the noncharacters
+/// U+FFFE and U+FFFF (which XML cannot hold) print as escapes — `\t`, `\n`,
 /// `\r`, `\f`, `\b`, `\v`, `\0`, otherwise `\u{1B}` — and everything else as
 /// is. The one escaping function for diagnostics: ids, keys and names come
 /// from input files and may hold anything.
 public func escapedForTerminal(_ text: String) -> String {
     func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFFFE, 0xFFFF:
+            true
         default: false
         }
     }

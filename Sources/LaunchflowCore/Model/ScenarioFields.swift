@@ -231,7 +231,7 @@ struct FieldLimits: Sendable {
     var distinct = false
     /// An array with at least `count` elements, or `message` is a problem.
     var minItems: (count: Int, message: String)?
-    /// A string of free text (line breaks and tabs allowed, longer): see ``FieldLimits/textProblem(_:)``.
+    /// A string of free text, which may be longer: see ``FieldLimits/textProblem(_:)``.
     var freeText = false
 
     init(

@@ -1,8 +1,10 @@
 /// What a string in a scenario may hold: ids, names, queues, groups and the
 /// description are shown in terminals, SVG pictures, HTML and Markdown, so
-/// none may hold a control character (C0, DEL, C1; the description may hold
-/// line feeds and tabs), and each has a length that every picture, table and
-/// diagnostic can carry (a 1 GB id once took 2 GB of memory to accept).
+/// none may hold a control character other than a line feed or a tab (which
+/// pictures show as line breaks and spaces and terminals as `\n`, `\t`): no
+/// other C0 control, no DEL, no C1 control. Each has a length that every
+/// picture, table and diagnostic can carry (a 1 GB id once took 2 GB of
+/// memory to accept).
 extension FieldLimits {
     /// The longest id or name, in characters (Unicode scalars).
     static let maxTextLength = 4096
@@ -24,7 +26,7 @@ extension FieldLimits {
         var count = 0
         for scalar in text.unicodeScalars {
             count += 1
-            if Self.isControl(scalar), !(freeText && (scalar == "\n" || scalar == "\t")) {
+            if Self.isControl(scalar), scalar != "\n", scalar != "\t" {
                 return "must not hold control characters, found U+\(Self.hex(scalar.value)) at character \(count)"
             }
             if count > maxLength { return tooLong("\(text.unicodeScalars.count) characters") }
