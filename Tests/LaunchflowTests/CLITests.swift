@@ -57,6 +57,32 @@ struct CLITests {
         #expect(markdown.contains("**"))
     }
 
+    /// Issue 19: a scenario's name reached Markdown as raw HTML.
+    static let markdownNames: [(name: String, heading: String)] = [
+        ("App <img src=x onerror=alert(1)>", "## App &lt;img src=x onerror=alert(1)&gt;\n"),
+        ("*bold* | [link](x) & ~del~", #"## \*bold\* \| \[link\](x) &amp; \~del\~"# + "\n"),
+        (#"back\slash `code` #1 __u__"#, ##"## back\\slash \`code\` \#1 \_\_u\_\_"## + "\n"),
+    ]
+
+    @Test(arguments: markdownNames)
+    func markdownEscapesTheScenarioName(_ name: String, _ heading: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let scenario = try folder.write(
+            "s.json",
+            #"{"name": "\#(name.replacingOccurrences(of: "\\", with: "\\\\"))", "tasks": [{"id": "a", "cost": 1, "mainThreadOnly": true, "firstFrame": true}]}"#
+        )
+        let printed = try Launchflow.run(["compare", scenario, "--format", "markdown"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.hasPrefix(heading), "\(printed.stdout)")
+        #expect(!printed.stdout.contains("<img"))
+        let written = try Launchflow.run(["compare", scenario, "--out", folder.path("out")])
+        #expect(written.status == 0, "\(written.stderr)")
+        let report = try String(contentsOfFile: folder.path("out/report.md"), encoding: .utf8)
+        #expect(report.contains("\n" + heading), "\(report)")
+        #expect(!report.contains("<img"))
+    }
+
     @Test func validatePrintsOkAndASummary() throws {
         let out = try Launchflow.run(["validate", example])
         #expect(out.status == 0)
