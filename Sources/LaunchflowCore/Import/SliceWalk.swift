@@ -163,13 +163,13 @@ extension SliceSelection {
                         line: lines.line(of: slice.offset), at: position(slice))
                 }
             } else if isPhase {
-                target = .phase(slot(name, in: &phases, &phaseSlot, slice, k))
+                target = .phase(Self.slot(name, in: &phases, &phaseSlot, slice, k))
             } else if name.isEmpty {
                 addUnmatched("(a slice without a name)", slice.duration)
             } else if !decision.known {
                 addUnmatched(name, slice.duration)
             } else {
-                let slot = slot(decision.task, in: &tasks, &taskSlot, slice, k)
+                let slot = Self.slot(decision.task, in: &tasks, &taskSlot, slice, k)
                 if thread == app.mainThread { tasks[Int(slot)].onMain += 1 }
                 threadsWithTasks.insert(thread)
                 target = .task(slot)
@@ -178,7 +178,10 @@ extension SliceSelection {
             selected.append(Selected(slice: k, target: target))
         }
 
-        private func slot(
+        /// Static: an instance method borrowing `self` while two of its
+        /// properties are passed `inout` made Swift copy them on every call
+        /// (100,000 distinct slice names took minutes; issue 19).
+        private static func slot(
             _ id: String, in sums: inout [TaskSum], _ slots: inout [String: Int32], _ slice: TraceSlice, _ k: Int32
         ) -> Int32 {
             let slot: Int32
