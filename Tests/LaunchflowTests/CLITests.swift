@@ -83,6 +83,46 @@ struct CLITests {
         #expect(!report.contains("<img"))
     }
 
+    /// Runs the executable with its standard output on `output`; returns the status and stderr.
+    static func run(_ args: [String], stdout output: FileHandle) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = Launchflow.url
+        process.arguments = args
+        process.currentDirectoryURL = repositoryRoot
+        process.standardOutput = output
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// Issue 19: `> /dev/full` exited 0 having written nothing.
+    static let outputCommands: [[String]] = [
+        ["simulate", "scenarios/article.json", "--format", "json"], ["compare", "scenarios/article.json"],
+        ["import", "Tests/LaunchflowTests/Fixtures/import/chrome-app-launch.json"],
+        ["validate", "scenarios/article.json"],
+    ]
+
+    @Test(arguments: outputCommands)
+    func aFailedWriteToStandardOutputIsAnError(_ args: [String]) throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let result = try Self.run(args, stdout: full)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix("error: cannot write to standard output: No space left on device\n"))
+    }
+
+    @Test(arguments: outputCommands)
+    func aClosedPipeEndsQuietly(_ args: [String]) throws {
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()  // the reader is gone before the first byte
+        let result = try Self.run(args, stdout: pipe.fileHandleForWriting)
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("standard output"), "\(result.stderr)")
+    }
+
     @Test func validatePrintsOkAndASummary() throws {
         let out = try Launchflow.run(["validate", example])
         #expect(out.status == 0)
