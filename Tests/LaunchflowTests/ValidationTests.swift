@@ -288,6 +288,11 @@ struct ValidationTests {
             "{\"name\": \"\u{FFFD}\", \"tasks\": []}".replacingOccurrences(of: "\u{FFFD}", with: "\\ud800"),
             ["error: s.json:1:11: invalid JSON: unpaired surrogate in \\u escape"]
         ),
+        (
+            "a budget beyond 1e12 (issue 19: it trapped when printed)",
+            doc(#"{"id": "a", "cost": 1}"#, extra: #""budgets": {"timeToFirstFrameMs": 1e308},"#),
+            ["error: s.json: budgets.timeToFirstFrameMs: must be between 0 and 1000000000000, found 1e+308"]
+        ),
         // Issue 19: what a string may hold (shown in terminals, SVG, HTML, Markdown).
         (
             "control characters in ids and names (C0, DEL, C1)",

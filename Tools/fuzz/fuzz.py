@@ -5,9 +5,9 @@ Usage:
     python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow [--count N] [--seed S] [--jobs J]
                                [--timeout SECONDS] [--keep DIR] [--only I] [--no-probes]
 
-It mutates the project's own inputs -- the scenarios, the Chrome, atrace and
-MetricKit traces, Macrobenchmark and measurement files of the test fixtures,
-and launchflow's own trace output -- with byte flips, truncation, deleted
+It mutates the project's own inputs -- the scenarios (one with budgets), the
+Chrome, atrace and MetricKit traces, Macrobenchmark and measurement files of
+the test fixtures, launchflow's own trace output and its baselines -- with byte flips, truncation, deleted
 and duplicated elements, values of the wrong type, huge and tiny numbers,
 deep nesting and long or control-character names, and runs one command on
 each mutant, round-robin over every command and its main options (so every
@@ -88,6 +88,13 @@ def seeds(binary):
     out.append(("trace", "launchflow-trace.json", own))
     for name in ["macrobenchmark-benchmarkData.json", "measured-ttff.json", "metrickit-payload.json"]:
         out.append(("measured", name, read(os.path.join(FIXTURES, name))))
+    article = json.loads(read(os.path.join(ROOT, "scenarios", "article.json")))
+    article["budgets"] = {"timeToFirstFrameMs": 400, "launchCompleteMs": 900, "cpuUtilization": 0.5}
+    out.append(("scenario", "article-budgets.json", json.dumps(article, indent=2).encode()))
+    for name in ["article.json", "permission-alerts.json"]:
+        recorded = subprocess.run([binary, "baseline", os.path.join(ROOT, "scenarios", name)],
+                                  capture_output=True, check=True).stdout
+        out.append(("baseline", "baseline-of-" + name, recorded))
     return out
 
 
@@ -248,6 +255,8 @@ def mutate_gently(rng, doc):
     parent = get(doc, path[:-1])
     if isinstance(value, str):
         parent[path[-1]] = value + rng.choice(GENTLE)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and rng.random() < 0.2:
+        parent[path[-1]] = rng.choice(HUGE)  # a number out of every range, in an input otherwise valid
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         parent[path[-1]] = type(value)(value * rng.choice([0, 0.5, 2, 3])) if value else rng.choice([1, 5, 50])
     return doc
@@ -287,6 +296,7 @@ def mutate(rng, data):
 
 ARTICLE = os.path.join(ROOT, "scenarios", "article.json")
 MEASURED = os.path.join(FIXTURES, "measured-ttff.json")
+PERMISSIONS = os.path.join(ROOT, "scenarios", "permission-alerts.json")
 
 # (kind, arguments): INPUT is the mutant, OUT a fresh path in the run's folder, DIR a fresh folder.
 COMMANDS = [
@@ -314,6 +324,9 @@ COMMANDS = [
                   "--runs", "20", "--jobs", "1"]),
     ("measured", ["calibrate", ARTICLE, "--measured", "INPUT", "--format", "json", "--runs", "20", "--jobs", "1"]),
     ("measured", ["import", "INPUT"]),
+    ("baseline", ["check", ARTICLE, "--baseline", "INPUT", "--tolerance", "2%"]),
+    ("baseline", ["check", PERMISSIONS, "--baseline", "INPUT", "--format", "json", "--strategies", "dag"]),
+    ("scenario", ["check", "INPUT", "--budget", "frames=3", "--budget", "timeToFirstFrameMs=250ms"]),
 ]
 
 CONTROL = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")

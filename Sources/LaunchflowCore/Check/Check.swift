@@ -266,10 +266,14 @@ public struct CheckBudget: Sendable, Equatable {
             number = String(number.dropLast())
             scale = 0.01
         }
-        guard let value = Double(number), value.isFinite, value >= 0 else {
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= Budget.maximum else {
             let unit =
                 metric.isTime ? " (milliseconds)" : metric == .cpuUtilization ? " (a fraction such as 0.4, or 40%)" : ""
-            return .failure(CheckError(message: "invalid budget '\(text)': expected a number ≥ 0\(unit) after '='"))
+            return .failure(
+                CheckError(
+                    message:
+                        "invalid budget '\(text)': expected a number from 0 to \(formatNumber(Budget.maximum))\(unit) after '='"
+                ))
         }
         return .success(CheckBudget(metric: metric, limit: value * scale, source: .option))
     }
