@@ -253,8 +253,9 @@ struct CheckTests {
         (["--budget", "frames=2", "--tolerance", "5%"], "error: '--tolerance' applies to '--baseline' only"),
         (
             ["--baseline", "b.json", "--tolerance", "5"],
-            "error: invalid value '5' for '--tolerance': expected a percentage (5%) or milliseconds (3ms)"
+            "error: invalid value '5' for '--tolerance': expected a percentage (5%, at most 1000%) or milliseconds (3ms, at most 3600000ms)"
         ),
+        (["--baseline", "b.json", "--tolerance", "1e308%"], "error: invalid value '1e308%' for '--tolerance'"),
         (["--baseline", "b.json", "--tolerance", "-2%"], "error: invalid value '-2%' for '--tolerance'"),
         (
             [],

@@ -327,7 +327,17 @@ COMMANDS = [
     ("baseline", ["check", ARTICLE, "--baseline", "INPUT", "--tolerance", "2%"]),
     ("baseline", ["check", PERMISSIONS, "--baseline", "INPUT", "--format", "json", "--strategies", "dag"]),
     ("scenario", ["check", "INPUT", "--budget", "frames=3", "--budget", "timeToFirstFrameMs=250ms"]),
+    # Option values (NUM: a number from OPTION_VALUES) on the unchanged bundled scenario or a mutant.
+    ("scenario", ["sweep", "INPUT", "--runs", "NUM", "--jitter", "NUM", "--seed", "NUM", "--jobs", "1"]),
+    ("scenario", ["whatif", "INPUT", "--reduce", "NUM%", "--top", "NUM", "--jobs", "1"]),
+    ("scenario", ["simulate", "INPUT", "--max-concurrent", "NUM", "--strategy", "dag"]),
+    ("baseline", ["check", ARTICLE, "--baseline", "INPUT", "--tolerance", "NUM%", "--budget", "frames=NUM"]),
+    ("baseline", ["check", ARTICLE, "--baseline", "INPUT", "--tolerance", "NUMms"]),
 ]
+
+# (No valid value that asks for a legitimately long run, such as --runs 1000000: that is not a hang.)
+OPTION_VALUES = ["1", "0", "-1", "2", "20", "0.5", "1e308", "-1e308", "1e19", "9223372036854775807",
+                 "18446744073709551616", "nan", "inf", "1e-320", "4.5", "", "x", "100", "1000", "1000001", "2e6"]
 
 CONTROL = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -424,8 +434,8 @@ def fuzz_one(index, options, corpus, shared):
     rng = random.Random(hashlib.sha256(f"{options.seed}:{index}".encode()).digest())
     kind, args = COMMANDS[index % len(COMMANDS)]
     sources = [s for s in corpus if s[0] == kind]
-    _, seed_name, data = sources[rng.randrange(len(sources))]
-    data = mutate(rng, data)
+    _, seed_name, original = sources[rng.randrange(len(sources))]
+    data = mutate(rng, original)
     folder = tempfile.mkdtemp(prefix=f"lf-fuzz-{index}-", dir=options.workdir)
     suffix = ".txt" if not data[:1] in (b"{", b"[") else ".json"
     input_path = os.path.join(folder, "input" + suffix)
@@ -437,6 +447,10 @@ def fuzz_one(index, options, corpus, shared):
                "DIR": os.path.join(folder, "out"), "BASELINE": shared["baseline"],
                "INTO": os.path.join(folder, "into.json")}
     args = [replace.get(a, a) for a in args]
+    args = [a.replace("NUM", rng.choice(OPTION_VALUES)) if "NUM" in a else a for a in args]
+    if "NUM" in " ".join(COMMANDS[index % len(COMMANDS)][1]) and rng.random() < 0.5:
+        with open(input_path, "wb") as f:  # the options alone, on the input as it was
+            f.write(original)
     before = {"input" + suffix, "into.json"}
     status, stdout, stderr, seconds, timed_out = run(options.bin, args, folder, options.timeout)
     problems = classify(status, timed_out)

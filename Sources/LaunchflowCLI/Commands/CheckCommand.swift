@@ -74,7 +74,9 @@ enum CheckCommand {
         if let text = args.value("tolerance") {
             guard let parsed = Tolerance(parsing: text) else {
                 throw CLIError.usage(
-                    spec, "invalid value '\(text)' for '--tolerance': expected a percentage (5%) or milliseconds (3ms)")
+                    spec,
+                    "invalid value '\(text)' for '--tolerance': expected a percentage (5%, at most 1000%) or milliseconds (3ms, at most 3600000ms)"
+                )
             }
             guard args.value("baseline") != nil else {
                 throw CLIError.usage(spec, "'--tolerance' applies to '--baseline' only (budgets are hard limits)")

@@ -289,12 +289,18 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
 
     public static let zero = Tolerance.milliseconds(0)
 
-    /// `5%`, `2.5%`, `3ms`, `0.5ms` or `0`; nil for anything else.
+    /// The largest percentage (1,000%: ten times the baseline): with a metric
+    /// of at most ``Budget/maximum`` the allowance stays printable.
+    public static let maximumPercent = 1000.0
+
+    /// `5%`, `2.5%` (at most ``maximumPercent``), `3ms`, `0.5ms` or `0`; nil for anything else.
     public init?(parsing text: String) {
         let text = text.trimmingCharacters(in: .whitespaces)
         if text == "0" {
             self = .zero
-        } else if text.hasSuffix("%"), let value = Double(text.dropLast()), value.isFinite, value >= 0 {
+        } else if text.hasSuffix("%"), let value = Double(text.dropLast()), value.isFinite, value >= 0,
+            value <= Self.maximumPercent
+        {
             self = .percent(value)
         } else if text.hasSuffix("ms"), let value = Double(text.dropLast(2).trimmingCharacters(in: .whitespaces)),
             value.isFinite, value >= 0, value <= 3_600_000
