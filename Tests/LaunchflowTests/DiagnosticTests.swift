@@ -112,6 +112,23 @@ struct DiagnosticTests {
         #expect(elapsed < .seconds(20), "took \(elapsed)")
     }
 
+    /// Issue 19 (found by the fuzzer): 200 diagnostics each naming a 100,000-character slice printed
+    /// 160 MB; a diagnostic line keeps its start and end and says how much it left out.
+    @Test func aLongDiagnosticLosesItsMiddle() {
+        let name = String(repeating: "\u{7}", count: 100_000)
+        let diagnostic = Diagnostic(file: "s.json", path: "tasks[0]", message: "unknown key '\(name)' at the end")
+        let line = diagnostic.description
+        #expect(line.hasPrefix(#"error: s.json: tasks[0]: unknown key '\u{7}"#))
+        #expect(line.hasSuffix(#"\u{7}' at the end"#))
+        #expect(line.contains(" … (98943 characters left out) … "))  // 100,043 less 800 at the start and 300 at the end
+        #expect(line.unicodeScalars.count < 8 * diagnosticLength)
+        let short = Diagnostic(file: "s.json", message: String(repeating: "x", count: diagnosticLength - 20))
+        #expect(!short.description.contains("left out"))
+        let imported = ImportDiagnostic(.error, file: "t.json", line: 3, message: "slice '\(name)' never ends")
+        #expect(imported.description.contains("characters left out"))
+        #expect(imported.description.hasSuffix(#"' never ends"#))
+    }
+
     @Test func didYouMeanHasOneForm() {
         #expect(didYouMean("cots", in: ["id", "cost"]) == "; did you mean 'cost'?")
         #expect(didYouMean("colour", in: ["id", "cost"]) == "")

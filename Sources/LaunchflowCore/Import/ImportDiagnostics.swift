@@ -39,7 +39,9 @@ public struct ImportDiagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The line as printed; everything that came from an input file is
-    /// escaped (``TerminalText/escape(_:)``), so a trace cannot drive the terminal.
+    /// escaped (``TerminalText/escape(_:)``), so a trace cannot drive the
+    /// terminal, and a line longer than ``diagnosticLength`` characters loses
+    /// its middle (``elidedForDiagnostic(_:)``).
     public var description: String {
         var text = "\(severity.rawValue): \(file)"
         if let line {
@@ -48,7 +50,7 @@ public struct ImportDiagnostic: Sendable, Equatable, CustomStringConvertible {
         }
         text += ": "
         if let location { text += location + ": " }
-        return TerminalText.escape(text + message)
+        return TerminalText.escape(elidedForDiagnostic(text + message))
     }
 }
 

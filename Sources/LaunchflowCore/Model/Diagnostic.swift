@@ -61,7 +61,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         if !at.isEmpty, let taskID, !taskID.isEmpty { at += " (task '\(taskID)')" }
         if !at.isEmpty { parts.append(at) }
         parts.append(message + didYouMean(suggestion))
-        return "\(severity.rawValue): " + escapedForTerminal(parts.joined(separator: ": "))
+        return "\(severity.rawValue): " + escapedForTerminal(elidedForDiagnostic(parts.joined(separator: ": ")))
     }
 
     /// The same finding with another severity (`validate --strict` makes warnings errors).
@@ -82,6 +82,30 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     /// One line per problem, each starting with `error: `.
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
+
+/// `text` cut to at most about ``diagnosticLength`` characters (Unicode
+/// scalars) for one line of a diagnostic: a name from an input may be
+/// 100,000 characters long, and 200 diagnostics naming it would print
+/// hundreds of megabytes. The start and the end are kept, the middle is
+/// replaced by ` … (N characters left out) … `.
+///
+/// - Complexity: O(n) to count, O(1) more when nothing is cut.
+public func elidedForDiagnostic(_ text: String) -> String {
+    let scalars = text.unicodeScalars
+    guard scalars.count > diagnosticLength else { return text }
+    let head = scalars.prefix(diagnosticLength * 2 / 3)
+    let tail = scalars.suffix(diagnosticLength / 4)
+    var out = String.UnicodeScalarView()
+    for scalar in head { out.append(scalar) }
+    for scalar in " … (\(scalars.count - head.count - tail.count) characters left out) … ".unicodeScalars {
+        out.append(scalar)
+    }
+    for scalar in tail { out.append(scalar) }
+    return String(out)
+}
+
+/// The longest diagnostic line ``elidedForDiagnostic(_:)`` leaves whole, in characters.
+public let diagnosticLength = 1200
 
 /// `text` made safe to print on a terminal, on one line: control characters
 /// (C0, DEL, C1), line and paragraph separators and the bidirectional
