@@ -6,7 +6,7 @@ OUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: all demo images test deps deps-browser deps-perfetto perfetto-fixtures build release install bench crosscheck format lint clean
+.PHONY: all demo images test deps deps-browser deps-perfetto perfetto-fixtures build release install bench crosscheck fuzz format lint clean
 
 all: demo
 
@@ -109,6 +109,21 @@ test: deps deps-browser deps-perfetto
 	python3 Tools/reference/test_ref.py
 	@echo "== cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300)"
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
+	@echo "== a minute of fuzzing (Tools/fuzz/fuzz.py, $(FUZZ_SHORT) inputs through every command; 'make fuzz' runs more)"
+	python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow --seed 7 --count $(FUZZ_SHORT)
+
+## fuzz: the seeded fuzzer (Tools/fuzz/fuzz.py): N mutated scenarios, traces and
+## measurement files through every command, SEED picks them; fails on a trap,
+## a hang, malformed output (JSON, SVG, HTML, Markdown), a raw control byte on
+## a terminal stream, a file left behind, time growing faster than the input,
+## or a kill mid-write leaving a temporary file. FUZZ_ARGS passes more options
+## (--jobs, --timeout, --keep DIR to keep the failing inputs).
+## `make test` runs $(FUZZ_SHORT) inputs (about a minute); `make fuzz N=100000` the long run.
+N ?= 10000
+SEED ?= 1
+FUZZ_SHORT ?= 1000
+fuzz: build
+	python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow --seed $(SEED) --count $(N) $(FUZZ_ARGS)
 
 ## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import (Chrome JSON, Perfetto).
 ## BENCH_ARGS=--quick skips the 1M-task scenario.

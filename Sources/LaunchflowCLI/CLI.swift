@@ -16,27 +16,29 @@ extension OutputStreams {
 }
 
 /// The process's stdout and stderr.
+///
+/// A failed write to standard output is remembered (``outputError``) and
+/// ends the run with an error (`> /dev/full` must not exit 0 having written
+/// nothing); a closed pipe (`| head`) only stops the output, quietly.
 public struct StandardStreams: OutputStreams {
+    /// The errno of the first failed write to standard output, other than EPIPE.
+    public private(set) var outputError: Int32?
+    /// The reader went away (EPIPE): nothing more is written.
+    public private(set) var outputClosed = false
+
     public init() {}
 
-    public mutating func write(_ bytes: [UInt8]) { Self.writeAll(bytes, to: 1) }
-
-    public mutating func writeError(_ text: String) { Self.writeAll(Array(text.utf8), to: 2) }
-
-    /// Writes every byte to a file descriptor, retrying short writes.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return  // e.g. a closed pipe: nothing more can be done
-                }
-                offset += written
-            }
+    public mutating func write(_ bytes: [UInt8]) {
+        guard !outputClosed, outputError == nil else { return }
+        let code = writeAll(bytes, to: 1)
+        if code == EPIPE {
+            outputClosed = true
+        } else if code != 0 {
+            outputError = code
         }
     }
+
+    public mutating func writeError(_ text: String) { _ = writeAll(Array(text.utf8), to: 2) }
 }
 
 /// Output captured in memory.
@@ -87,10 +89,18 @@ public enum LaunchflowCommand {
         }
     }
 
-    /// Runs with the process's arguments and exits.
+    /// Runs with the process's arguments and exits. A write to standard
+    /// output that failed (other than to a closed pipe) is an error: exit 2
+    /// (or the command's own non-zero status) with a message.
     public static func main() -> Never {
+        signal(SIGPIPE, SIG_IGN)  // a closed pipe is EPIPE from write(2), handled, not a silent death
         var streams: any OutputStreams = StandardStreams()
-        exit(main(Array(CommandLine.arguments.dropFirst()), streams: &streams))
+        var status = main(Array(CommandLine.arguments.dropFirst()), streams: &streams)
+        if let code = (streams as? StandardStreams)?.outputError {
+            streams.writeError("error: cannot write to standard output: \(String(cString: strerror(code)))\n")
+            if status == 0 { status = 2 }
+        }
+        exit(status)
     }
 
     private static func dispatch(_ arguments: [String], _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {

@@ -81,7 +81,7 @@ struct Canvas {
     /// positions (`notranslate=true`), on a white background box.
     func graph(name: String, graphID: String, tooltip: String? = nil) -> GraphDescription {
         var graph = GraphDescription(
-            name: name, layout: .nop,
+            name: GraphvizText.name(name), layout: .nop,
             graphAttributes: [
                 "id": .init(GraphvizText.id(graphID)), "notranslate": "true", "bgcolor": "white",
                 "pad": "0.1", "outputorder": "nodesfirst",

@@ -143,7 +143,7 @@ public struct DAGChart: Sendable {
         }
         let legend = legend(tierInfo, path: path, omitted: implied == nil ? nil : omitted)
         var graph = GraphDescription(
-            name: scenario.name, layout: .dot,
+            name: GraphvizText.name(scenario.name), layout: .dot,
             graphAttributes: [
                 "id": .init(GraphvizText.id(ids("graph"))), "rankdir": "LR", "bgcolor": "white", "pad": "0.25",
                 "nodesep": "0.22", "ranksep": "0.45", "fontname": .init(ChartStyle.font), "fontsize": "11",

@@ -267,8 +267,10 @@ struct RangeScale {
     let width: Double
 
     init(low: Micros, high: Micros, originX: Double, width: Double) {
-        let low = max(low, 0)
-        let high = max(high, low + 1)
+        // Held within 0…10¹⁷ µs (about 3,000 years), where the tick search cannot overflow.
+        let limit: Micros = 100_000_000_000_000_000
+        let low = min(max(low, 0), limit - 1)
+        let high = min(max(high, low + 1), limit)
         var step: Micros = 1
         var magnitude: Micros = 1
         search: while true {

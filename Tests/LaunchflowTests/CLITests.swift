@@ -58,6 +58,72 @@ struct CLITests {
         #expect(markdown.contains("**"))
     }
 
+    /// Issue 19: a scenario's name reached Markdown as raw HTML.
+    static let markdownNames: [(name: String, heading: String)] = [
+        ("App <img src=x onerror=alert(1)>", "## App &lt;img src=x onerror=alert(1)&gt;\n"),
+        ("*bold* | [link](x) & ~del~", #"## \*bold\* \| \[link\](x) &amp; \~del\~"# + "\n"),
+        (#"back\slash `code` #1 __u__"#, ##"## back\\slash \`code\` \#1 \_\_u\_\_"## + "\n"),
+    ]
+
+    @Test(arguments: markdownNames)
+    func markdownEscapesTheScenarioName(_ name: String, _ heading: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let scenario = try folder.write(
+            "s.json",
+            #"{"name": "\#(name.replacingOccurrences(of: "\\", with: "\\\\"))", "tasks": [{"id": "a", "cost": 1, "mainThreadOnly": true, "firstFrame": true}]}"#
+        )
+        let printed = try Launchflow.run(["compare", scenario, "--format", "markdown"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.hasPrefix(heading), "\(printed.stdout)")
+        #expect(!printed.stdout.contains("<img"))
+        let written = try Launchflow.run(["compare", scenario, "--out", folder.path("out")])
+        #expect(written.status == 0, "\(written.stderr)")
+        let report = try String(contentsOfFile: folder.path("out/report.md"), encoding: .utf8)
+        #expect(report.contains("\n" + heading), "\(report)")
+        #expect(!report.contains("<img"))
+    }
+
+    /// Runs the executable with its standard output on `output`; returns the status and stderr.
+    static func run(_ args: [String], stdout output: FileHandle) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = Launchflow.url
+        process.arguments = args
+        process.currentDirectoryURL = repositoryRoot
+        process.standardOutput = output
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// Issue 19: `> /dev/full` exited 0 having written nothing.
+    static let outputCommands: [[String]] = [
+        ["simulate", "scenarios/article.json", "--format", "json"], ["compare", "scenarios/article.json"],
+        ["import", "Tests/LaunchflowTests/Fixtures/import/chrome-app-launch.json"],
+        ["validate", "scenarios/article.json"],
+    ]
+
+    @Test(arguments: outputCommands)
+    func aFailedWriteToStandardOutputIsAnError(_ args: [String]) throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let result = try Self.run(args, stdout: full)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix("error: cannot write to standard output: No space left on device\n"))
+    }
+
+    @Test(arguments: outputCommands)
+    func aClosedPipeEndsQuietly(_ args: [String]) throws {
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()  // the reader is gone before the first byte
+        let result = try Self.run(args, stdout: pipe.fileHandleForWriting)
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("standard output"), "\(result.stderr)")
+    }
+
     @Test func validatePrintsOkAndASummary() throws {
         let out = try Launchflow.run(["validate", example])
         #expect(out.status == 0)

@@ -247,7 +247,32 @@ struct CalibrateTests {
             expected: "timeToFirstFrameMs: no launches: the list is empty"),
         BadCase(
             name: "a negative time", measured: #"{"timeToFirstFrameMs": [300, -2, "x"]}"#,
-            expected: "timeToFirstFrameMs[1]: expected a time in ms (a number ≥ 0), found a number"),
+            expected: "timeToFirstFrameMs[1]: expected a time in ms between 0 and 3600000 (an hour), found -2"),
+        // Issue 19: numbers beyond what a launch can take trapped in the charts (Double → Int) or printed -inf%.
+        BadCase(
+            name: "a time of 1e308 ms", measured: #"{"timeToFirstFrameMs": [350, 1e308]}"#,
+            expected: "timeToFirstFrameMs[1]: expected a time in ms between 0 and 3600000 (an hour), found 1e+308"),
+        BadCase(
+            name: "a time beyond 2^53 ms", measured: #"{"timeToFirstFrameMs": [350, 9007199254740993]}"#,
+            expected:
+                "timeToFirstFrameMs[1]: expected a time in ms between 0 and 3600000 (an hour), found 9007199254740992"
+        ),
+        BadCase(
+            name: "a Macrobenchmark run beyond an hour",
+            measured: #"{"benchmarks": [{"name": "a", "metrics": {"timeToInitialDisplayMs": {"runs": [300, 4e6]}}}]}"#,
+            expected:
+                "benchmarks[0].metrics.timeToInitialDisplayMs.runs[1]: expected a time in ms between 0 and 3600000"),
+        BadCase(
+            name: "a MetricKit bucketCount of 1e+19",
+            measured:
+                #"{"applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramValue": {"0": {"bucketCount": 1e+19, "bucketStart": "300 ms", "bucketEnd": "310 ms"}}}}}"#,
+            expected:
+                #"histogramValue["0"]: 'bucketCount' must be a whole number from 0 to 1000000000000, found 1e+19"#),
+        BadCase(
+            name: "a MetricKit bucket beyond an hour",
+            measured:
+                #"{"applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramValue": {"0": {"bucketCount": 1, "bucketStart": "300 ms", "bucketEnd": "1e300 ms"}}}}}"#,
+            expected: "'bucketStart' and 'bucketEnd' must be durations such as \"5 ms\", at most an hour"),
         BadCase(name: "not JSON", measured: "{ 1", expected: "m.json:1:3: not valid JSON"),
         BadCase(name: "some other JSON", measured: #"{"runs": [1]}"#, expected: "expected Macrobenchmark output"),
         BadCase(

@@ -209,6 +209,11 @@ struct CheckTests {
             "error: {b}: baseline results[0].metrics.frames: expected a number, found a string"
         ),
         (
+            "a metric of 1e308 (issue 19: it trapped when printed)",
+            #"{"results": [{"strategy": "dag", "metrics": {"timeToFirstFrameMs": 1e308}}]}"#,
+            "error: {b}: baseline results[0].metrics.timeToFirstFrameMs: expected a number from 0 to 1000000000000, found 1e+308"
+        ),
+        (
             "no known metric", #"{"results": [{"strategy": "dag", "metrics": {"fooMs": 1}}]}"#,
             "error: {b}: baseline results[0].metrics: has none of launchflow's metrics"
         ),
@@ -240,6 +245,18 @@ struct CheckTests {
         #expect(out.stderr.hasPrefix(message), "\(name): \(out.stderr)")
     }
 
+    /// Issue 19: a task's time of 1e300 ms in a baseline trapped (ms → µs); such spans are not read.
+    @Test func aBaselineSpanBeyondRangeIsNotRead() throws {
+        let (folder, app, baseline) = try Self.setUp(netCost: 10, baselineArgs: ["--strategies", "dag"])
+        defer { folder.remove() }
+        let text = try String(contentsOfFile: baseline, encoding: .utf8)
+        let huge = text.replacingOccurrences(of: #""endMs": "#, with: #""endMs": 1e300, "was": "#)
+        #expect(huge != text)
+        try huge.write(toFile: baseline, atomically: true, encoding: .utf8)
+        let out = try Launchflow.run(["check", app, "--baseline", baseline, "--strategies", "dag"])
+        #expect(out.status == 0, "\(out.stderr)")
+    }
+
     @Test func aBaselineRecordedForFewerStrategiesNamesThem() throws {
         let (folder, app, baseline) = try Self.setUp(netCost: 10, baselineArgs: ["--strategies", "dag"])
         defer { folder.remove() }
@@ -266,14 +283,19 @@ struct CheckTests {
         ),
         (
             ["--budget", "timeToFirstFrameMs=-1"],
-            "error: invalid budget 'timeToFirstFrameMs=-1': expected a number ≥ 0 (milliseconds) after '='"
+            "error: invalid budget 'timeToFirstFrameMs=-1': expected a number from 0 to 1000000000000 (milliseconds) after '='"
+        ),
+        (
+            ["--budget", "timeToFirstFrameMs=1e300"],
+            "error: invalid budget 'timeToFirstFrameMs=1e300': expected a number from 0 to 1000000000000 (milliseconds) after '='"
         ),
         (["--budget", "frames=2", "--budget", "frames=3"], "error: '--budget frames=…' given more than once"),
         (["--budget", "frames=2", "--tolerance", "5%"], "error: '--tolerance' applies to '--baseline' only"),
         (
             ["--baseline", "b.json", "--tolerance", "5"],
-            "error: invalid value '5' for '--tolerance': expected a percentage (5%), milliseconds (3ms) or both (2%,1ms)"
+            "error: invalid value '5' for '--tolerance': expected a percentage (5%, at most 1000%), milliseconds (3ms, at most 3600000ms) or both (2%,1ms)"
         ),
+        (["--baseline", "b.json", "--tolerance", "1e308%"], "error: invalid value '1e308%' for '--tolerance'"),
         (["--baseline", "b.json", "--tolerance", "-2%"], "error: invalid value '-2%' for '--tolerance'"),
         (
             [],

@@ -63,9 +63,70 @@ struct DiagnosticTests {
             #"{"name": "x", "tasks": [{"id": "a\u001b[2J", "cost": 1, "dependsOn": ["b\f"]}, {"id": "c", "cost": 1, "c\tost": 2}]}"#
         #expect(
             problems(json) == [
-                #"error: s.json: tasks[0].dependsOn[0] (task 'a\u{1B}[2J'): unknown task 'b\f'"#,
+                #"error: s.json: tasks[0].dependsOn[0]: unknown task 'b\f'"#,
+                #"error: s.json: tasks[0].id: must not hold control characters, found U+001B at character 2"#,
                 #"error: s.json: tasks[1].c\tost (task 'c'): unknown key 'c\tost'; did you mean 'cost'?"#,
             ])
+    }
+
+    /// The full optimal-string-alignment table, for comparison with the banded one.
+    static func fullDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                d[i][j] = min(d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1), d[i - 1][j] + 1, d[i][j - 1] + 1)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    @Test func theBandedEditDistanceAgreesWithTheFullTable() {
+        var random = SplitMix64(seed: 19)
+        let alphabet: [Unicode.Scalar] = ["a", "b", "c", "\u{202E}"]
+        func word() -> [Unicode.Scalar] {
+            (0..<Int(random.next() % 9)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+        }
+        for _ in 0..<3000 {
+            let (a, b) = (word(), word())
+            let limit = 1 + Int(random.next() % 3)
+            let full = Self.fullDistance(a, b)
+            #expect(editDistance(a, b, limit: limit) == min(full, limit + 1), "\(a) \(b) limit \(limit)")
+        }
+    }
+
+    /// Issue 19: a 160,000-character name of bidi controls took 3.5 s to escape (×4 per doubling) and a
+    /// suggestion for it the whole edit-distance table; both are linear now (quadratic would take minutes).
+    @Test func escapingAndSuggestionsForLongNamesTakeLinearTime() {
+        let long = String(repeating: "\u{202E}", count: 400_000)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            #expect(escapedForTerminal(long).utf8.count == 8 * 400_000)
+            #expect(closestMatch(to: long + "x", in: [long, long + "yz"]) == long)
+            #expect(closestMatch(to: long, in: [String(repeating: "a", count: 400_000)]) == nil)
+        }
+        #expect(elapsed < .seconds(20), "took \(elapsed)")
+    }
+
+    /// Issue 19 (found by the fuzzer): 200 diagnostics each naming a 100,000-character slice printed
+    /// 160 MB; a diagnostic line keeps its start and end and says how much it left out.
+    @Test func aLongDiagnosticLosesItsMiddle() {
+        let name = String(repeating: "\u{7}", count: 100_000)
+        let diagnostic = Diagnostic(file: "s.json", path: "tasks[0]", message: "unknown key '\(name)' at the end")
+        let line = diagnostic.description
+        #expect(line.hasPrefix(#"error: s.json: tasks[0]: unknown key '\u{7}"#))
+        #expect(line.hasSuffix(#"\u{7}' at the end"#))
+        #expect(line.contains(" … (98943 characters left out) … "))  // 100,043 less 800 at the start and 300 at the end
+        #expect(line.unicodeScalars.count < 8 * diagnosticLength)
+        let short = Diagnostic(file: "s.json", message: String(repeating: "x", count: diagnosticLength - 20))
+        #expect(!short.description.contains("left out"))
+        let imported = ImportDiagnostic(.error, file: "t.json", line: 3, message: "slice '\(name)' never ends")
+        #expect(imported.description.contains("characters left out"))
+        #expect(imported.description.hasSuffix(#"' never ends"#))
     }
 
     @Test func didYouMeanHasOneForm() {

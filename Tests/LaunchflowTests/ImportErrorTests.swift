@@ -60,6 +60,56 @@ struct ImportErrorTests {
                 "atrace-unbalanced.txt:14: thread 'launch-worker-1' (pid 6120, tid 6133) at 2903.157150 s: an 'E' with no open 'B'",
                 "atrace-unbalanced.txt:17:", "'B|…|image-cache' never ends",
             ]),
+        // Issue 19: these trapped (exit 132) instead of reporting.
+        Case(
+            name: "an unmatched E at ts 1e15: the diagnostic prints the time",
+            files: ["t.json": trace(#"{"ph": "E", "pid": 1, "tid": 1, "ts": 1e15}"#)],
+            args: ["@t.json"],
+            expected: ["traceEvents[1] (ph 'E', pid 1, tid 1, ts 1000000000000000): an 'E' event with no open 'B'"]),
+        Case(
+            name: "ts and dur beyond 4e15 µs, and a slice ending beyond",
+            files: [
+                "t.json": trace(
+                    #"{"name": "a", "ph": "X", "pid": 1, "tid": 1, "ts": 9e15, "dur": 1}"#,
+                    #"{"name": "b", "ph": "X", "pid": 1, "tid": 1, "ts": 0, "dur": 1e300}"#,
+                    #"{"name": "c", "ph": "B", "pid": 1, "tid": 1, "ts": -4e15}"#,
+                    #"{"name": "c", "ph": "E", "pid": 1, "tid": 1, "ts": 4e15}"#,
+                    #"{"name": "d", "ph": "X", "pid": 1, "tid": 1, "ts": 4e15, "dur": 4e15}"#)
+            ],
+            args: ["@t.json"],
+            expected: [
+                "traceEvents[1] (ph 'X', name 'a', pid 1, tid 1, ts 9000000000000000.0): 'ts' is out of range: 9000000000000000.0 (expected at most ±4e15 µs)",
+                "traceEvents[2] (ph 'X', name 'b', pid 1, tid 1, ts 0): 'dur' is out of range: 1e+300 (expected at most 4e15 µs)",
+            ]),
+        Case(
+            name: "the longest slices that can be read, several of one name: their sum does not overflow",
+            files: [
+                "t.json": trace(
+                    #"{"name": "c", "ph": "B", "pid": 1, "tid": 1, "ts": -4e15}"#,
+                    #"{"name": "c", "ph": "E", "pid": 1, "tid": 1, "ts": 4e15}"#,
+                    #"{"name": "c", "ph": "X", "pid": 1, "tid": 1, "ts": 4e15, "dur": 4e15}"#,
+                    #"{"name": "c", "ph": "X", "pid": 1, "tid": 1, "ts": 4e15, "dur": 4e15}"#)
+            ],
+            args: ["@t.json"],
+            expected: ["task 'c' would cost", "more than the model's limit of an hour"]),
+        Case(
+            name: "a MetricKit bucketCount of 1e+19",
+            files: [
+                "m.json":
+                    #"{"signpostMetrics": [{"signpostName": "a", "signpostIntervalData": {"histogrammedSignpostDurations": {"histogramValue": {"0": {"bucketCount": 1e+19, "bucketStart": "1 ms", "bucketEnd": "2 ms"}}}}}]}"#
+            ],
+            args: ["@m.json"],
+            expected: [
+                #"m.json: signpostMetrics[0].signpostIntervalData.histogrammedSignpostDurations.histogramValue["0"]: 'bucketCount' must be a whole number from 0 to 1000000000000, found 1e+19"#
+            ]),
+        Case(
+            name: "an atrace time beyond 4e9 s",
+            files: [
+                "a.txt":
+                    "# tracer: nop\n          main-1     (    1) [000] ...1 9999999999.000000: tracing_mark_write: B|1|a\n          main-1     (    1) [000] ...1 9999999999.000100: tracing_mark_write: E|1\n"
+            ],
+            args: ["@a.txt"],
+            expected: ["a.txt"]),
         Case(
             name: "every file's problems at once",
             args: ["%chrome-negative-dur.json", "@missing.json", "%chrome-unbalanced.json"],

@@ -79,6 +79,20 @@ struct ImportIntoTests {
         #expect(result.err.isEmpty, "\(result.err)")
     }
 
+    /// Issue 19: writing by rename turned `--into link.json` into a regular file and left its target as it was.
+    @Test func intoASymbolicLinkRefreshesItsTargetAndKeepsTheLink() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("real"), withIntermediateDirectories: true)
+        let target = try folder.write("real/app.json", Self.scenario())
+        #expect(symlink("real/app.json", folder.path("link.json")) == 0)
+        let result = runImport([ImportTests.fixture("chrome-app-launch.json"), "--into", folder.path("link.json")])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.json")) == "real/app.json")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) != Self.scenario())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("real")) == ["app.json"])
+    }
+
     @Test func severalTracesWriteCostP90ReplacingNullOrInsertingIt() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

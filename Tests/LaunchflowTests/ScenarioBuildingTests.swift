@@ -106,7 +106,7 @@ struct ScenarioBuildingTests {
                 "error: device.refreshRate: number out of range (beyond the double range)",
                 "error: device.commitCost: must be between 0 and 3600000 ms, found -0.005",
                 "error: preMain[0].cost: must be between 0 and 3600000 ms, found -0.001",
-                "error: budgets.frames: must be at least 0, found -1",
+                "error: budgets.frames: must be between 0 and 1000000000000, found -1",
                 "error: inputs[0].name: input name is empty",
                 "error: inputs[0].at: must be between 0 and 3600000 ms, found -0.001",
             ]

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LaunchflowCore
@@ -17,6 +18,26 @@ struct ScenarioJSONTests {
            {"id": "c", "cost": 3600000, "priority": 1000000, "dependsOn": ["a", "b\u00e9"], "mainThreadOnly": false}
          ]}
         """#
+
+    /// Issue 19: DEL went into JSON output raw; C1 controls too. Every control is escaped.
+    static let escapes: [(text: String, written: String)] = [
+        ("plain é µ ©", #""plain é µ ©""#),
+        ("del\u{7F}", #""del\u007f""#),
+        ("c1\u{85}\u{9B}[2J", #""c1\u0085\u009b[2J""#),
+        ("nul\u{0}esc\u{1B}bell\u{07}", #""nul\u0000esc\u001bbell\u0007""#),
+        ("q\"b\\n\nr\rt\t", #""q\"b\\n\nr\rt\t""#),
+        ("\u{A0}nbsp \u{202E}rtl", "\"\u{A0}nbsp \u{202E}rtl\""),
+    ]
+
+    @Test(arguments: escapes)
+    func jsonStringsEscapeEveryControlCharacter(_ text: String, _ written: String) throws {
+        var writer = JSONWriter()
+        writer.string(text)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == written)
+        #expect(!writer.bytes.contains { $0 < 0x20 || $0 == 0x7F })
+        let decoded = try JSONSerialization.jsonObject(with: Data(writer.bytes), options: .fragmentsAllowed)
+        #expect(decoded as? String == text)
+    }
 
     @Test func theV1KeysAreWrittenByteForByteAsBefore() throws {
         let written = String(decoding: try scenario(Self.everyV1Key).jsonBytes(), as: UTF8.self)

@@ -288,6 +288,40 @@ struct ValidationTests {
             "{\"name\": \"\u{FFFD}\", \"tasks\": []}".replacingOccurrences(of: "\u{FFFD}", with: "\\ud800"),
             ["error: s.json:1:11: invalid JSON: unpaired surrogate in \\u escape"]
         ),
+        (
+            "a budget beyond 1e12 (issue 19: it trapped when printed)",
+            doc(#"{"id": "a", "cost": 1}"#, extra: #""budgets": {"timeToFirstFrameMs": 1e308},"#),
+            ["error: s.json: budgets.timeToFirstFrameMs: must be between 0 and 1000000000000, found 1e+308"]
+        ),
+        // Issue 19: what a string may hold (shown in terminals, SVG, HTML, Markdown).
+        (
+            "control characters in ids and names (C0, DEL, C1)",
+            #"{"name": "esc\u001bname", "tasks": [{"id": "bell\u0007id", "cost": 1, "queue": "q\u007f", "group": "\u0085"}], "inputs": [{"name": "t\rab", "at": 1, "cost": 1}]}"#,
+            [
+                "error: s.json: name: must not hold control characters, found U+001B at character 4",
+                "error: s.json: tasks[0].id: must not hold control characters, found U+0007 at character 5",
+                "error: s.json: tasks[0].queue: must not hold control characters, found U+007F at character 2",
+                "error: s.json: tasks[0].group: must not hold control characters, found U+0085 at character 1",
+                "error: s.json: inputs[0].name: must not hold control characters, found U+000D at character 2",
+            ]
+        ),
+        (
+            "line feeds and tabs are allowed (pictures break lines), carriage returns are not",
+            doc(#"{"id": "a\nb\tc", "cost": 1}"#, extra: #""description": "one\n\ttwo\r","#),
+            ["error: s.json: description: must not hold control characters, found U+000D at character 9"]
+        ),
+        (
+            "an id of 4097 characters", doc(#"{"id": "\#(String(repeating: "é", count: 4097))", "cost": 1}"#),
+            ["error: s.json: tasks[0].id: must be at most 4096 characters long, found 4097 characters"]
+        ),
+        (
+            "a name too long to decode, and a dependency no id can match",
+            #"{"name": "\#(String(repeating: "n", count: 60_000))", "tasks": [{"id": "a", "cost": 1, "dependsOn": ["\#(String(repeating: "d", count: 50_000))"]}]}"#,
+            [
+                "error: s.json: name: must be at most 4096 characters long, found a string of 60002 bytes",
+                "error: s.json: tasks[0].dependsOn[0] (task 'a'): must be at most 4096 characters long, found a string of 50002 bytes (no task id is)",
+            ]
+        ),
     ]
 
     @Test(arguments: rules.indices)
@@ -387,8 +421,8 @@ struct ValidationTests {
     }
 
     @Test func unicodeEscapesAndSurrogatePairsDecode() throws {
-        let s = try scenario(#"{"name": "\ud83d\ude80 \"rocket\"", "tasks": [{"id": "a\tb", "cost": 1}]}"#)
-        #expect(s.name == "🚀 \"rocket\"" && s.tasks[0].id == "a\tb")
+        let s = try scenario(#"{"name": "\ud83d\ude80 \"rocket\"", "tasks": [{"id": "a\u0041\/b", "cost": 1}]}"#)
+        #expect(s.name == "🚀 \"rocket\"" && s.tasks[0].id == "aA/b")
     }
 
     @Test func columnsCountCharactersNotBytes() {

@@ -76,7 +76,7 @@ enum CheckCommand {
             guard let parsed = Tolerance(parsing: text) else {
                 throw CLIError.usage(
                     spec,
-                    "invalid value '\(text)' for '--tolerance': expected a percentage (5%), milliseconds (3ms) or both (2%,1ms)"
+                    "invalid value '\(text)' for '--tolerance': expected a percentage (5%, at most 1000%), milliseconds (3ms, at most 3600000ms) or both (2%,1ms)"
                 )
             }
             guard args.value("baseline") != nil else {

@@ -71,8 +71,8 @@ enum ReportCommand {
         } catch {
             throw CLIError.input(error.description)
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try RenderCommand.createDirectories(directory) }
+        let directory = splitPath(path).directory
+        if directory != "." && directory != "/" { try RenderCommand.createDirectories(directory) }
         do {
             try writeFileAtomically(bytes, to: path)
         } catch {

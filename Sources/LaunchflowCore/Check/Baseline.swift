@@ -121,9 +121,15 @@ public struct Baseline: Sendable {
         var metrics: [Metric: Double] = [:]
         for (key, metricValue) in members {
             guard let metric = Metric(rawValue: key) else { continue }
-            guard case .number(let number) = metricValue, number.isFinite else {
+            guard case .number(let number) = metricValue else {
                 throw BaselineError(
                     file: file, path: at("metrics.\(key)"), message: "expected a number, found \(metricValue.noun)")
+            }
+            guard number.isFinite, abs(number) <= Budget.maximum else {
+                throw BaselineError(
+                    file: file, path: at("metrics.\(key)"),
+                    message:
+                        "expected a number from 0 to \(formatNumber(Budget.maximum)), found \(formatNumber(number))")
             }
             metrics[metric] = number
         }
@@ -136,13 +142,17 @@ public struct Baseline: Sendable {
             taskCosts: spans(value["tasks"], name: "id"), preMainCosts: spans(value["preMain"], name: "name"))
     }
 
-    /// `[{name: …, startMs, endMs}]` as (name, end − start in µs); nil if the shape is off.
+    /// The largest |time| a baseline's spans may hold, in ms (about 31 years): µs of it fit a `Micros`.
+    static let maximumSpanMs = 1e12
+
+    /// `[{name: …, startMs, endMs}]` as (name, end − start in µs); nil if the shape is off
+    /// (or a time lies beyond ±``maximumSpanMs``: a number is range-checked before it is converted).
     private static func spans(_ value: JSONValue?, name: String) -> [(String, Micros)]? {
         guard case .array(let items)? = value else { return nil }
         var out: [(String, Micros)] = []
         for item in items {
             guard let id = item[name]?.string, case .number(let start)? = item["startMs"],
-                case .number(let end)? = item["endMs"], start.isFinite, end.isFinite
+                case .number(let end)? = item["endMs"], abs(start) <= maximumSpanMs, abs(end) <= maximumSpanMs
             else { return nil }
             out.append((id, microseconds(fromMilliseconds: end) - microseconds(fromMilliseconds: start)))
         }

@@ -262,10 +262,14 @@ public struct CheckBudget: Sendable, Equatable {
             number = String(number.dropLast())
             scale = 0.01
         }
-        guard let value = Double(number), value.isFinite, value >= 0 else {
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= Budget.maximum else {
             let unit =
                 metric.isTime ? " (milliseconds)" : metric.isRatio ? " (a fraction such as 0.4, or 40%)" : ""
-            return .failure(CheckError(message: "invalid budget '\(text)': expected a number ≥ 0\(unit) after '='"))
+            return .failure(
+                CheckError(
+                    message:
+                        "invalid budget '\(text)': expected a number from 0 to \(formatNumber(Budget.maximum))\(unit) after '='"
+                ))
         }
         return .success(CheckBudget(metric: metric, limit: value * scale, source: .option))
     }
@@ -284,8 +288,12 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
 
     public static let zero = Tolerance.milliseconds(0)
 
-    /// `5%`, `2.5%`, `3ms`, `0.5ms`, `0`, or a percentage and milliseconds
-    /// together (`2%,1ms`, either order); nil for anything else.
+    /// The largest percentage (1,000%: ten times the baseline): with a metric
+    /// of at most ``Budget/maximum`` the allowance stays printable.
+    public static let maximumPercent = 1000.0
+
+    /// `5%`, `2.5%` (at most ``maximumPercent``), `3ms`, `0.5ms`, `0`, or a
+    /// percentage and milliseconds together (`2%,1ms`, either order); nil for anything else.
     public init?(parsing text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2, let a = Tolerance(parsing: String(parts[0])), let b = Tolerance(parsing: String(parts[1]))
@@ -300,7 +308,9 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
         let text = text.trimmingCharacters(in: .whitespaces)
         if text == "0" {
             self = .zero
-        } else if text.hasSuffix("%"), let value = Double(text.dropLast()), value.isFinite, value >= 0 {
+        } else if text.hasSuffix("%"), let value = Double(text.dropLast()), value.isFinite, value >= 0,
+            value <= Self.maximumPercent
+        {
             self = .percent(value)
         } else if text.hasSuffix("ms"), let value = Double(text.dropLast(2).trimmingCharacters(in: .whitespaces)),
             value.isFinite, value >= 0, value <= 3_600_000

@@ -235,7 +235,8 @@ enum AtraceReader {
                     digits += 1
                 }
             } else {
-                guard seconds < 1_000_000_000 else { return nil }
+                // At most 3,999,999,999 s: ``maximumInputNanos``.
+                guard seconds < 400_000_000 else { return nil }
                 seconds = seconds * 10 + digit
             }
         }

@@ -358,7 +358,9 @@ enum ChromeTraceReader {
                 return
             }
             guard let time = nanos(fromMicroseconds: ts) else {
-                report(event, index: index, offset: offset, .error, "'ts' is out of range: \(formatNumber(ts))")
+                report(
+                    event, index: index, offset: offset, .error,
+                    "'ts' is out of range: \(formatNumber(ts)) (expected at most ±\(maximumInputMicrosText) µs)")
                 return
             }
             let thread = trace.thread(pid: pid, tid: tid)
@@ -376,7 +378,9 @@ enum ChromeTraceReader {
                     return
                 }
                 guard let duration = nanos(fromMicroseconds: dur) else {
-                    report(event, index: index, offset: offset, .error, "'dur' is out of range: \(formatNumber(dur))")
+                    report(
+                        event, index: index, offset: offset, .error,
+                        "'dur' is out of range: \(formatNumber(dur)) (expected at most \(maximumInputMicrosText) µs)")
                     return
                 }
                 let name = trace.names.intern(event.name ?? "")

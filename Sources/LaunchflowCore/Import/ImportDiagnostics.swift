@@ -39,7 +39,9 @@ public struct ImportDiagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The line as printed; everything that came from an input file is
-    /// escaped (``TerminalText/escape(_:)``), so a trace cannot drive the terminal.
+    /// escaped (``TerminalText/escape(_:)``), so a trace cannot drive the
+    /// terminal, and a line longer than ``diagnosticLength`` characters loses
+    /// its middle (``elidedForDiagnostic(_:)``).
     public var description: String {
         var text = "\(severity.rawValue): \(file)"
         if let line {
@@ -48,7 +50,7 @@ public struct ImportDiagnostic: Sendable, Equatable, CustomStringConvertible {
         }
         text += ": "
         if let location { text += location + ": " }
-        return TerminalText.escape(text + message)
+        return TerminalText.escape(elidedForDiagnostic(text + message))
     }
 }
 
@@ -161,19 +163,51 @@ public func formatMillis(nanos: Nanos) -> String {
 }
 
 /// Nanoseconds as exact decimal microseconds: 987_350_500 → "987350.5".
-func formatMicros(nanos: Nanos) -> String { formatMillis(nanos: nanos * 1000) }
+/// Any `Nanos` (no multiplication: a trace's largest times print too).
+func formatMicros(nanos: Nanos) -> String {
+    let negative = nanos < 0
+    let magnitude = nanos.magnitude
+    var text = (negative ? "-" : "") + String(magnitude / 1000)
+    let fraction = magnitude % 1000
+    if fraction != 0 {
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        text += "." + digits
+    }
+    return text
+}
 
-/// A double in ms (or µs) to integer nanoseconds, nil when not finite or out of range.
+/// The largest time or duration, in nanoseconds, read from a trace or a
+/// measurement file: 4·10¹⁸ ns (about 127 years, so a trace's `ts` may count
+/// from 1970). Two of them add or subtract without overflowing `Nanos`.
+let maximumInputNanos: Nanos = 4_000_000_000_000_000_000
+/// ``maximumInputNanos`` in µs, as messages print it.
+let maximumInputMicrosText = "4e15"
+
+/// A double in ms (or µs) to integer nanoseconds, nil when not finite or
+/// beyond ±``maximumInputNanos``: the one conversion of input times.
 func nanos(fromMilliseconds ms: Double) -> Nanos? {
-    let value = (ms * 1_000_000).rounded()
-    guard value.isFinite, abs(value) < 9.0e18 else { return nil }
-    return Nanos(value)
+    checkedNanos(ms * 1_000_000)
 }
 
 func nanos(fromMicroseconds us: Double) -> Nanos? {
-    let value = (us * 1000).rounded()
-    guard value.isFinite, abs(value) < 9.0e18 else { return nil }
+    checkedNanos(us * 1000)
+}
+
+private func checkedNanos(_ value: Double) -> Nanos? {
+    let value = value.rounded()
+    guard value.isFinite, abs(value) <= Double(maximumInputNanos) else { return nil }
     return Nanos(value)
+}
+
+extension Nanos {
+    /// `self + other`, held at `.max` (or `.min`) instead of overflowing: the
+    /// sum of many long slices is then simply "too long" where it is checked.
+    func addingSaturated(_ other: Nanos) -> Nanos {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
 }
 
 /// The largest cost a scenario accepts (MODEL.md §1): an hour.

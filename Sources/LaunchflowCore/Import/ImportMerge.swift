@@ -120,7 +120,7 @@ struct MergedImport {
                     unmatchedSums[slice.name] = UnmatchedSlice(name: slice.name, count: 0, total: 0)
                 }
                 unmatchedSums[slice.name]!.count += slice.count
-                unmatchedSums[slice.name]!.total += slice.total
+                unmatchedSums[slice.name]!.total = unmatchedSums[slice.name]!.total.addingSaturated(slice.total)
             }
         }
         unmatched = unmatchedOrder.map { unmatchedSums[$0]! }

@@ -50,7 +50,7 @@ public struct MeasuredLaunches: Sendable {
             }
             return MeasuredLaunches(histogram: histogram, file: path, payloads: payload.payloads)
         }
-        if case .object = root {
+        if case .object = root, root["signpostMetrics"] == nil, root["applicationLaunchMetrics"] == nil {
             throw ImportError(
                 file: path,
                 "expected Macrobenchmark output ({\"benchmarks\": [...]}), a MetricKit payload or {\"timeToFirstFrameMs\": [...]}"
@@ -63,11 +63,7 @@ public struct MeasuredLaunches: Sendable {
         var log = ImportLog()
         var runs: [Double] = []
         for (k, value) in values.enumerated() {
-            guard case .number(let ms) = value, ms.isFinite, ms >= 0 else {
-                log.error(
-                    file, "expected a time in ms (a number ≥ 0), found \(value.noun)", at: "timeToFirstFrameMs[\(k)]")
-                continue
-            }
+            guard let ms = measuredTime(value, file: file, at: "timeToFirstFrameMs[\(k)]", log: &log) else { continue }
             runs.append(ms)
         }
         if runs.isEmpty && !log.hasErrors {
@@ -109,16 +105,35 @@ public struct MeasuredLaunches: Sendable {
         var log = ImportLog()
         var runs: [Double] = []
         for (k, value) in found[0].runs.enumerated() {
-            guard case .number(let ms) = value, ms.isFinite, ms >= 0 else {
-                log.error(file, "expected a time in ms, found \(value.noun)", at: "\(found[0].at)[\(k)]")
-                continue
-            }
+            guard let ms = measuredTime(value, file: file, at: "\(found[0].at)[\(k)]", log: &log) else { continue }
             runs.append(ms)
         }
         if runs.isEmpty && !log.hasErrors { log.error(file, "the benchmark has no runs", at: found[0].at) }
         if log.hasErrors { throw ImportError(log) }
         return MeasuredLaunches(
             runs: runs, file: file, source: .macrobenchmark, what: "\(found[0].name), \(found[0].metric)")
+    }
+
+    /// The longest launch a file may hold: an hour (3,600,000 ms), as a scenario's times.
+    public static let maximumMs = 3_600_000.0
+
+    /// A measured time in ms, range-checked where it is read: a number from 0
+    /// to ``maximumMs``; otherwise nil after an error naming the file and place.
+    private static func measuredTime(_ value: JSONValue, file: String, at place: String, log: inout ImportLog)
+        -> Double?
+    {
+        guard case .number(let ms) = value else {
+            log.error(file, "expected a time in ms (a number ≥ 0), found \(value.noun)", at: place)
+            return nil
+        }
+        guard ms.isFinite, ms >= 0, ms <= maximumMs else {
+            log.error(
+                file,
+                "expected a time in ms between 0 and \(formatNumber(maximumMs)) (an hour), found \(formatNumber(ms))",
+                at: place)
+            return nil
+        }
+        return ms
     }
 
     init(runs: [Double], file: String, source: Source, what: String) {

@@ -118,7 +118,13 @@ struct Histogram: Sendable, Equatable {
         self.buckets = buckets.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
     }
 
-    var count: Int { buckets.reduce(0) { $0 + $1.count } }
+    /// The number of values (held at `Int.max` rather than overflowing).
+    var count: Int {
+        buckets.reduce(0) { sum, bucket in
+            let (total, overflow) = sum.addingReportingOverflow(bucket.count)
+            return overflow ? .max : total
+        }
+    }
 
     /// The `p`-th percentile (0 < p ≤ 100): the midpoint of the bucket holding
     /// rank ⌈p·N/100⌉ of the N values (buckets in ascending order) — the
@@ -126,7 +132,8 @@ struct Histogram: Sendable, Equatable {
     func percentile(_ p: Int) -> Nanos {
         let n = count
         guard n > 0 else { return 0 }
-        let rank = max((p * n + 99) / 100, 1)
+        // ⌈p·n/100⌉ without forming p·n (n may be near Int.max).
+        let rank = max(n / 100 * p + (n % 100 * p + 99) / 100, 1)
         var cumulative = 0
         for bucket in buckets {
             cumulative += bucket.count
@@ -142,7 +149,8 @@ struct Histogram: Sendable, Equatable {
         var list = buckets
         for bucket in other.buckets {
             if let k = list.firstIndex(where: { $0.start == bucket.start && $0.end == bucket.end }) {
-                list[k].count += bucket.count
+                let (total, overflow) = list[k].count.addingReportingOverflow(bucket.count)
+                list[k].count = overflow ? .max : total
             } else {
                 list.append(bucket)
             }
@@ -164,15 +172,26 @@ struct Histogram: Sendable, Equatable {
         var ok = true
         for (key, entry) in entries {
             let at = "\(path).histogramValue[\"\(key)\"]"
-            guard case .number(let count)? = entry["bucketCount"], count >= 0, count.rounded() == count else {
-                log.error(file, "'bucketCount' must be a whole number ≥ 0", at: at)
+            guard case .number(let count)? = entry["bucketCount"], count >= 0, count.rounded() == count,
+                count <= Double(Self.maximumBucketCount)
+            else {
+                let found = entry["bucketCount"].map { value -> String in
+                    if case .number(let n) = value { return formatNumber(n) }
+                    return value.noun
+                }
+                log.error(
+                    file,
+                    "'bucketCount' must be a whole number from 0 to \(formatNumber(Double(Self.maximumBucketCount))), found \(found ?? "nothing")",
+                    at: at)
                 ok = false
                 continue
             }
             guard let start = entry["bucketStart"].flatMap(Self.duration),
                 let end = entry["bucketEnd"].flatMap(Self.duration)
             else {
-                log.error(file, "'bucketStart' and 'bucketEnd' must be durations such as \"5 ms\"", at: at)
+                log.error(
+                    file,
+                    "'bucketStart' and 'bucketEnd' must be durations such as \"5 ms\", at most an hour", at: at)
                 ok = false
                 continue
             }
@@ -191,8 +210,17 @@ struct Histogram: Sendable, Equatable {
         self.init(buckets: buckets)
     }
 
-    /// `"5 ms"`, `"1,000 ms"`, `"1.5 sec"`, `"250 µs"` (or a bare number of ms) → nanoseconds.
+    /// The most launches one bucket may count (10¹²): sums of many stay far from overflowing.
+    static let maximumBucketCount = 1_000_000_000_000
+
+    /// `"5 ms"`, `"1,000 ms"`, `"1.5 sec"`, `"250 µs"` (or a bare number of ms) → nanoseconds;
+    /// nil beyond an hour (``maximumCostNanos``), the longest time a scenario holds.
     static func duration(_ value: JSONValue) -> Nanos? {
+        guard let nanos = anyDuration(value), nanos <= maximumCostNanos else { return nil }
+        return nanos
+    }
+
+    private static func anyDuration(_ value: JSONValue) -> Nanos? {
         if case .number(let ms) = value { return ms >= 0 ? nanos(fromMilliseconds: ms) : nil }
         guard let text = value.string else { return nil }
         var number = ""

@@ -193,9 +193,11 @@ enum ScenarioBuilder {
         do {
             _ = try ScenarioLoader.decode(bytes, file: "imported scenario")
         } catch {
+            let cycle = error.problems.contains { $0.message.contains("cycle") }
             log.error(
                 source,
-                "the imported tasks do not make a valid scenario (the trace's flow events may form a cycle):")
+                "the imported tasks do not make a valid scenario\(cycle ? " (the trace's flow events may form a cycle)" : ""):"
+            )
             for problem in error.problems {
                 log.add(
                     ImportDiagnostic(

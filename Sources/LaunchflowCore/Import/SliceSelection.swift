@@ -239,7 +239,7 @@ enum SliceSelection {
                 continue
             }
             if let slot = tasks[decision.task] {
-                run.tasks[slot].cost += slice.duration
+                run.tasks[slot].cost = run.tasks[slot].cost.addingSaturated(slice.duration)
                 run.tasks[slot].slices += 1
                 if let span = run.tasks[slot].span {
                     run.tasks[slot].span = min(span.lowerBound, slice.start)...max(span.upperBound, slice.end)
@@ -320,7 +320,7 @@ struct ImportedRun {
     mutating func addUnmatched(_ name: String, _ duration: Nanos) {
         if let k = unmatched.firstIndex(where: { $0.name == name }) {
             unmatched[k].count += 1
-            unmatched[k].total += duration
+            unmatched[k].total = unmatched[k].total.addingSaturated(duration)
         } else {
             unmatched.append(UnmatchedSlice(name: name, count: 1, total: duration))
         }

@@ -182,7 +182,7 @@ extension SliceSelection {
                 unmatched[name] = UnmatchedSlice(name: name, count: 0, total: 0)
             }
             unmatched[name]!.count += 1
-            unmatched[name]!.total += duration
+            unmatched[name]!.total = unmatched[name]!.total.addingSaturated(duration)
         }
 
         private mutating func take(
@@ -199,13 +199,13 @@ extension SliceSelection {
                         line: line(of: slice.offset), at: position(slice))
                 }
             } else if isPhase {
-                target = .phase(slot(name, in: &phases, &phaseSlot, slice, k))
+                target = .phase(Self.slot(name, in: &phases, &phaseSlot, slice, k, trace, rules))
             } else if name.isEmpty {
                 addUnmatched("(a slice without a name)", slice.duration)
             } else if !decision.known {
                 addUnmatched(name, slice.duration)
             } else {
-                let slot = slot(decision.task, in: &tasks, &taskSlot, slice, k)
+                let slot = Self.slot(decision.task, in: &tasks, &taskSlot, slice, k, trace, rules)
                 if thread == app.mainThread { tasks[Int(slot)].onMain += 1 }
                 threadsWithTasks.insert(thread)
                 target = .task(slot)
@@ -214,8 +214,12 @@ extension SliceSelection {
             selected.append(Selected(slice: k, target: target))
         }
 
-        private func slot(
-            _ id: String, in sums: inout [TaskSum], _ slots: inout [String: Int32], _ slice: TraceSlice, _ k: Int32
+        /// Static: an instance method borrowing `self` while two of its
+        /// properties are passed `inout` made Swift copy them on every call
+        /// (100,000 distinct slice names took minutes; issue 19).
+        private static func slot(
+            _ id: String, in sums: inout [TaskSum], _ slots: inout [String: Int32], _ slice: TraceSlice, _ k: Int32,
+            _ trace: Trace, _ rules: SelectionRules
         ) -> Int32 {
             let thread = ThreadKey(
                 pid: trace.threads[Int(slice.thread)].pid, tid: trace.threads[Int(slice.thread)].tid)

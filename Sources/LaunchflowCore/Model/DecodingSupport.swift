@@ -138,8 +138,12 @@ extension FieldLimits {
 }
 
 extension Budget {
-    /// A budget's limit: a number ≥ 0 in the metric's unit.
-    static let limits = FieldLimits(minimum: 0)
+    /// The largest limit or baseline value, in a metric's unit (10¹² ms is
+    /// about 31 years): its µs fit a `Micros`, so reports can print it.
+    public static let maximum = 1e12
+
+    /// A budget's limit: a number from 0 to ``maximum`` in the metric's unit.
+    static let limits = FieldLimits(minimum: 0, maximum: maximum)
 }
 
 /// A number as a reader would write it: `5`, `-2.5`, `1e+300`.

@@ -61,7 +61,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         if !at.isEmpty, let taskID, !taskID.isEmpty { at += " (task '\(taskID)')" }
         if !at.isEmpty { parts.append(at) }
         parts.append(message + didYouMean(suggestion))
-        return "\(severity.rawValue): " + escapedForTerminal(parts.joined(separator: ": "))
+        return "\(severity.rawValue): " + escapedForTerminal(elidedForDiagnostic(parts.joined(separator: ": ")))
     }
 
     /// The same finding with another severity (`validate --strict` makes warnings errors).
@@ -83,16 +83,42 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
 
+/// `text` cut to at most about ``diagnosticLength`` characters (Unicode
+/// scalars) for one line of a diagnostic: a name from an input may be
+/// 100,000 characters long, and 200 diagnostics naming it would print
+/// hundreds of megabytes. The start and the end are kept, the middle is
+/// replaced by ` … (N characters left out) … `.
+///
+/// - Complexity: O(n) to count, O(1) more when nothing is cut.
+public func elidedForDiagnostic(_ text: String) -> String {
+    let scalars = text.unicodeScalars
+    guard scalars.count > diagnosticLength else { return text }
+    let head = scalars.prefix(diagnosticLength * 2 / 3)
+    let tail = scalars.suffix(diagnosticLength / 4)
+    var out = String.UnicodeScalarView()
+    for scalar in head { out.append(scalar) }
+    for scalar in " … (\(scalars.count - head.count - tail.count) characters left out) … ".unicodeScalars {
+        out.append(scalar)
+    }
+    for scalar in tail { out.append(scalar) }
+    return String(out)
+}
+
+/// The longest diagnostic line ``elidedForDiagnostic(_:)`` leaves whole, in characters.
+public let diagnosticLength = 1200
+
 /// `text` made safe to print on a terminal, on one line: control characters
 /// (C0, DEL, C1), line and paragraph separators and the bidirectional
-/// marks, embedding, override and isolate controls print as escapes — `\t`, `\n`,
+/// marks, embedding, override and isolate controls, and the noncharacters
+/// U+FFFE and U+FFFF (which XML cannot hold) print as escapes — `\t`, `\n`,
 /// `\r`, `\f`, `\b`, `\v`, `\0`, otherwise `\u{1B}` — and everything else as
 /// is. The one escaping function for diagnostics: ids, keys and names come
 /// from input files and may hold anything.
 public func escapedForTerminal(_ text: String) -> String {
     func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFFFE, 0xFFFF:
+            true
         default: false
         }
     }
@@ -114,7 +140,9 @@ public func escapedForTerminal(_ text: String) -> String {
         case "\0": escape = "\\0"
         default: escape = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
         }
-        out.append(contentsOf: escape.unicodeScalars)
+        // Scalar by scalar: `append(contentsOf:)` copies the whole view each
+        // time, which made a long name of bidi controls quadratic.
+        for character in escape.unicodeScalars { out.append(character) }
     }
     return String(out)
 }

@@ -226,7 +226,12 @@ final class ScenarioDecoder {
         try r.readArray { r, position in
             let elementOffset = r.valueOffset()
             let kind = try r.peekKind()
-            if kind == .string {
+            if kind == .string, let bytes = try Self.oversizedLiteral(&r, FieldLimits()) {
+                self.report(
+                    FieldLimits().tooLong("a string of \(bytes) bytes") + " (no task id is)",
+                    at: .dependency(task: task, position: position), offset: elementOffset)
+                entries.appendNotAString()  // keeps positions aligned
+            } else if kind == .string {
                 entries.append(try r.readRawString())
             } else {
                 self.report(
@@ -284,8 +289,16 @@ final class ScenarioDecoder {
     {
         switch try r.peekKind() {
         case .string:
+            if let bytes = try Self.oversizedLiteral(&r, limits) {
+                report(limits.tooLong("a string of \(bytes) bytes"), at: location, offset: offset)
+                return .invalid
+            }
             let text = try r.readString()
             if let noun = limits.nonEmpty, text.isEmpty { report("\(noun) is empty", at: location, offset: offset) }
+            if let problem = limits.textProblem(text) {
+                report(problem, at: location, offset: offset)
+                return .invalid
+            }
             return .value(text)
         case .null:
             try r.readNull()
@@ -295,6 +308,18 @@ final class ScenarioDecoder {
             try r.skipValue()
             return .invalid
         }
+    }
+
+    /// The size of the string literal at the reader when it is longer than
+    /// any string `limits` allows (the reader is then past it), else nil (the
+    /// reader has not moved): a 1 GB id is refused without being decoded.
+    private static func oversizedLiteral(_ r: inout JSONReader, _ limits: FieldLimits) throws -> Int? {
+        var probe = r
+        let start = probe.valueOffset()
+        try probe.skipValue()
+        guard probe.offset - start > limits.maxLiteralBytes else { return nil }
+        r = probe
+        return probe.offset - start
     }
 
     private func bool(_ r: inout JSONReader, at location: Location) throws -> Field<Bool> {

@@ -21,7 +21,8 @@ enum ScenarioFields {
                 "name", .string, required: true, simulated: false, doc: "The scenario's name, shown in reports",
                 .string({ $0.name }, { $0.name = $1 })),
             ScenarioField(
-                "description", .string, simulated: false, doc: "Free text about the scenario",
+                "description", .string, limits: FieldLimits(freeText: true), simulated: false,
+                doc: "Free text about the scenario",
                 .string({ $0.description }, { $0.description = $1 })),
             ScenarioField("device", .object, written: .always, doc: "The phone the app launches on", .nested(.device)),
             ScenarioField(
@@ -245,12 +246,14 @@ struct FieldLimits: Sendable {
     var distinct = false
     /// An array with at least `count` elements, or `message` is a problem.
     var minItems: (count: Int, message: String)?
+    /// A string of free text, which may be longer: see ``FieldLimits/textProblem(_:)``.
+    var freeText = false
 
     init(
         minimum: Double? = nil, minimumIsExclusive: Bool = false, maximum: Double? = nil, unit: String = "",
         check: (@Sendable (Double) -> String?)? = nil, nonEmpty: String? = nil, unique: Bool = false,
         choices: [String]? = nil, atLeast: String? = nil, requires: (key: String, message: String)? = nil,
-        distinct: Bool = false, minItems: (count: Int, message: String)? = nil
+        distinct: Bool = false, minItems: (count: Int, message: String)? = nil, freeText: Bool = false
     ) {
         self.minimum = minimum
         self.minimumIsExclusive = minimumIsExclusive
@@ -264,6 +267,7 @@ struct FieldLimits: Sendable {
         self.requires = requires
         self.distinct = distinct
         self.minItems = minItems
+        self.freeText = freeText
     }
 }
 

@@ -63,8 +63,10 @@ extension ScenarioField {
         switch access {
         case .string(let get, _):
             if let noun = limits.nonEmpty, get(model).isEmpty { return "\(noun) is empty" }
+            return limits.textProblem(get(model))
         case .optionalString(let get, _):
             if let noun = limits.nonEmpty, get(model)?.isEmpty == true { return "\(noun) is empty" }
+            return get(model).flatMap(limits.textProblem)
         case .integer(let get, _):
             return limits.integerProblem(with: Double(get(model)))
         case .number(let get, _):

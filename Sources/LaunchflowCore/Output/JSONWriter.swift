@@ -13,12 +13,19 @@ public struct JSONWriter {
     /// Bytes as they are (UTF-8 prepared once for a loop).
     public mutating func raw(_ utf8: [UInt8]) { bytes.append(contentsOf: utf8) }
 
-    /// A JSON string literal, escaped.
+    /// A JSON string literal, escaped: `"` and `\\`, every C0 control
+    /// (`\n`, `\r`, `\t` or `\u00XX`), DEL and the C1 controls (`\u007f`,
+    /// `\u0080`…`\u009f`), so the output holds no raw control byte a
+    /// terminal would act on.
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
+        // C1 controls are U+0080…U+009F: in UTF-8, 0xC2 followed by 0x80…0x9F.
         let clean = text.withUTF8 { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for byte in utf8
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+                || byte == 0xC2
+            {
                 return false
             }
             bytes.append(contentsOf: utf8)
@@ -28,19 +35,21 @@ public struct JSONWriter {
             bytes.append(UInt8(ascii: "\""))
             return
         }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+        let hex = Array("0123456789abcdef".utf8)
+        func unicodeEscape(_ value: UInt32) {
+            bytes.append(contentsOf: [
+                0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(value >> 4 & 15)], hex[Int(value & 15)],
+            ])
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
             case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [
-                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
-                ])
-            default: bytes.append(byte)
+            case 0..<0x20, 0x7F...0x9F: unicodeEscape(scalar.value)
+            default: bytes.append(contentsOf: String(scalar).utf8)
             }
         }
         bytes.append(UInt8(ascii: "\""))

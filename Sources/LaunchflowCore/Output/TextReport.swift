@@ -173,7 +173,7 @@ public enum TextReport {
         }
         var out: String
         if markdown {
-            out = "## \(scenario.name)\n\n"
+            out = "## \(markdownEscaped(scenario.name))\n\n"
             out += "| " + rows[0].joined(separator: " | ") + " |\n"
             out += "|" + rows[0].indices.map { $0 == 0 ? "---|" : "---:|" }.joined() + "\n"
             for row in rows.dropFirst() { out += "| " + row.joined(separator: " | ") + " |\n" }

@@ -26,7 +26,7 @@ enum ReportText {
 
     /// A JSON string literal that is also safe inside a `<script>` element:
     /// `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes, so no `</script>`
-    /// or `<!--` can appear. The string itself is kept exactly (control
+    /// or `<!--` can appear (and U+FFFE, U+FFFF, which XML cannot hold). The string itself is kept exactly (control
     /// characters as JSON escapes; the page shows them escaped).
     static func json(_ text: String) -> String {
         var out = "\""
@@ -38,7 +38,7 @@ enum ReportText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "<", ">", "&", "\u{2028}", "\u{2029}":
+            case "<", ">", "&", "\u{2028}", "\u{2029}", "\u{FFFE}", "\u{FFFF}":
                 out += unicodeEscape(scalar.value)
             default:
                 if scalar.value < 0x20 { out += unicodeEscape(scalar.value) } else { out.unicodeScalars.append(scalar) }
