@@ -83,7 +83,7 @@ public enum AdviseReport {
         }
         if let j = fallenBehind.min(by: { (written[$0].priority, $0) < (written[$1].priority, $1) }) {
             let others = fallenBehind.count > 1 ? " (and \(count(fallenBehind.count - 1, "other")))" : ""
-            return "run \(id) after \(written[j].id)\(others) \(place)"
+            return "run \(written[j].id)\(others) before \(id) \(place)"
         }
         return "priority of \(id) \(place)"
     }

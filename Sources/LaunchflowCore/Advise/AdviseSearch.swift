@@ -35,6 +35,8 @@ enum AdviseMove: Sendable {
     case toggleAnchor(Int)
     case setPriority(Int, Int)
     case swapPriority(Int, Int)
+    /// A task first among those on its kind of thread: the new priorities.
+    case promote(Int, [Int])
     /// Every change of one key back as written.
     case revert(AdviseChange.Key)
 
@@ -45,7 +47,7 @@ enum AdviseMove: Sendable {
         case .toggleIdle(let i): current.idle[i] != original.idle[i]
         case .toggleAnchor(let i): current.anchor[i] != original.anchor[i]
         case .setPriority(let i, let p): p == original.priority[i]
-        case .swapPriority: false
+        case .swapPriority, .promote: false
         case .revert: true
         }
     }
@@ -58,6 +60,7 @@ enum AdviseMove: Sendable {
         case .toggleAnchor(let i): s.anchor[i].toggle()
         case .setPriority(let i, let p): s.priority[i] = p
         case .swapPriority(let i, let j): s.priority.swapAt(i, j)
+        case .promote(_, let priorities): s.priority = priorities
         case .revert(let key):
             switch key {
             case .after: s.after = original.after
@@ -269,13 +272,20 @@ struct AdviseSearch {
                 }
             if differs { moves.append(.revert(key)) }
         }
-        // The task just ahead of each in rank order, among tasks on the same kind of thread.
+        // The task just ahead of each in rank order, and the first, among the
+        // tasks on the same kind of thread that run before the first frame
+        // (the needed ones and those not deferred).
         var ahead = [Int](repeating: -1, count: n)
+        var front = [Int](repeating: -1, count: n)
         if configuration.knobs.contains(.priority) {
             for main in [false, true] {
-                let order = (0..<n).filter { canPriority[$0] && written.tasks[$0].mainThreadOnly == main }
-                    .sorted { (s.priority[$0], $0) < (s.priority[$1], $1) }
-                for k in order.indices.dropFirst() { ahead[order[k]] = order[k - 1] }
+                let order = (0..<n).filter {
+                    canPriority[$0] && written.tasks[$0].mainThreadOnly == main && (needed[$0] || !s.after[$0])
+                }.sorted { (s.priority[$0], $0) < (s.priority[$1], $1) }
+                for k in order.indices.dropFirst() {
+                    ahead[order[k]] = order[k - 1]
+                    if k > 1 { front[order[k]] = order[0] }
+                }
             }
         }
         for i in 0..<n {
@@ -292,9 +302,26 @@ struct AdviseSearch {
                         moves.append(.setPriority(i, s.priority[i] - 1))
                     }
                 }
+                if front[i] >= 0 { moves.append(.promote(i, promoted(i, ahead: front[i], s.priority))) }
             }
         }
         return reversionsOnly ? moves.filter { $0.isReversion(s, original) } : moves
+    }
+
+    /// `priority` with task `i` ranked just ahead of `first`: at its level
+    /// when `first` comes later in the file, one level up when there is room,
+    /// else every other task that may change one level down.
+    func promoted(_ i: Int, ahead first: Int, _ priority: [Int]) -> [Int] {
+        var priority = priority
+        if first > i {
+            priority[i] = priority[first]
+        } else if priority[first] > 0 {
+            priority[i] = priority[first] - 1
+        } else {
+            for k in 0..<n where k != i && canPriority[k] { priority[k] = min(priority[k] + 1, 1_000_000) }
+            priority[i] = 0
+        }
+        return priority
     }
 
     func reachedBound(_ e: AdviseEvaluation) -> Bool {
@@ -355,7 +382,7 @@ struct AdviseSearch {
         let simpleEvaluation = constructed[3]
         var best = constructed[0]
         for e in constructed.dropFirst() where e.key < best.key { best = e }
-        let budget = configuration.maxEvaluations ?? max(400, 8 * n)
+        let budget = configuration.maxEvaluations ?? max(600, 12 * n)
         best = improve(best, budget: budget, progress: progress)
 
         // Under uncertainty: the plan must keep its gain at p90.
