@@ -208,7 +208,10 @@ struct AdviseSearch {
 
     /// Each task's longest path (cost + latency) to a first-frame task through
     /// tasks the first frame needs; 0 for the others.
-    func tailLengths() -> [Micros] {
+    /// With `mainWeight` 0 the main-thread tasks count for nothing (the work
+    /// they unlock on the workers ranks them); with `summing`, every needed
+    /// task after it counts (the work it unlocks), not only the longest path.
+    func tailLengths(mainWeight: Int = 1, summing: Bool = false) -> [Micros] {
         let tasks = written.tasks
         var dependents = [[Int]](repeating: [], count: n)
         var remaining = [Int](repeating: 0, count: n)
@@ -232,8 +235,12 @@ struct AdviseSearch {
         var tail = [Micros](repeating: 0, count: n)
         for i in order where needed[i] {
             var best: Micros = 0
-            for j in dependents[i] where needed[j] { best = max(best, tail[j]) }
-            tail[i] = tasks[i].cost + (tasks[i].firstFrame ? 0 : tasks[i].latency) + best
+            for j in dependents[i] where needed[j] {
+                // Summed over a DAG the work after a task can count paths: saturate.
+                best = summing ? min(best + tail[j], Micros.max / 4) : max(best, tail[j])
+            }
+            let own = tasks[i].cost * (tasks[i].mainThreadOnly ? mainWeight : 1)
+            tail[i] = own + (tasks[i].firstFrame ? 0 : tasks[i].latency) + best
         }
         return tail
     }
@@ -241,10 +248,10 @@ struct AdviseSearch {
     /// Critical-path-first ranks: the needed tasks by their longest path to
     /// the first frame (longest first), in as few priority levels as keep
     /// that order with the index as tie-break; then every other task.
-    func criticalPathRanks(_ s: AdviseSettings) -> AdviseSettings {
+    func criticalPathRanks(_ s: AdviseSettings, tail: [Micros]? = nil) -> AdviseSettings {
         guard configuration.knobs.contains(.priority) else { return s }
         var s = s
-        let tail = tailLengths()
+        let tail = tail ?? tailLengths()
         let order = (0..<n).filter { needed[$0] && canPriority[$0] }.sorted { (-tail[$0], $0) < (-tail[$1], $1) }
         var level = 0
         var previous = -1
@@ -369,6 +376,11 @@ struct AdviseSearch {
         let ranked = criticalPathRanks(original)
         let simple = criticalPathRanks(deferred)
         var starts = [original, deferred, ranked, simple]
+        if configuration.knobs.contains(.priority) {
+            // Other ranks, as cheap to try: by the worker path a task opens, by all the work after it.
+            starts.append(criticalPathRanks(deferred, tail: tailLengths(mainWeight: 0)))
+            starts.append(criticalPathRanks(deferred, tail: tailLengths(summing: true)))
+        }
         if configuration.knobs.contains(.after) && configuration.knobs.contains(.idle) {
             // Without a post-frame callback: the main-thread work in idle handlers instead.
             var idleOnly = simple
