@@ -46,8 +46,18 @@ struct AdviseTests {
         #expect(plan.metrics.timeToFirstFrame == 5_000)
         // sdk, held until 5, runs 5–25.
         #expect(plan.metrics.launchComplete == 25_000)
-        #expect(plan.changes == [AdviseChange(task: 0, key: .after, from: "null", to: "\"firstFrame\"", gain: 20_000)])
-        #expect(plan.groups == [AdviseChangeGroup(key: .after, changes: [0], gain: 20_000)])
+        // Taken out again, sdk runs 0–20 and home 20–25 (launch complete 25 either way).
+        #expect(
+            plan.changes == [
+                AdviseChange(
+                    task: 0, key: .after, from: "null", to: "\"firstFrame\"", gain: 20_000, readyGain: 20_000,
+                    fullDisplayGain: 20_000, launchGain: 0)
+            ])
+        #expect(
+            plan.groups == [
+                AdviseChangeGroup(
+                    key: .after, changes: [0], gain: 20_000, readyGain: 20_000, fullDisplayGain: 20_000, launchGain: 0)
+            ])
     }
 
     @Test func withoutAfterNoPlanBeatsTheScenarioAsWritten() throws {
@@ -65,7 +75,8 @@ struct AdviseTests {
         #expect(deferred.changes.count == 1)
         let ranked = try Advise.plan(try scenario(Self.worker), Self.configuration([.priority]))
         #expect(ranked.metrics.timeToFirstFrame == 6_000)
-        #expect(ranked.changes == [AdviseChange(task: 0, key: .priority, from: "0", to: "1", gain: 10_000)])
+        #expect(ranked.changes.map { [$0.task, $0.gain] } == [[0, 10_000]])
+        #expect(ranked.changes.map { [$0.key.rawValue, $0.from, $0.to] } == [["priority", "0", "1"]])
         #expect(AdviseReport.text(ranked).contains("run db-open before feed-cache on the workers: −10 ms"))
     }
 

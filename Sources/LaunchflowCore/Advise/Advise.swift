@@ -140,6 +140,10 @@ public struct AdviseChange: Sendable, Equatable {
     public var to: String
     /// The objective with this change taken out of the plan, minus the plan's (µs; positive: the change helps).
     public var gain: Micros
+    /// The same for the first frame before vsync, full display and launch completion.
+    public var readyGain: Micros = 0
+    public var fullDisplayGain: Micros = 0
+    public var launchGain: Micros = 0
 }
 
 /// A group of changes of one kind, with the gain of taking the whole group out.
@@ -148,6 +152,9 @@ public struct AdviseChangeGroup: Sendable, Equatable {
     /// Indices into ``AdvicePlan/changes``.
     public var changes: [Int]
     public var gain: Micros
+    public var readyGain: Micros = 0
+    public var fullDisplayGain: Micros = 0
+    public var launchGain: Micros = 0
 }
 
 /// The plan under sampled costs: p50 and p90 of the objective.

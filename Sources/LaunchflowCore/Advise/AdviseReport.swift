@@ -11,6 +11,24 @@ public enum AdviseReport {
         return (gain > 0 ? "−" : "+") + formatMillis(abs(gain)) + " ms"
     }
 
+    /// When the objective does not move: what does (`first frame before vsync −1.2 ms, full display +58 ms`).
+    static func secondary(_ objective: Micros, ready: Micros, full: Micros, launch: Micros) -> String {
+        guard objective == 0 else { return "" }
+        var parts: [String] = []
+        if ready != 0 { parts.append("first frame before vsync \(effect(ready))") }
+        if full != 0 { parts.append("full display \(effect(full))") }
+        if launch != 0 { parts.append("launch complete \(effect(launch))") }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
+
+    static func secondary(_ c: AdviseChange) -> String {
+        secondary(c.gain, ready: c.readyGain, full: c.fullDisplayGain, launch: c.launchGain)
+    }
+
+    static func secondary(_ g: AdviseChangeGroup) -> String {
+        secondary(g.gain, ready: g.readyGain, full: g.fullDisplayGain, launch: g.launchGain)
+    }
+
     /// One line a group (and its tasks) or a priority change.
     static func changeLines(_ plan: AdvicePlan) -> [(line: String, details: [String])] {
         let tasks = plan.written.tasks
@@ -18,7 +36,7 @@ public enum AdviseReport {
         for group in plan.groups {
             let changes = group.changes.map { plan.changes[$0] }
             func list(_ changes: [AdviseChange]) -> [String] {
-                changes.map { c in tasks[c.task].id + (c.gain != 0 ? " (\(effect(c.gain)))" : "") }
+                changes.map { c in tasks[c.task].id + (c.gain != 0 ? " (\(effect(c.gain)))" : secondary(c)) }
             }
             switch group.key {
             case .after:
@@ -31,7 +49,11 @@ public enum AdviseReport {
                     )
                 }
                 if !removed.isEmpty { parts.append("stop deferring \(count(removed.count, "task")) (remove 'after')") }
-                lines.append((parts.joined(separator: "; ") + ": " + effect(group.gain), list(added) + list(removed)))
+                lines.append(
+                    (
+                        parts.joined(separator: "; ") + ": " + effect(group.gain) + secondary(group),
+                        list(added) + list(removed)
+                    ))
             case .idle:
                 let added = changes.filter { $0.to == "true" }
                 let removed = changes.filter { $0.to != "true" }
@@ -42,18 +64,27 @@ public enum AdviseReport {
                     )
                 }
                 if !removed.isEmpty { parts.append("take \(count(removed.count, "task")) out of the idle step") }
-                lines.append((parts.joined(separator: "; ") + ": " + effect(group.gain), list(added) + list(removed)))
+                lines.append(
+                    (
+                        parts.joined(separator: "; ") + ": " + effect(group.gain) + secondary(group),
+                        list(added) + list(removed)
+                    ))
             case .priority:
                 let details = changes.map { c in
-                    "\(priorityText(c.task, plan)): \(effect(c.gain)) (priority \(c.from) → \(c.to))"
+                    "\(priorityText(c.task, plan)): \(effect(c.gain))\(secondary(c)) (priority \(c.from) → \(c.to))"
                 }
-                lines.append(("change the rank of \(count(changes.count, "task")): \(effect(group.gain))", details))
+                lines.append(
+                    (
+                        "change the rank of \(count(changes.count, "task")): \(effect(group.gain))\(secondary(group))",
+                        details
+                    ))
             case .anchor:
                 let details = changes.map { c in
                     (c.to == "true" ? "make \(tasks[c.task].id) an anchor" : "\(tasks[c.task].id) no longer an anchor")
-                        + ": \(effect(c.gain))"
+                        + ": \(effect(c.gain))\(secondary(c))"
                 }
-                lines.append(("change \(count(changes.count, "anchor")): \(effect(group.gain))", details))
+                lines.append(
+                    ("change \(count(changes.count, "anchor")): \(effect(group.gain))\(secondary(group))", details))
             }
         }
         return lines
@@ -229,6 +260,9 @@ extension JSONWriter {
             raw(", "); key("from"); raw(change.from)
             raw(", "); key("to"); raw(change.to)
             raw(", "); key("gainMs"); millis(change.gain)
+            raw(", "); key("readyGainMs"); millis(change.readyGain)
+            raw(", "); key("fullDisplayGainMs"); millis(change.fullDisplayGain)
+            raw(", "); key("launchGainMs"); millis(change.launchGain)
             raw(" }")
         }
         raw(plan.changes.isEmpty ? "]" : "\n  ]")
@@ -238,6 +272,9 @@ extension JSONWriter {
             key("key"); string(group.key.rawValue)
             raw(", "); key("count"); integer(group.changes.count)
             raw(", "); key("gainMs"); millis(group.gain)
+            raw(", "); key("readyGainMs"); millis(group.readyGain)
+            raw(", "); key("fullDisplayGainMs"); millis(group.fullDisplayGain)
+            raw(", "); key("launchGainMs"); millis(group.launchGain)
             raw(" }")
         }
         raw(plan.groups.isEmpty ? "]" : "\n  ]")

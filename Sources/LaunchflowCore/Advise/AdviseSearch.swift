@@ -465,11 +465,21 @@ struct AdviseSearch {
         let objective = configuration.objective
         let planValue = objective.value(best.metrics)
         let reverted = evaluateAll(without)
-        for k in changes.indices { changes[k].gain = objective.value(reverted[k].metrics) - planValue }
+        let planMetrics = best.metrics
+        for k in changes.indices {
+            let m = reverted[k].metrics
+            changes[k].gain = objective.value(m) - planValue
+            changes[k].readyGain = m.firstFrameReady - planMetrics.firstFrameReady
+            changes[k].fullDisplayGain = m.timeToFullDisplay - planMetrics.timeToFullDisplay
+            changes[k].launchGain = m.launchComplete - planMetrics.launchComplete
+        }
         let groups = groupKeys.enumerated().map { g, key in
-            AdviseChangeGroup(
+            let m = reverted[changes.count + g].metrics
+            return AdviseChangeGroup(
                 key: key, changes: changes.indices.filter { changes[$0].key == key },
-                gain: objective.value(reverted[changes.count + g].metrics) - planValue)
+                gain: objective.value(m) - planValue, readyGain: m.firstFrameReady - planMetrics.firstFrameReady,
+                fullDisplayGain: m.timeToFullDisplay - planMetrics.timeToFullDisplay,
+                launchGain: m.launchComplete - planMetrics.launchComplete)
         }
 
         // The built-in strategies on the scenario as written.
