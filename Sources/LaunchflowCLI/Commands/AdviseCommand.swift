@@ -89,9 +89,11 @@ enum AdviseCommand {
         configuration.options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
 
-        let bar = streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: 1000, unit: "‰ of the search") : nil
+        let budget = configuration.evaluationBudget(taskCount: scenario.tasks.count)
+        let bar =
+            streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: budget, unit: "simulations at most") : nil
         var progress: (@Sendable (Int, Int) -> Void)? = nil
-        if let bar { progress = { done, total in bar.update(done * 1000 / max(total, 1)) } }
+        if let bar { progress = { done, _ in bar.update(done) } }
         let plan: AdvicePlan
         do {
             plan = try Advise.plan(scenario, configuration, progress: progress)

@@ -117,6 +117,9 @@ public struct AdviseConfiguration: Sendable {
     public var maxEvaluations: Int? = nil
 
     public init() {}
+
+    /// The most simulations the local search runs on `taskCount` tasks.
+    public func evaluationBudget(taskCount: Int) -> Int { maxEvaluations ?? max(600, 12 * taskCount) }
 }
 
 /// Bad input to `advise`: exit status 2, nothing written.

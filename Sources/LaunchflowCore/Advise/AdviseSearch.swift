@@ -394,7 +394,7 @@ struct AdviseSearch {
         let simpleEvaluation = constructed[3]
         var best = constructed[0]
         for e in constructed.dropFirst() where e.key < best.key { best = e }
-        let budget = configuration.maxEvaluations ?? max(600, 12 * n)
+        let budget = configuration.evaluationBudget(taskCount: n)
         best = improve(best, budget: budget, progress: progress)
 
         // Under uncertainty: the plan must keep its gain at p90.
