@@ -336,9 +336,16 @@ struct AdviseSearch {
     }
 
     /// The best plan found from `start`.
-    mutating func improve(_ start: AdviseEvaluation, budget: Int, progress: (@Sendable (Int, Int) -> Void)?)
-        -> AdviseEvaluation
-    {
+    /// Local search from `start` with at most `budget` simulations, comparing
+    /// the first `keyLength` parts of the key; returns the plan and the
+    /// simulations spent. `done` and `total` place it in the whole search for `progress`.
+    mutating func improve(
+        _ start: AdviseEvaluation, budget: Int, keyLength: Int = 6, done: Int = 0, total: Int,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) -> (AdviseEvaluation, spent: Int) {
+        func better(_ a: AdviseEvaluation, _ b: AdviseEvaluation) -> Bool {
+            a.key.values.prefix(keyLength).lexicographicallyPrecedes(b.key.values.prefix(keyLength))
+        }
         var current = start
         var spent = 0
         var cursor = 0
@@ -349,11 +356,9 @@ struct AdviseSearch {
             let batch = (0..<count).map { moves[(cursor + $0) % moves.count] }
             let results = evaluateAll(batch.map { $0.applied(to: current.settings, original: original) })
             spent += count
-            progress?(spent, budget)
+            progress?(done + spent, total)
             var winner = -1
-            for k in results.indices where results[k].key < (winner < 0 ? current.key : results[winner].key) {
-                winner = k
-            }
+            for k in results.indices where better(results[k], winner < 0 ? current : results[winner]) { winner = k }
             if winner >= 0 {
                 current = results[winner]
                 let next = (cursor + winner + 1) % moves.count
@@ -365,7 +370,7 @@ struct AdviseSearch {
                 stale += count
             }
         }
-        return current
+        return (current, spent)
     }
 
     // MARK: The whole search
@@ -395,7 +400,15 @@ struct AdviseSearch {
         var best = constructed[0]
         for e in constructed.dropFirst() where e.key < best.key { best = e }
         let budget = configuration.evaluationBudget(taskCount: n)
-        best = improve(best, budget: budget, progress: progress)
+        // First for the first frame alone (the objective and the frame before
+        // vsync): what helps launch completion or full display must not undo
+        // a deferral whose worth shows only with others. Then the whole key,
+        // which takes back the changes that do not help.
+        var spent = 0
+        if !reachedBound(best) {
+            (best, spent) = improve(best, budget: budget * 2 / 3, keyLength: 3, total: budget, progress: progress)
+        }
+        best = improve(best, budget: budget - spent, done: spent, total: budget, progress: progress).0
 
         // Under uncertainty: the plan must keep its gain at p90.
         var uncertainty: AdviseUncertainty?
