@@ -75,6 +75,7 @@ public enum LaunchflowCommand {
         Entry(spec: DiffCommand.spec, run: DiffCommand.run),
         Entry(spec: SweepCommand.spec, run: SweepCommand.run),
         Entry(spec: WhatIfCommand.spec, run: WhatIfCommand.run),
+        Entry(spec: AdviseCommand.spec, run: AdviseCommand.run),
         Entry(spec: ImportCommand.spec, run: ImportCommand.run),
         Entry(spec: CalibrateCommand.spec, run: CalibrateCommand.run),
     ]

@@ -2,6 +2,7 @@
 //
 //   swift run -c release launchflow-bench [--quick] [--sizes 1000,10000] [--v2]
 //   swift run -c release launchflow-bench --sweep [--runs 10000] [--tasks 300]
+//   swift run -c release launchflow-bench --advise [--scenarios 100] [--jobs N]
 //   swift run -c release launchflow-bench --render
 //   swift run -c release launchflow-bench --import [--events 2000000]
 //
@@ -64,6 +65,10 @@ var sizes = [1_000, 10_000, 100_000, 1_000_000]
 let arguments = CommandLine.arguments
 if arguments.contains("--render") {  // the rendering benchmark (RenderBench.swift)
     runRenderBenchmark()
+    exit(0)
+}
+if arguments.contains("--advise") {  // the advise benchmark (AdviseBench.swift)
+    runAdviseBenchmark(arguments)
     exit(0)
 }
 if arguments.contains("--sweep") {  // the sweep benchmark (SweepBench.swift)

@@ -1,0 +1,176 @@
+import Foundation
+import LaunchflowCore
+
+/// `launchflow advise`: a plan — `after`, priorities, idle work — that brings the first frame forward.
+enum AdviseCommand {
+    static let spec = CommandSpec(
+        name: "advise",
+        abstract: "Find the after/priority/idle changes that bring the first frame (or full display) forward.",
+        arguments: [.scenario],
+        options: [
+            .strategy,
+            OptionSpec(
+                name: "allow", value: "<list>",
+                help:
+                    "What the plan may change, comma-separated: after, priority,\nidle, anchor (default: after,priority,idle)."
+            ),
+            OptionSpec(name: "keep", value: "<ids>", help: "Comma-separated task ids the plan leaves as written."),
+            OptionSpec(
+                name: "objective", value: "<metric>",
+                help: "What to bring forward first: the first frame or full display.",
+                choices: AdviseObjective.allCases.map(\.rawValue), defaultValue: AdviseObjective.firstFrame.rawValue),
+            OptionSpec(
+                name: "max-blocked", value: "<ms>",
+                help: "Most time the main thread may be blocked in\ndidFinishLaunching (ms)."),
+            OptionSpec(
+                name: "max-regression", value: "<metric=limit>",
+                help:
+                    "How much a metric may grow against the scenario as written:\nlaunchComplete=10%, timeToFullDisplay=0ms (repeatable,\nor comma-separated).",
+                repeatable: true),
+            OptionSpec(
+                name: "runs", value: "<n>",
+                help:
+                    "Also check the plan on n launches with sampled costs (costP90,\nlatencyP90, jitter): p50 and p90 (default: 0, none)."
+            ),
+            OptionSpec(
+                name: "seed", value: "<s>", help: "Seed of the sampled launches, an integer 0 … 2⁶⁴−1 (default: 1)."),
+            .jobs,
+            OptionSpec(
+                name: "out", value: "<plan.json>",
+                help: "Write the plan as a scenario file: the input with only the\nchanged keys changed."),
+            OptionSpec(
+                name: "format", value: "<format>", help: "text, markdown or json (default: text).",
+                choices: ["text", "markdown", "json"]),
+            .maxConcurrent,
+            .idleMode,
+        ],
+        discussion: """
+            The plan changes only how the app schedules its work: 'after' on tasks
+            the first frame does not wait for (nor any anchor, directly or not),
+            'priority' values (the rank order), 'idle' on main-thread tasks the
+            first frame does not wait for and, when allowed, 'anchor' on tasks it
+            waits for. Costs, dependencies, threads, latencies, delays, queues,
+            the device and everything else stay as written.
+
+            The search starts from the scenario as written, 'defer everything the
+            first frame does not need', critical-path-first ranks (the longest
+            path to the first frame first) and both together, then improves the
+            best by local search with the engine, one key of one task at a time.
+            Plans are compared by the objective, then the first frame before
+            vsync, full display, launch completion and the number of changes; a
+            plan that breaks a constraint loses to any that keeps them. The
+            search stops improving the objective once it reaches the first-frame
+            bound. Each change's effect is measured by taking it out of the plan.
+
+            The output is the same for any --jobs. Exit status 2, and nothing
+            written, for bad input or a constraint no plan meets. A progress bar
+            is drawn on stderr when it is a terminal.
+            """)
+
+    static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        var configuration = AdviseConfiguration()
+        configuration.strategy = args.strategy
+        configuration.knobs = try knobs(args)
+        configuration.keep = list(args.value("keep"))
+        configuration.objective = args.choice(spec.options[3]) ?? .firstFrame
+        if let text = args.value("max-blocked") {
+            guard let ms = Double(text), ms.isFinite, ms >= 0, ms <= 3_600_000 else {
+                throw CLIError.usage(
+                    spec, "invalid value '\(text)' for '--max-blocked': expected a number of ms ≥ 0, such as 5")
+            }
+            configuration.maxBlocked = microseconds(fromMilliseconds: ms)
+        }
+        for text in args.all("max-regression") {
+            for item in list(text) { configuration.maxRegressions.append(try regression(item)) }
+        }
+        configuration.runs = try args.integer("runs", spec, in: 0...1_000_000, default: 0)
+        configuration.seed = try args.seed(spec)
+        configuration.jobs = try args.jobs(spec)
+        configuration.options = try args.simulationOptions(spec)
+        let scenario = try args.loadScenario()
+
+        let budget = configuration.evaluationBudget(taskCount: scenario.tasks.count)
+        let bar =
+            streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: budget, unit: "simulations at most") : nil
+        var progress: (@Sendable (Int, Int) -> Void)? = nil
+        if let bar { progress = { done, _ in bar.update(done) } }
+        let plan: AdvicePlan
+        do {
+            plan = try Advise.plan(scenario, configuration, progress: progress)
+        } catch {
+            bar?.finish()
+            throw CLIError.input(error.message)
+        }
+        bar?.finish()
+        if let out = args.value("out") {
+            do {
+                try writeFileAtomically(plan.scenario.jsonBytes(), to: out)
+            } catch {
+                throw CLIError.input(error.description)
+            }
+        }
+        switch args.value("format") {
+        case "json":
+            var writer = JSONWriter(capacity: 200 * plan.changes.count + 4096)
+            writer.advice(plan)
+            streams.write(writer.bytes)
+        case "markdown": streams.writeText(AdviseReport.markdown(plan))
+        default: streams.writeText(AdviseReport.text(plan))
+        }
+        return 0
+    }
+
+    static func list(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func knobs(_ args: ParsedArguments) throws(CLIError) -> [AdviseKnob] {
+        guard let text = args.value("allow") else { return AdviseKnob.defaults }
+        var knobs: [AdviseKnob] = []
+        for name in list(text) {
+            guard let knob = AdviseKnob(rawValue: name) else {
+                let names = AdviseKnob.allCases.map(\.rawValue)
+                throw CLIError.usage(
+                    spec,
+                    "unknown knob '\(name)' in '--allow': expected some of \(names.joined(separator: ", "))\(didYouMean(name, in: names))"
+                )
+            }
+            if !knobs.contains(knob) { knobs.append(knob) }
+        }
+        guard !knobs.isEmpty else {
+            throw CLIError.usage(spec, "'--allow' needs at least one of \(AdviseKnob.allCases.map(\.rawValue))")
+        }
+        return knobs
+    }
+
+    /// `launchComplete=10%` or `timeToFullDisplay=0ms` (the metric with or without its `Ms`).
+    static func regression(_ text: String) throws(CLIError) -> AdviseRegressionLimit {
+        let names = AdviseRegressionLimit.metrics.map { String($0.rawValue.dropLast(2)) }
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else {
+            throw CLIError.usage(
+                spec,
+                "invalid value '\(text)' for '--max-regression': expected metric=limit, such as launchComplete=10%")
+        }
+        let name = parts[0].hasSuffix("Ms") ? String(parts[0].dropLast(2)) : parts[0]
+        guard let k = names.firstIndex(of: name) else {
+            throw CLIError.usage(
+                spec,
+                "unknown metric '\(parts[0])' in '--max-regression': expected one of \(names.joined(separator: ", "))\(didYouMean(name, in: names))"
+            )
+        }
+        let metric = AdviseRegressionLimit.metrics[k]
+        let value = parts[1]
+        if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite, percent >= 0 {
+            return AdviseRegressionLimit(metric: metric, allowance: .share(percent / 100))
+        }
+        if value.hasSuffix("ms"), let ms = Double(value.dropLast(2)), ms.isFinite, ms >= 0, ms <= 3_600_000 {
+            return AdviseRegressionLimit(metric: metric, allowance: .micros(microseconds(fromMilliseconds: ms)))
+        }
+        throw CLIError.usage(
+            spec,
+            "invalid limit '\(value)' for '\(parts[0])' in '--max-regression': expected a percentage (10%) or milliseconds (5ms), ≥ 0"
+        )
+    }
+}

@@ -1,0 +1,223 @@
+/// `launchflow advise`: a plan that changes only how the app schedules its
+/// work — `after`, `priority`, `idle` and (when allowed) `anchor` — so that the
+/// first frame (or full display) comes as early as the model allows.
+///
+/// The search starts from constructive plans (the scenario as written; defer
+/// everything the first frame does not need; critical-path-first ranks; both),
+/// then improves the best by local search with the engine: each move changes
+/// one key of one task (or reverts a group of changes), is simulated on the
+/// modified scenario, and is kept when it improves the lexicographic key
+/// (constraint excess, objective, first frame before vsync, full display,
+/// launch completion, number of changes). Moves are tried in batches of a
+/// fixed size, simulated in parallel; the best of a batch wins (lowest move
+/// index on ties), so the plan is the same for any number of threads.
+public enum Advise {
+    /// The plan for `scenario`: see ``Advise``.
+    ///
+    /// - Throws: ``AdviseError`` for an unknown id in `keep` or a constraint
+    ///   that no plan found meets.
+    public static func plan(
+        _ scenario: Scenario, _ configuration: AdviseConfiguration,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(AdviseError) -> AdvicePlan {
+        var search = try AdviseSearch(scenario, configuration)
+        let plan = search.run(progress: progress)
+        guard plan.excess == 0 else { throw plan.infeasibility() }
+        return plan
+    }
+}
+
+/// What `advise` may change.
+public enum AdviseKnob: String, CaseIterable, Sendable, Comparable {
+    case after, priority, idle, anchor
+
+    public static func < (a: AdviseKnob, b: AdviseKnob) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// The default `--allow`.
+    public static let defaults: [AdviseKnob] = [.after, .priority, .idle]
+}
+
+/// What `advise` minimises first.
+public enum AdviseObjective: String, CaseIterable, Sendable {
+    case firstFrame, fullDisplay
+
+    func value(_ m: Metrics) -> Micros { self == .firstFrame ? m.timeToFirstFrame : m.timeToFullDisplay }
+
+    /// How reports name it.
+    public var label: String { self == .firstFrame ? "time to first frame" : "time to full display" }
+}
+
+/// A limit on how much a metric may grow against the scenario as written:
+/// `launchComplete=10%`, `timeToFullDisplay=0ms`.
+public struct AdviseRegressionLimit: Sendable, Equatable {
+    public enum Allowance: Sendable, Equatable {
+        /// A share of the written value (0.1 for 10%).
+        case share(Double)
+        /// Microseconds.
+        case micros(Micros)
+    }
+
+    public var metric: Metric
+    public var allowance: Allowance
+
+    public init(metric: Metric, allowance: Allowance) {
+        self.metric = metric
+        self.allowance = allowance
+    }
+
+    /// The time metrics a limit may name.
+    public static var metrics: [Metric] {
+        Metric.allCases.filter {
+            if case .time = $0.info.value, $0.info.direction == .lowerIsBetter { return true }
+            return false
+        }
+    }
+
+    /// The largest value allowed, µs, given the written one.
+    func limit(written: Micros) -> Micros {
+        switch allowance {
+        case .share(let share): written + Micros((Double(written) * share).rounded())
+        case .micros(let micros): written + micros
+        }
+    }
+
+    /// `launchComplete ≤ +10%`.
+    var text: String {
+        let name = metric.rawValue.hasSuffix("Ms") ? String(metric.rawValue.dropLast(2)) : metric.rawValue
+        switch allowance {
+        case .share(let share): return "\(name) within +\(formatShare(share))% of as written"
+        case .micros(let micros): return "\(name) within +\(formatMillis(micros)) ms of as written"
+        }
+    }
+}
+
+func formatShare(_ share: Double) -> String {
+    let percent = share * 100
+    return percent == percent.rounded() ? String(Int(percent)) : String(percent)
+}
+
+/// The settings of one `advise` run.
+public struct AdviseConfiguration: Sendable {
+    public var strategy: Strategy = .dag
+    public var knobs: [AdviseKnob] = AdviseKnob.defaults
+    /// Task ids left exactly as written.
+    public var keep: [String] = []
+    public var objective: AdviseObjective = .firstFrame
+    /// The most time the main thread may be blocked in didFinishLaunching, µs.
+    public var maxBlocked: Micros? = nil
+    public var maxRegressions: [AdviseRegressionLimit] = []
+    /// Sampled launches to check the plan under uncertainty (0: none).
+    public var runs: Int = 0
+    public var seed: UInt64 = 1
+    public var jobs: Int = Parallel.availableCores
+    public var options: SimulationOptions = .init()
+    /// The most simulations the local search may run (after the constructive plans).
+    public var maxEvaluations: Int? = nil
+
+    public init() {}
+
+    /// The most simulations the local search runs on `taskCount` tasks.
+    public func evaluationBudget(taskCount: Int) -> Int { maxEvaluations ?? max(600, 12 * taskCount) }
+}
+
+/// Bad input to `advise`: exit status 2, nothing written.
+public struct AdviseError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// One changed key of one task.
+public struct AdviseChange: Sendable, Equatable {
+    public enum Key: String, Sendable, CaseIterable {
+        case after, priority, idle, anchor
+    }
+
+    /// The task's index.
+    public var task: Int
+    public var key: Key
+    /// The values as JSON text (`null`, `"firstFrame"`, `20`, `true`).
+    public var from: String
+    public var to: String
+    /// The objective with this change taken out of the plan, minus the plan's (µs; positive: the change helps).
+    public var gain: Micros
+    /// The same for the first frame before vsync, full display and launch completion.
+    public var readyGain: Micros = 0
+    public var fullDisplayGain: Micros = 0
+    public var launchGain: Micros = 0
+}
+
+/// A group of changes of one kind, with the gain of taking the whole group out.
+public struct AdviseChangeGroup: Sendable, Equatable {
+    public var key: AdviseChange.Key
+    /// Indices into ``AdvicePlan/changes``.
+    public var changes: [Int]
+    public var gain: Micros
+    public var readyGain: Micros = 0
+    public var fullDisplayGain: Micros = 0
+    public var launchGain: Micros = 0
+}
+
+/// The plan under sampled costs: p50 and p90 of the objective.
+public struct AdviseUncertainty: Sendable, Equatable {
+    public var runs: Int
+    public var seed: UInt64
+    public var baselineP50: Micros
+    public var baselineP90: Micros
+    public var planP50: Micros
+    public var planP90: Micros
+    /// The plan's p90 is no worse than the written scenario's.
+    public var keepsGainAtP90: Bool
+    /// The first plan found did not keep its gain at p90, and this one (a simpler plan) replaced it.
+    public var fellBack: Bool
+}
+
+/// What `advise` found.
+public struct AdvicePlan: Sendable {
+    public let configuration: AdviseConfiguration
+    /// The scenario as written and the plan (the same scenario with only the changed keys changed).
+    public let written: Scenario
+    public let scenario: Scenario
+    public let baseline: Metrics
+    public let metrics: Metrics
+    /// The best built-in strategy on the scenario as written, and its metrics.
+    public let bestStrategy: Strategy
+    public let bestStrategyMetrics: Metrics
+    /// In task order, then key order.
+    public let changes: [AdviseChange]
+    public let groups: [AdviseChangeGroup]
+    /// The simple plan (defer everything not needed, critical-path ranks) and its metrics.
+    public let simpleMetrics: Metrics
+    public let uncertainty: AdviseUncertainty?
+    /// Simulations run.
+    public let evaluations: Int
+    /// Notes for the reader (a plan that loses its gain at p90…).
+    public let notes: [String]
+    /// How far the plan is beyond the constraints (0: it meets them).
+    let excess: Int
+    /// (metric, the largest value allowed in µs).
+    let limits: [(Metric, Micros)]
+
+    public var firstFrameBound: Micros { baseline.firstFrameBound }
+}
+
+extension AdvicePlan {
+    /// The error for a plan beyond its constraints: the first one it breaks.
+    func infeasibility() -> AdviseError {
+        let under = "under \(configuration.strategy.rawValue)"
+        for (metric, limit) in limits {
+            guard case .time(let path) = metric.info.value, metrics[keyPath: path] > limit else { continue }
+            if metric == .mainThreadBlockedMs, let maxBlocked = configuration.maxBlocked, limit == maxBlocked {
+                return AdviseError(
+                    "no plan keeps the main thread blocked ≤ \(formatMillis(maxBlocked)) ms \(under) (the best found blocks it \(formatMillis(metrics.mainThreadBlocked)) ms)"
+                )
+            }
+            return AdviseError(
+                "no plan keeps \(metric.rawValue) ≤ \(formatMillis(limit)) ms \(under) (as written \(formatMillis(baseline[keyPath: path])) ms; the best plan found \(formatMillis(metrics[keyPath: path])) ms)"
+            )
+        }
+        return AdviseError("no plan breaks no more dependencies than the scenario as written \(under)")
+    }
+}

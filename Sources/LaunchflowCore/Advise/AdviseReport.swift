@@ -1,0 +1,302 @@
+/// `advise`'s output: text, markdown and JSON.
+public enum AdviseReport {
+    /// The rows of the side-by-side table.
+    static let metrics: [Metric] = [
+        .timeToFirstFrameMs, .firstFrameReadyMs, .timeToFullDisplayMs, .launchCompleteMs, .mainThreadBlockedMs,
+    ]
+
+    /// `−17 ms` for a gain of 17 ms (the objective comes 17 ms earlier with the change).
+    static func effect(_ gain: Micros) -> String {
+        if gain == 0 { return "±0 ms" }
+        return (gain > 0 ? "−" : "+") + formatMillis(abs(gain)) + " ms"
+    }
+
+    /// When the objective does not move: what does (`first frame before vsync −1.2 ms, full display +58 ms`).
+    static func secondary(_ objective: Micros, ready: Micros, full: Micros, launch: Micros) -> String {
+        guard objective == 0 else { return "" }
+        var parts: [String] = []
+        if ready != 0 { parts.append("first frame before vsync \(effect(ready))") }
+        if full != 0 { parts.append("full display \(effect(full))") }
+        if launch != 0 { parts.append("launch complete \(effect(launch))") }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
+
+    static func secondary(_ c: AdviseChange) -> String {
+        secondary(c.gain, ready: c.readyGain, full: c.fullDisplayGain, launch: c.launchGain)
+    }
+
+    static func secondary(_ g: AdviseChangeGroup) -> String {
+        secondary(g.gain, ready: g.readyGain, full: g.fullDisplayGain, launch: g.launchGain)
+    }
+
+    /// One line a group (and its tasks) or a priority change.
+    static func changeLines(_ plan: AdvicePlan) -> [(line: String, details: [String])] {
+        let tasks = plan.written.tasks
+        var lines: [(String, [String])] = []
+        for group in plan.groups {
+            let changes = group.changes.map { plan.changes[$0] }
+            func list(_ changes: [AdviseChange]) -> [String] {
+                changes.map { c in tasks[c.task].id + (c.gain != 0 ? " (\(effect(c.gain)))" : secondary(c)) }
+            }
+            switch group.key {
+            case .after:
+                let added = changes.filter { $0.to != "null" }
+                let removed = changes.filter { $0.to == "null" }
+                var parts: [String] = []
+                if !added.isEmpty {
+                    parts.append(
+                        "defer \(count(added.count, "task")) until after the first frame (post-frame callback / IdleHandler)"
+                    )
+                }
+                if !removed.isEmpty { parts.append("stop deferring \(count(removed.count, "task")) (remove 'after')") }
+                lines.append(
+                    (
+                        parts.joined(separator: "; ") + ": " + effect(group.gain) + secondary(group),
+                        list(added) + list(removed)
+                    ))
+            case .idle:
+                let added = changes.filter { $0.to == "true" }
+                let removed = changes.filter { $0.to != "true" }
+                var parts: [String] = []
+                if !added.isEmpty {
+                    parts.append(
+                        "run \(count(added.count, "main-thread task")) in the idle step, when the run loop is about to sleep"
+                    )
+                }
+                if !removed.isEmpty { parts.append("take \(count(removed.count, "task")) out of the idle step") }
+                lines.append(
+                    (
+                        parts.joined(separator: "; ") + ": " + effect(group.gain) + secondary(group),
+                        list(added) + list(removed)
+                    ))
+            case .priority:
+                let details = changes.map { c in
+                    "\(priorityText(c.task, plan)): \(effect(c.gain))\(secondary(c)) (priority \(c.from) → \(c.to))"
+                }
+                lines.append(
+                    (
+                        "change the rank of \(count(changes.count, "task")): \(effect(group.gain))\(secondary(group))",
+                        details
+                    ))
+            case .anchor:
+                let details = changes.map { c in
+                    (c.to == "true" ? "make \(tasks[c.task].id) an anchor" : "\(tasks[c.task].id) no longer an anchor")
+                        + ": \(effect(c.gain))\(secondary(c))"
+                }
+                lines.append(
+                    ("change \(count(changes.count, "anchor")): \(effect(group.gain))\(secondary(group))", details))
+            }
+        }
+        return lines
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+
+    /// "run db-open before feed-cache on the workers": the task it overtakes
+    /// (the nearest ahead of it as written), on the same kind of thread.
+    static func priorityText(_ task: Int, _ plan: AdvicePlan) -> String {
+        let written = plan.written.tasks
+        let planned = plan.scenario.tasks
+        let main = written[task].mainThreadOnly
+        let place = main ? "on the main thread" : "on the workers"
+        var overtaken: [Int] = []
+        var fallenBehind: [Int] = []
+        for j in written.indices where j != task && written[j].mainThreadOnly == main {
+            let before = (written[j].priority, j) < (written[task].priority, task)
+            let after = (planned[j].priority, j) < (planned[task].priority, task)
+            if before && !after { overtaken.append(j) }
+            if !before && after { fallenBehind.append(j) }
+        }
+        let id = written[task].id
+        if let j = overtaken.max(by: { (written[$0].priority, $0) < (written[$1].priority, $1) }) {
+            let others = overtaken.count > 1 ? " (and \(count(overtaken.count - 1, "other")))" : ""
+            return "run \(id) before \(written[j].id)\(others) \(place)"
+        }
+        if let j = fallenBehind.min(by: { (written[$0].priority, $0) < (written[$1].priority, $1) }) {
+            let others = fallenBehind.count > 1 ? " (and \(count(fallenBehind.count - 1, "other")))" : ""
+            return "run \(written[j].id)\(others) before \(id) \(place)"
+        }
+        return "priority of \(id) \(place)"
+    }
+
+    static func boundText(_ plan: AdvicePlan) -> String {
+        let bound = plan.firstFrameBound
+        var out = "first-frame bound \(formatMillis(bound)) ms: "
+        let gap = plan.metrics.timeToFirstFrame - bound
+        out += gap <= 0 ? "the plan reaches it" : "the plan is \(formatMillis(gap)) ms above it"
+        out += " (as written: \(formatMillis(plan.baseline.timeToFirstFrame - bound)) ms above)"
+        return out
+    }
+
+    static func header(_ plan: AdvicePlan) -> String {
+        let c = plan.configuration
+        var out =
+            "\(plan.written.name) — advice under \(c.strategy.rawValue), objective \(c.objective.label); may change \(c.knobs.sorted().map(\.rawValue).joined(separator: ", "))"
+        if !c.keep.isEmpty { out += "; keeps \(c.keep.joined(separator: ", ")) as written" }
+        return out
+    }
+
+    static func constraintsText(_ plan: AdvicePlan) -> String? {
+        let c = plan.configuration
+        var parts: [String] = []
+        if let blocked = c.maxBlocked { parts.append("main thread blocked ≤ \(formatMillis(blocked)) ms") }
+        parts += c.maxRegressions.map(\.text)
+        return parts.isEmpty ? nil : "constraints: " + parts.joined(separator: "; ") + " — met"
+    }
+
+    /// The text report.
+    public static func text(_ plan: AdvicePlan) -> String {
+        var out = header(plan) + "\n\n"
+        let best = plan.bestStrategy
+        var rows = [["", "as written", "plan", "best built-in: \(best.rawValue)"]]
+        for metric in metrics {
+            rows.append([
+                metric.label + " (ms)", TextReport.fixed(time(metric, plan.baseline)),
+                TextReport.fixed(time(metric, plan.metrics)), TextReport.fixed(time(metric, plan.bestStrategyMetrics)),
+            ])
+        }
+        out += TextReport.table(rows, rightAligned: [false, true, true, true], indent: "  ")
+        out += "\n" + boundText(plan) + "\n"
+        if let constraints = constraintsText(plan) { out += constraintsText(plan) == nil ? "" : constraints + "\n" }
+        if let u = plan.uncertainty {
+            out +=
+                "under sampled costs (\(u.runs) runs, seed \(u.seed)): p50 \(formatMillis(u.baselineP50)) → \(formatMillis(u.planP50)) ms, p90 \(formatMillis(u.baselineP90)) → \(formatMillis(u.planP90)) ms"
+            out +=
+                u.keepsGainAtP90 ? " — the plan keeps its gain at p90\n" : " — the plan does NOT keep its gain at p90\n"
+        }
+        for note in plan.notes { out += "note: \(note)\n" }
+        out += "\n"
+        if plan.changes.isEmpty {
+            out += "no change improves on the scenario as written\n"
+            return out
+        }
+        out +=
+            "changes (\(plan.changes.count); each effect on the \(plan.configuration.objective.label) measured by taking it out of the plan):\n"
+        for (line, details) in changeLines(plan) {
+            out += "  " + line + "\n"
+            for detail in details { out += "      " + detail + "\n" }
+        }
+        return out
+    }
+
+    /// The markdown report.
+    public static func markdown(_ plan: AdvicePlan) -> String {
+        var out = "## " + header(plan) + "\n\n"
+        out += "| metric | as written | plan | best built-in: \(plan.bestStrategy.rawValue) |\n|---|---:|---:|---:|\n"
+        for metric in metrics {
+            out +=
+                "| \(metric.label) (ms) | \(TextReport.fixed(time(metric, plan.baseline))) | \(TextReport.fixed(time(metric, plan.metrics))) | \(TextReport.fixed(time(metric, plan.bestStrategyMetrics))) |\n"
+        }
+        out += "\n" + boundText(plan) + ".\n"
+        if let constraints = constraintsText(plan) { out += "\n" + constraints + ".\n" }
+        if let u = plan.uncertainty {
+            out +=
+                "\nUnder sampled costs (\(u.runs) runs, seed \(u.seed)): p50 \(formatMillis(u.baselineP50)) → \(formatMillis(u.planP50)) ms, p90 \(formatMillis(u.baselineP90)) → \(formatMillis(u.planP90)) ms"
+            out +=
+                u.keepsGainAtP90
+                ? " — the plan keeps its gain at p90.\n" : " — the plan does **not** keep its gain at p90.\n"
+        }
+        for note in plan.notes { out += "\n> \(note)\n" }
+        out += "\n### Changes\n\n"
+        if plan.changes.isEmpty { return out + "No change improves on the scenario as written.\n" }
+        for (line, details) in changeLines(plan) {
+            out += "- " + line + "\n"
+            for detail in details { out += "  - " + detail + "\n" }
+        }
+        return out
+    }
+
+    static func time(_ metric: Metric, _ m: Metrics) -> Micros {
+        guard case .time(let path) = metric.info.value else { return 0 }
+        return m[keyPath: path]
+    }
+}
+
+extension JSONWriter {
+    /// `advise --format json`.
+    public mutating func advice(_ plan: AdvicePlan) {
+        let c = plan.configuration
+        func metricsObject(_ m: Metrics) {
+            raw("{ "); key("metrics"); raw("{")
+            for (k, metric) in Metric.allCases.enumerated() {
+                raw(k == 0 ? " " : ", ")
+                key(metric.rawValue)
+                metricValue(metric, of: m)
+            }
+            raw(" } }")
+        }
+        raw("{\n  "); key("scenario"); string(plan.written.name)
+        raw(",\n  "); key("strategy"); string(c.strategy.rawValue)
+        raw(",\n  "); key("objective"); string(c.objective.rawValue)
+        raw(",\n  "); key("allow"); raw("[")
+        for (k, knob) in c.knobs.sorted().enumerated() {
+            if k > 0 { raw(", ") }
+            string(knob.rawValue)
+        }
+        raw("]")
+        raw(",\n  "); key("keep"); raw("[")
+        for (k, id) in c.keep.enumerated() {
+            if k > 0 { raw(", ") }
+            string(id)
+        }
+        raw("]")
+        raw(",\n  "); key("baseline"); metricsObject(plan.baseline)
+        raw(",\n  "); key("plan"); metricsObject(plan.metrics)
+        raw(",\n  "); key("bestBuiltIn"); raw("{ "); key("strategy"); string(plan.bestStrategy.rawValue)
+        raw(", "); key("metrics"); raw("{")
+        for (k, metric) in Metric.allCases.enumerated() {
+            raw(k == 0 ? " " : ", ")
+            key(metric.rawValue)
+            metricValue(metric, of: plan.bestStrategyMetrics)
+        }
+        raw(" } }")
+        raw(",\n  "); key("firstFrameBoundMs"); millis(plan.firstFrameBound)
+        raw(",\n  "); key("reachesBound"); bool(plan.metrics.timeToFirstFrame <= plan.firstFrameBound)
+        raw(",\n  "); key("changes"); raw("[")
+        for (k, change) in plan.changes.enumerated() {
+            raw(k == 0 ? "\n    { " : ",\n    { ")
+            key("task"); string(plan.written.tasks[change.task].id)
+            raw(", "); key("key"); string(change.key.rawValue)
+            raw(", "); key("from"); raw(change.from)
+            raw(", "); key("to"); raw(change.to)
+            raw(", "); key("gainMs"); millis(change.gain)
+            raw(", "); key("readyGainMs"); millis(change.readyGain)
+            raw(", "); key("fullDisplayGainMs"); millis(change.fullDisplayGain)
+            raw(", "); key("launchGainMs"); millis(change.launchGain)
+            raw(" }")
+        }
+        raw(plan.changes.isEmpty ? "]" : "\n  ]")
+        raw(",\n  "); key("groups"); raw("[")
+        for (k, group) in plan.groups.enumerated() {
+            raw(k == 0 ? "\n    { " : ",\n    { ")
+            key("key"); string(group.key.rawValue)
+            raw(", "); key("count"); integer(group.changes.count)
+            raw(", "); key("gainMs"); millis(group.gain)
+            raw(", "); key("readyGainMs"); millis(group.readyGain)
+            raw(", "); key("fullDisplayGainMs"); millis(group.fullDisplayGain)
+            raw(", "); key("launchGainMs"); millis(group.launchGain)
+            raw(" }")
+        }
+        raw(plan.groups.isEmpty ? "]" : "\n  ]")
+        if let u = plan.uncertainty {
+            raw(",\n  "); key("uncertainty"); raw("{ ")
+            key("runs"); integer(u.runs)
+            raw(", "); key("seed"); raw(String(u.seed))
+            raw(", "); key("baselineP50Ms"); millis(u.baselineP50)
+            raw(", "); key("baselineP90Ms"); millis(u.baselineP90)
+            raw(", "); key("planP50Ms"); millis(u.planP50)
+            raw(", "); key("planP90Ms"); millis(u.planP90)
+            raw(", "); key("keepsGainAtP90"); bool(u.keepsGainAtP90)
+            raw(", "); key("fellBack"); bool(u.fellBack)
+            raw(" }")
+        }
+        raw(",\n  "); key("notes"); raw("[")
+        for (k, note) in plan.notes.enumerated() {
+            if k > 0 { raw(", ") }
+            string(note)
+        }
+        raw("]")
+        raw(",\n  "); key("evaluations"); integer(plan.evaluations)
+        raw("\n}\n")
+    }
+}

@@ -1,0 +1,544 @@
+import Synchronization
+
+/// The keys `advise` may change, for every task.
+struct AdviseSettings: Sendable, Equatable {
+    var after: [Bool]
+    var priority: [Int]
+    var idle: [Bool]
+    var anchor: [Bool]
+}
+
+/// A plan's rank in the search, compared lexicographically: constraint
+/// excess, objective, first frame before vsync, full display, launch
+/// completion, number of changes.
+struct AdviseKey: Sendable, Comparable {
+    var values: [Int]
+
+    static func < (a: AdviseKey, b: AdviseKey) -> Bool { a.values.lexicographicallyPrecedes(b.values) }
+
+    /// The same key without the count of changes.
+    var withoutChanges: ArraySlice<Int> { values.dropLast() }
+}
+
+/// A simulated plan.
+struct AdviseEvaluation: Sendable {
+    var settings: AdviseSettings
+    var metrics: Metrics
+    var key: AdviseKey
+    var excess: Int { key.values[0] }
+}
+
+/// One step of the local search.
+enum AdviseMove: Sendable {
+    case toggleAfter(Int)
+    case toggleIdle(Int)
+    case toggleAnchor(Int)
+    case setPriority(Int, Int)
+    case swapPriority(Int, Int)
+    /// A task first among those on its kind of thread: the new priorities.
+    case promote(Int, [Int])
+    /// Every change of one key back as written.
+    case revert(AdviseChange.Key)
+
+    /// Whether the move only takes changes back (the moves tried once the bound is reached).
+    func isReversion(_ current: AdviseSettings, _ original: AdviseSettings) -> Bool {
+        switch self {
+        case .toggleAfter(let i): current.after[i] != original.after[i]
+        case .toggleIdle(let i): current.idle[i] != original.idle[i]
+        case .toggleAnchor(let i): current.anchor[i] != original.anchor[i]
+        case .setPriority(let i, let p): p == original.priority[i]
+        case .swapPriority, .promote: false
+        case .revert: true
+        }
+    }
+
+    func applied(to s: AdviseSettings, original: AdviseSettings) -> AdviseSettings {
+        var s = s
+        switch self {
+        case .toggleAfter(let i): s.after[i].toggle()
+        case .toggleIdle(let i): s.idle[i].toggle()
+        case .toggleAnchor(let i): s.anchor[i].toggle()
+        case .setPriority(let i, let p): s.priority[i] = p
+        case .swapPriority(let i, let j): s.priority.swapAt(i, j)
+        case .promote(_, let priorities): s.priority = priorities
+        case .revert(let key):
+            switch key {
+            case .after: s.after = original.after
+            case .priority: s.priority = original.priority
+            case .idle: s.idle = original.idle
+            case .anchor: s.anchor = original.anchor
+            }
+        }
+        return s
+    }
+}
+
+struct AdviseSearch {
+    let written: Scenario
+    let configuration: AdviseConfiguration
+    let n: Int
+    /// The first frame or an anchor waits for the task (directly or not).
+    let needed: [Bool]
+    let canAfter: [Bool]
+    let canIdle: [Bool]
+    let canPriority: [Bool]
+    let canAnchor: [Bool]
+    let original: AdviseSettings
+    let baseline: Metrics
+    /// (metric, largest value allowed in µs).
+    let limits: [(Metric, Micros)]
+    /// Moves simulated together; fixed, so that the plan does not depend on `jobs`.
+    static let batchSize = 8
+    private(set) var evaluations = 0
+
+    init(_ scenario: Scenario, _ configuration: AdviseConfiguration) throws(AdviseError) {
+        written = scenario
+        self.configuration = configuration
+        let tasks = scenario.tasks
+        n = tasks.count
+        let ids = tasks.map(\.id)
+        var kept = [Bool](repeating: false, count: n)
+        let index = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        for id in configuration.keep {
+            guard let i = index[id] else {
+                throw AdviseError("unknown task '\(id)' in '--keep'\(didYouMean(id, in: ids))")
+            }
+            kept[i] = true
+        }
+        var needed = [Bool](repeating: false, count: n)
+        var stack: [Int] = []
+        for i in 0..<n where tasks[i].firstFrame || tasks[i].anchor {
+            needed[i] = true
+            stack.append(i)
+        }
+        while let i = stack.popLast() {
+            for d in tasks[i].dependsOn where !needed[d] {
+                needed[d] = true
+                stack.append(d)
+            }
+        }
+        self.needed = needed
+        let knobs = Set(configuration.knobs)
+        canAfter = (0..<n).map { knobs.contains(.after) && !kept[$0] && !needed[$0] }
+        canIdle = (0..<n).map { knobs.contains(.idle) && !kept[$0] && !needed[$0] && tasks[$0].mainThreadOnly }
+        canPriority = (0..<n).map { knobs.contains(.priority) && !kept[$0] }
+        // An anchor only where the first frame already waits: nothing it needs can have `after`.
+        canAnchor = (0..<n).map { knobs.contains(.anchor) && !kept[$0] && needed[$0] && tasks[$0].after == nil }
+        original = AdviseSettings(
+            after: tasks.map { $0.after != nil }, priority: tasks.map(\.priority), idle: tasks.map(\.idle),
+            anchor: tasks.map(\.anchor))
+        baseline = LaunchEngine(scenario).metrics(configuration.strategy, options: configuration.options)
+        var limits: [(Metric, Micros)] = []
+        if let maxBlocked = configuration.maxBlocked { limits.append((.mainThreadBlockedMs, maxBlocked)) }
+        for limit in configuration.maxRegressions {
+            guard case .time(let path) = limit.metric.info.value else { continue }
+            limits.append((limit.metric, limit.limit(written: baseline[keyPath: path])))
+        }
+        self.limits = limits
+    }
+
+    // MARK: Plans and their simulation
+
+    func scenario(_ s: AdviseSettings) -> Scenario {
+        var plan = written
+        for i in 0..<n {
+            plan.tasks[i].after = s.after[i] ? (written.tasks[i].after ?? .firstFrame) : nil
+            plan.tasks[i].priority = s.priority[i]
+            plan.tasks[i].idle = s.idle[i]
+            plan.tasks[i].anchor = s.anchor[i]
+        }
+        return plan
+    }
+
+    func changeCount(_ s: AdviseSettings) -> Int {
+        var count = 0
+        for i in 0..<n {
+            if s.after[i] != original.after[i] { count += 1 }
+            if s.priority[i] != original.priority[i] { count += 1 }
+            if s.idle[i] != original.idle[i] { count += 1 }
+            if s.anchor[i] != original.anchor[i] { count += 1 }
+        }
+        return count
+    }
+
+    func excess(_ m: Metrics) -> Int {
+        var total = 0
+        for (metric, limit) in limits {
+            guard case .time(let path) = metric.info.value else { continue }
+            total += max(0, m[keyPath: path] - limit)
+        }
+        // Never break more dependencies than as written (`priority` can).
+        total += max(0, m.dependencyViolations - baseline.dependencyViolations) * 1_000_000_000
+        return total
+    }
+
+    func metrics(_ s: AdviseSettings) -> Metrics {
+        LaunchEngine(scenario(s)).metrics(configuration.strategy, options: configuration.options)
+    }
+
+    func evaluate(_ s: AdviseSettings) -> AdviseEvaluation {
+        let m = metrics(s)
+        let key = AdviseKey(values: [
+            excess(m), configuration.objective.value(m), m.firstFrameReady, m.timeToFullDisplay, m.launchComplete,
+            changeCount(s),
+        ])
+        return AdviseEvaluation(settings: s, metrics: m, key: key)
+    }
+
+    /// Simulates every plan, in parallel; results in order.
+    mutating func evaluateAll(_ plans: [AdviseSettings]) -> [AdviseEvaluation] {
+        evaluations += plans.count
+        let search = self
+        return Parallel.mapChunks(count: plans.count, chunkSize: 1, jobs: configuration.jobs) { range in
+            range.map { search.evaluate(plans[$0]) }
+        }.flatMap { $0 }
+    }
+
+    // MARK: Constructive plans
+
+    /// `after` on every task that may have it (or, without that knob, `idle` on every main-thread task that may).
+    func deferAll(_ s: AdviseSettings) -> AdviseSettings {
+        var s = s
+        for i in 0..<n where canAfter[i] { s.after[i] = true }
+        if !configuration.knobs.contains(.after) {
+            for i in 0..<n where canIdle[i] { s.idle[i] = true }
+        }
+        return s
+    }
+
+    /// Each task's longest path (cost + latency) to a first-frame task through
+    /// tasks the first frame needs; 0 for the others.
+    /// With `mainWeight` 0 the main-thread tasks count for nothing (the work
+    /// they unlock on the workers ranks them); with `summing`, every needed
+    /// task after it counts (the work it unlocks), not only the longest path.
+    func tailLengths(mainWeight: Int = 1, summing: Bool = false) -> [Micros] {
+        let tasks = written.tasks
+        var dependents = [[Int]](repeating: [], count: n)
+        var remaining = [Int](repeating: 0, count: n)
+        for i in 0..<n {
+            for d in tasks[i].dependsOn {
+                dependents[d].append(i)
+                remaining[i] += 0
+            }
+        }
+        // Reverse topological order: a task after every task that depends on it.
+        var pendingDependents = dependents.map(\.count)
+        var order: [Int] = []
+        var ready = (0..<n).filter { pendingDependents[$0] == 0 }
+        while let i = ready.popLast() {
+            order.append(i)
+            for d in tasks[i].dependsOn {
+                pendingDependents[d] -= 1
+                if pendingDependents[d] == 0 { ready.append(d) }
+            }
+        }
+        var tail = [Micros](repeating: 0, count: n)
+        for i in order where needed[i] {
+            var best: Micros = 0
+            for j in dependents[i] where needed[j] {
+                // Summed over a DAG the work after a task can count paths: saturate.
+                best = summing ? min(best + tail[j], Micros.max / 4) : max(best, tail[j])
+            }
+            let own = tasks[i].cost * (tasks[i].mainThreadOnly ? mainWeight : 1)
+            tail[i] = own + (tasks[i].firstFrame ? 0 : tasks[i].latency) + best
+        }
+        return tail
+    }
+
+    /// Critical-path-first ranks: the needed tasks by their longest path to
+    /// the first frame (longest first), in as few priority levels as keep
+    /// that order with the index as tie-break; then every other task.
+    func criticalPathRanks(_ s: AdviseSettings, tail: [Micros]? = nil) -> AdviseSettings {
+        guard configuration.knobs.contains(.priority) else { return s }
+        var s = s
+        let tail = tail ?? tailLengths()
+        let order = (0..<n).filter { needed[$0] && canPriority[$0] }.sorted { (-tail[$0], $0) < (-tail[$1], $1) }
+        var level = 0
+        var previous = -1
+        for i in order {
+            if previous >= 0 && i < previous { level += 1 }
+            s.priority[i] = level
+            previous = i
+        }
+        let rest = min(level + 1, 1_000_000)
+        for i in 0..<n where !needed[i] && canPriority[i] { s.priority[i] = max(original.priority[i], rest) }
+        return s
+    }
+
+    // MARK: Local search
+
+    func moves(_ s: AdviseSettings, reversionsOnly: Bool) -> [AdviseMove] {
+        var moves: [AdviseMove] = []
+        for key in AdviseChange.Key.allCases {
+            let differs =
+                switch key {
+                case .after: s.after != original.after
+                case .priority: s.priority != original.priority
+                case .idle: s.idle != original.idle
+                case .anchor: s.anchor != original.anchor
+                }
+            if differs { moves.append(.revert(key)) }
+        }
+        // The task just ahead of each in rank order, and the first, among the
+        // tasks on the same kind of thread that run before the first frame
+        // (the needed ones and those not deferred).
+        var ahead = [Int](repeating: -1, count: n)
+        var front = [Int](repeating: -1, count: n)
+        if configuration.knobs.contains(.priority) {
+            for main in [false, true] {
+                let order = (0..<n).filter {
+                    canPriority[$0] && written.tasks[$0].mainThreadOnly == main && (needed[$0] || !s.after[$0])
+                }.sorted { (s.priority[$0], $0) < (s.priority[$1], $1) }
+                for k in order.indices.dropFirst() {
+                    ahead[order[k]] = order[k - 1]
+                    if k > 1 { front[order[k]] = order[0] }
+                }
+            }
+        }
+        for i in 0..<n {
+            if canAfter[i] { moves.append(.toggleAfter(i)) }
+            if canIdle[i] { moves.append(.toggleIdle(i)) }
+            if canAnchor[i] { moves.append(.toggleAnchor(i)) }
+            if canPriority[i] {
+                if s.priority[i] != original.priority[i] { moves.append(.setPriority(i, original.priority[i])) }
+                let j = ahead[i]
+                if j >= 0 && (needed[i] || !s.after[i]) {
+                    if s.priority[j] != s.priority[i] {
+                        moves.append(.swapPriority(i, j))
+                    } else if s.priority[i] > 0 {
+                        moves.append(.setPriority(i, s.priority[i] - 1))
+                    }
+                }
+                if front[i] >= 0 { moves.append(.promote(i, promoted(i, ahead: front[i], s.priority))) }
+            }
+        }
+        return reversionsOnly ? moves.filter { $0.isReversion(s, original) } : moves
+    }
+
+    /// `priority` with task `i` ranked just ahead of `first`: at its level
+    /// when `first` comes later in the file, one level up when there is room,
+    /// else every other task that may change one level down.
+    func promoted(_ i: Int, ahead first: Int, _ priority: [Int]) -> [Int] {
+        var priority = priority
+        if first > i {
+            priority[i] = priority[first]
+        } else if priority[first] > 0 {
+            priority[i] = priority[first] - 1
+        } else {
+            for k in 0..<n where k != i && canPriority[k] { priority[k] = min(priority[k] + 1, 1_000_000) }
+            priority[i] = 0
+        }
+        return priority
+    }
+
+    func reachedBound(_ e: AdviseEvaluation) -> Bool {
+        e.excess == 0 && configuration.objective.value(e.metrics) <= e.metrics.firstFrameBound
+    }
+
+    /// The best plan found from `start`.
+    /// Local search from `start` with at most `budget` simulations, comparing
+    /// the first `keyLength` parts of the key; returns the plan and the
+    /// simulations spent. `done` and `total` place it in the whole search for `progress`.
+    mutating func improve(
+        _ start: AdviseEvaluation, budget: Int, keyLength: Int = 6, done: Int = 0, total: Int,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) -> (AdviseEvaluation, spent: Int) {
+        func better(_ a: AdviseEvaluation, _ b: AdviseEvaluation) -> Bool {
+            a.key.values.prefix(keyLength).lexicographicallyPrecedes(b.key.values.prefix(keyLength))
+        }
+        var current = start
+        var spent = 0
+        var cursor = 0
+        var stale = 0
+        var moves = self.moves(current.settings, reversionsOnly: reachedBound(current))
+        while spent < budget && !moves.isEmpty && stale < moves.count {
+            let count = min(Self.batchSize, moves.count - stale, budget - spent)
+            let batch = (0..<count).map { moves[(cursor + $0) % moves.count] }
+            let results = evaluateAll(batch.map { $0.applied(to: current.settings, original: original) })
+            spent += count
+            progress?(done + spent, total)
+            var winner = -1
+            for k in results.indices where better(results[k], winner < 0 ? current : results[winner]) { winner = k }
+            if winner >= 0 {
+                current = results[winner]
+                let next = (cursor + winner + 1) % moves.count
+                moves = self.moves(current.settings, reversionsOnly: reachedBound(current))
+                cursor = moves.isEmpty ? 0 : next % moves.count
+                stale = 0
+            } else {
+                cursor = (cursor + count) % moves.count
+                stale += count
+            }
+        }
+        return (current, spent)
+    }
+
+    // MARK: The whole search
+
+    mutating func run(progress: (@Sendable (Int, Int) -> Void)?) -> AdvicePlan {
+        let configuration = self.configuration
+        let deferred = deferAll(original)
+        let ranked = criticalPathRanks(original)
+        let simple = criticalPathRanks(deferred)
+        var starts = [original, deferred, ranked, simple]
+        if configuration.knobs.contains(.priority) {
+            // Other ranks, as cheap to try: by the worker path a task opens, by all the work after it.
+            starts.append(criticalPathRanks(deferred, tail: tailLengths(mainWeight: 0)))
+            starts.append(criticalPathRanks(deferred, tail: tailLengths(summing: true)))
+        }
+        if configuration.knobs.contains(.after) && configuration.knobs.contains(.idle) {
+            // Without a post-frame callback: the main-thread work in idle handlers instead.
+            var idleOnly = simple
+            for i in 0..<n where canIdle[i] {
+                idleOnly.idle[i] = true
+                idleOnly.after[i] = original.after[i]
+            }
+            starts.append(idleOnly)
+        }
+        let constructed = evaluateAll(starts)
+        let simpleEvaluation = constructed[3]
+        var best = constructed[0]
+        for e in constructed.dropFirst() where e.key < best.key { best = e }
+        let budget = configuration.evaluationBudget(taskCount: n)
+        // First for the first frame alone (the objective and the frame before
+        // vsync): what helps launch completion or full display must not undo
+        // a deferral whose worth shows only with others. Then the whole key,
+        // which takes back the changes that do not help.
+        var spent = 0
+        if !reachedBound(best) {
+            (best, spent) = improve(best, budget: budget * 2 / 3, keyLength: 3, total: budget, progress: progress)
+        }
+        best = improve(best, budget: budget - spent, done: spent, total: budget, progress: progress).0
+
+        // Under uncertainty: the plan must keep its gain at p90.
+        var uncertainty: AdviseUncertainty?
+        var notes: [String] = []
+        if configuration.runs > 0, let sampler = try? CostSampler(written, jitter: nil) {
+            let base = percentiles(original, sampler)
+            var plan = percentiles(best.settings, sampler)
+            var fellBack = false
+            if plan.p90 > base.p90 {
+                // A simpler plan that does, if any: the best constructive one.
+                let fallbacks = constructed.filter { $0.excess == 0 }.sorted { $0.key < $1.key }
+                for candidate in fallbacks {
+                    let p = percentiles(candidate.settings, sampler)
+                    if p.p90 <= base.p90 {
+                        best = candidate
+                        plan = p
+                        fellBack = true
+                        break
+                    }
+                }
+                if !fellBack {
+                    notes.append(
+                        "under sampled costs the plan does not keep its gain at p90 (\(formatMillis(plan.p90)) ms against \(formatMillis(base.p90)) ms as written), and no simpler plan does"
+                    )
+                } else {
+                    notes.append(
+                        "the plan found first lost its gain at p90 under sampled costs; this simpler plan keeps it")
+                }
+            }
+            uncertainty = AdviseUncertainty(
+                runs: configuration.runs, seed: configuration.seed, baselineP50: base.p50, baselineP90: base.p90,
+                planP50: plan.p50, planP90: plan.p90, keepsGainAtP90: plan.p90 <= base.p90, fellBack: fellBack)
+        }
+
+        // Each change's own effect: the plan without it.
+        var changes: [AdviseChange] = []
+        var without: [AdviseSettings] = []
+        func json(_ after: Bool) -> String { after ? "\"firstFrame\"" : "null" }
+        for i in 0..<n {
+            let s = best.settings
+            if s.after[i] != original.after[i] {
+                changes.append(
+                    AdviseChange(task: i, key: .after, from: json(original.after[i]), to: json(s.after[i]), gain: 0))
+                without.append(AdviseMove.toggleAfter(i).applied(to: s, original: original))
+            }
+            if s.priority[i] != original.priority[i] {
+                changes.append(
+                    AdviseChange(
+                        task: i, key: .priority, from: String(original.priority[i]), to: String(s.priority[i]), gain: 0)
+                )
+                without.append(AdviseMove.setPriority(i, original.priority[i]).applied(to: s, original: original))
+            }
+            if s.idle[i] != original.idle[i] {
+                changes.append(
+                    AdviseChange(task: i, key: .idle, from: String(original.idle[i]), to: String(s.idle[i]), gain: 0))
+                without.append(AdviseMove.toggleIdle(i).applied(to: s, original: original))
+            }
+            if s.anchor[i] != original.anchor[i] {
+                changes.append(
+                    AdviseChange(
+                        task: i, key: .anchor, from: String(original.anchor[i]), to: String(s.anchor[i]), gain: 0))
+                without.append(AdviseMove.toggleAnchor(i).applied(to: s, original: original))
+            }
+        }
+        let groupKeys = AdviseChange.Key.allCases.filter { key in changes.contains { $0.key == key } }
+        for key in groupKeys { without.append(AdviseMove.revert(key).applied(to: best.settings, original: original)) }
+        let objective = configuration.objective
+        let planValue = objective.value(best.metrics)
+        let reverted = evaluateAll(without)
+        let planMetrics = best.metrics
+        for k in changes.indices {
+            let m = reverted[k].metrics
+            changes[k].gain = objective.value(m) - planValue
+            changes[k].readyGain = m.firstFrameReady - planMetrics.firstFrameReady
+            changes[k].fullDisplayGain = m.timeToFullDisplay - planMetrics.timeToFullDisplay
+            changes[k].launchGain = m.launchComplete - planMetrics.launchComplete
+        }
+        let groups = groupKeys.enumerated().map { g, key in
+            let m = reverted[changes.count + g].metrics
+            return AdviseChangeGroup(
+                key: key, changes: changes.indices.filter { changes[$0].key == key },
+                gain: objective.value(m) - planValue, readyGain: m.firstFrameReady - planMetrics.firstFrameReady,
+                fullDisplayGain: m.timeToFullDisplay - planMetrics.timeToFullDisplay,
+                launchGain: m.launchComplete - planMetrics.launchComplete)
+        }
+
+        // The built-in strategies on the scenario as written.
+        let engine = LaunchEngine(written)
+        var bestStrategy = configuration.strategy
+        var bestMetrics = baseline
+        for strategy in Strategy.allCases {
+            let m = engine.metrics(strategy, options: configuration.options)
+            func rank(_ m: Metrics) -> [Int] {
+                [
+                    m.dependencyViolations > 0 ? 1 : 0, objective.value(m), m.firstFrameReady, m.timeToFullDisplay,
+                    m.launchComplete,
+                ]
+            }
+            if rank(m).lexicographicallyPrecedes(rank(bestMetrics)) {
+                bestStrategy = strategy
+                bestMetrics = m
+            }
+        }
+        return AdvicePlan(
+            configuration: configuration, written: written, scenario: scenario(best.settings), baseline: baseline,
+            metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics, changes: changes,
+            groups: groups, simpleMetrics: simpleEvaluation.metrics, uncertainty: uncertainty,
+            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits)
+    }
+
+    /// p50 and p90 (nearest rank) of the objective over sampled launches.
+    func percentiles(_ s: AdviseSettings, _ sampler: CostSampler) -> (p50: Micros, p90: Micros) {
+        let engine = LaunchEngine(scenario(s))
+        let configuration = self.configuration
+        let runs = configuration.runs
+        let values = Parallel.mapChunks(count: runs, chunkSize: 64, jobs: configuration.jobs) { range in
+            var runner = engine.makeRunner()
+            var costs = sampler.medians
+            var latencies = sampler.latencyMedians
+            return range.map { run in
+                sampler.sample(run: run, seed: configuration.seed, into: &costs)
+                if sampler.latencyTasks > 0 {
+                    sampler.sampleLatencies(run: run, seed: configuration.seed, into: &latencies)
+                }
+                let t = runner.headlineTimes(
+                    configuration.strategy, costs: costs, latencies: latencies, options: configuration.options)
+                return configuration.objective == .firstFrame ? t.timeToFirstFrame : t.timeToFullDisplay
+            }
+        }.flatMap { $0 }.sorted()
+        func rank(_ p: Double) -> Micros { values[max(0, Int((p * Double(values.count)).rounded(.up)) - 1)] }
+        return (rank(0.5), rank(0.9))
+    }
+}

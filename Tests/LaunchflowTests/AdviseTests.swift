@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+@testable import LaunchflowCLI
+@testable import LaunchflowCore
+
+/// `advise`: hand-checked plans, bad input, and properties over random scenarios.
+@Suite(.serialized)
+struct AdviseTests {
+    /// 1000 Hz (a frame is 1 ms), no commit or render time. Under dag, dFL
+    /// enqueues `sdk` (index 0) and `home` at 0; iteration 1 runs `sdk` 0–20,
+    /// then `home` 20–25: first frame 25. The bound is 5 (home alone).
+    /// Deferring `sdk` until after the first frame gives 5 — the only way:
+    /// ranking `home` first keeps `sdk` in the same iteration (its commit at
+    /// 25), and as an idle task `sdk` runs in that iteration's idle step.
+    static let sdk = #"""
+        { "name": "sdk", "device": { "cores": 2, "refreshRate": 1000 },
+          "tasks": [
+            { "id": "sdk", "cost": 20, "mainThreadOnly": true },
+            { "id": "home", "cost": 5, "mainThreadOnly": true, "firstFrame": true }
+          ] }
+        """#
+
+    /// One worker: `feed-cache` (index 0) 0–10, `db-open` 10–15, `home` 15–16
+    /// under dag: first frame 16; the bound is 6 (db-open then home).
+    static let worker = #"""
+        { "name": "worker", "device": { "cores": 2, "refreshRate": 1000 },
+          "tasks": [
+            { "id": "feed-cache", "cost": 10 },
+            { "id": "db-open", "cost": 5 },
+            { "id": "home", "cost": 1, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["db-open"] }
+          ] }
+        """#
+
+    static func configuration(_ knobs: [AdviseKnob] = AdviseKnob.defaults, jobs: Int = 1) -> AdviseConfiguration {
+        var configuration = AdviseConfiguration()
+        configuration.knobs = knobs
+        configuration.jobs = jobs
+        return configuration
+    }
+
+    @Test func deferringTheSDKIsTheOnlyChangeAndReachesTheBound() throws {
+        let plan = try Advise.plan(try scenario(Self.sdk), Self.configuration())
+        #expect(plan.baseline.timeToFirstFrame == 25_000)
+        #expect(plan.firstFrameBound == 5_000)
+        #expect(plan.metrics.timeToFirstFrame == 5_000)
+        // sdk, held until 5, runs 5–25.
+        #expect(plan.metrics.launchComplete == 25_000)
+        // Taken out again, sdk runs 0–20 and home 20–25 (launch complete 25 either way).
+        #expect(
+            plan.changes == [
+                AdviseChange(
+                    task: 0, key: .after, from: "null", to: "\"firstFrame\"", gain: 20_000, readyGain: 20_000,
+                    fullDisplayGain: 20_000, launchGain: 0)
+            ])
+        #expect(
+            plan.groups == [
+                AdviseChangeGroup(
+                    key: .after, changes: [0], gain: 20_000, readyGain: 20_000, fullDisplayGain: 20_000, launchGain: 0)
+            ])
+    }
+
+    @Test func withoutAfterNoPlanBeatsTheScenarioAsWritten() throws {
+        let plan = try Advise.plan(try scenario(Self.sdk), Self.configuration([.priority, .idle]))
+        #expect(plan.metrics.timeToFirstFrame == 25_000)
+        #expect(plan.changes.isEmpty)
+    }
+
+    @Test func oneWorkerDefersTheCacheOrRanksTheDatabaseFirst() throws {
+        let deferred = try Advise.plan(try scenario(Self.worker), Self.configuration())
+        #expect(deferred.baseline.timeToFirstFrame == 16_000)
+        #expect(deferred.metrics.timeToFirstFrame == 6_000)
+        #expect(deferred.firstFrameBound == 6_000)
+        // One change suffices; fewer changes win ties.
+        #expect(deferred.changes.count == 1)
+        let ranked = try Advise.plan(try scenario(Self.worker), Self.configuration([.priority]))
+        #expect(ranked.metrics.timeToFirstFrame == 6_000)
+        #expect(ranked.changes.map { [$0.task, $0.gain] } == [[0, 10_000]])
+        #expect(ranked.changes.map { [$0.key.rawValue, $0.from, $0.to] } == [["priority", "0", "1"]])
+        #expect(AdviseReport.text(ranked).contains("run db-open before feed-cache on the workers: −10 ms"))
+    }
+
+    @Test func keptTasksStayAsWritten() throws {
+        var configuration = Self.configuration()
+        configuration.keep = ["sdk"]
+        let plan = try Advise.plan(try scenario(Self.sdk), configuration)
+        #expect(plan.changes.isEmpty)
+        #expect(plan.metrics.timeToFirstFrame == 25_000)
+    }
+
+    // MARK: Bad input
+
+    static let badInput: [(args: [String], message: String)] = [
+        (["--keep", "sdk,hom"], "unknown task 'hom' in '--keep'; did you mean 'home'?"),
+        (["--allow", "after,prio"], "unknown knob 'prio' in '--allow'"),
+        (["--max-regression", "launch=10%"], "unknown metric 'launch' in '--max-regression'"),
+        (["--max-regression", "launchComplete=ten"], "invalid limit 'ten'"),
+        (["--max-blocked", "-1"], "invalid value '-1' for '--max-blocked'"),
+        (
+            ["--strategy", "anchored", "--max-blocked", "0"],
+            "no plan keeps the main thread blocked ≤ 0 ms under anchored"
+        ),
+    ]
+
+    @Test(arguments: badInput.indices)
+    func badInputIsAClearErrorAndWritesNothing(_ k: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Under anchored, dFL runs home itself and waits for db-open: blocked whatever the plan.
+        let file = try folder.write("s.json", k == Self.badInput.count - 1 ? Self.worker : Self.sdk)
+        let out = folder.path("plan.json")
+        let args = ["advise", file, "--out", out] + Self.badInput[k].args
+        let result = Launchflow.runInProcess(args)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(Self.badInput[k].message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    // MARK: The written plan
+
+    @Test func theWrittenPlanLoadsAndSimulatesToTheReportedMetrics() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path("plan.json")
+        let path = repositoryRoot.appendingPathComponent("scenarios/modules.json").path
+        let result = Launchflow.runInProcess(["advise", path, "--out", out, "--format", "json", "--jobs", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let planned = ((report["plan"] as! [String: Any])["metrics"] as! [String: Any])
+        let reloaded = try ScenarioLoader.load(path: out)
+        let metrics = LaunchEngine(reloaded).metrics(.dag)
+        for metric in Metric.allCases {
+            #expect((planned[metric.rawValue] as! NSNumber).doubleValue == metrics.value(metric), "\(metric)")
+        }
+        // Only the changed keys changed: the same tasks, in the same order.
+        let written = try ScenarioLoader.load(path: path)
+        #expect(reloaded.tasks.map(\.id) == written.tasks.map(\.id))
+        let changes = report["changes"] as! [[String: Any]]
+        var differing = 0
+        for (a, b) in zip(written.tasks, reloaded.tasks) {
+            #expect(a.cost == b.cost && a.dependsOn == b.dependsOn && a.mainThreadOnly == b.mainThreadOnly)
+            #expect(a.latency == b.latency && a.delay == b.delay && a.queue == b.queue && a.group == b.group)
+            #expect(a.firstFrame == b.firstFrame && a.fullyDrawn == b.fullyDrawn)
+            differing +=
+                [a.after != b.after, a.priority != b.priority, a.idle != b.idle, a.anchor != b.anchor]
+                .filter { $0 }.count
+        }
+        #expect(differing == changes.count)
+        #expect(reloaded.device == written.device && reloaded.preMain == written.preMain)
+    }
+
+    // MARK: Properties over random scenarios
+
+    static func random(_ seed: UInt64, everyKey: Bool = false) throws -> Scenario {
+        var rng = SplitMix64(seed: seed &* 0x9E37_79B9)
+        var generator = RandomScenario(taskCount: 20 + Int(rng.next() % 131))
+        if everyKey {
+            generator = generator.usingEveryV2Key()
+            generator.afterShare = 0.1
+            generator.fullyDrawnShare = 0.05
+        }
+        return try generator.make(seed: seed)
+    }
+
+    /// Legal (the written file loads and validates), verified by re-simulation,
+    /// never worse than as written nor than the simple plan on the objective.
+    @Test(arguments: [(1, false), (2, false), (3, true), (4, true), (5, false), (6, true)] as [(UInt64, Bool)])
+    func plansAreLegalVerifiedAndNeverWorse(_ seed: UInt64, _ everyKey: Bool) throws {
+        for strategy in [Strategy.dag, .anchored, .priority] {
+            let written = try Self.random(seed, everyKey: everyKey)
+            var configuration = Self.configuration(AdviseKnob.allCases, jobs: 2)
+            configuration.strategy = strategy
+            configuration.maxEvaluations = 200
+            let plan = try Advise.plan(written, configuration)
+            let reloaded = try ScenarioLoader.decode(plan.scenario.jsonBytes(), file: "plan.json")
+            #expect(LaunchEngine(reloaded).metrics(strategy) == plan.metrics)
+            #expect(plan.metrics.timeToFirstFrame <= plan.baseline.timeToFirstFrame)
+            #expect(plan.metrics.timeToFirstFrame <= plan.simpleMetrics.timeToFirstFrame)
+            #expect(plan.metrics.dependencyViolations <= plan.baseline.dependencyViolations)
+        }
+    }
+
+    @Test func theSameForAnyNumberOfJobs() throws {
+        let written = try Self.random(11)
+        var one = Self.configuration(jobs: 1)
+        one.runs = 50
+        var four = one
+        four.jobs = 4
+        var a = JSONWriter()
+        a.advice(try Advise.plan(written, one))
+        var b = JSONWriter()
+        b.advice(try Advise.plan(written, four))
+        #expect(a.bytes == b.bytes)
+    }
+
+    @Test func constraintsHold() throws {
+        let written = try scenario(Self.sdk)
+        var configuration = Self.configuration()
+        // Deferring sdk costs nothing at launch completion here; a 0 ms limit still admits the plan.
+        configuration.maxRegressions = [AdviseRegressionLimit(metric: .launchCompleteMs, allowance: .micros(0))]
+        let plan = try Advise.plan(written, configuration)
+        #expect(plan.metrics.launchComplete <= plan.baseline.launchComplete)
+        #expect(plan.metrics.timeToFirstFrame == 5_000)
+    }
+
+    @Test func samplingReportsP50AndP90() throws {
+        let written = try scenario(
+            Self.sdk.replacingOccurrences(of: #""cost": 20,"#, with: #""cost": 20, "costP90": 30,"#))
+        var configuration = Self.configuration()
+        configuration.runs = 200
+        let plan = try Advise.plan(written, configuration)
+        let u = try #require(plan.uncertainty)
+        #expect(u.keepsGainAtP90 && u.planP90 <= u.baselineP90 && u.planP50 == 5_000)
+    }
+}
