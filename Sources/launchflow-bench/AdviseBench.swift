@@ -12,7 +12,7 @@ func runAdviseBenchmark(_ arguments: [String]) {
         return n
     }
     if let i = arguments.firstIndex(of: "--dump"), i + 1 < arguments.count, let seed = UInt64(arguments[i + 1]) {
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: "advise-random-\(seed).json", contents: Data(AdviseBenchmark.randomScenario(seed: seed).jsonBytes())
         )
         return
