@@ -377,6 +377,35 @@ struct AdviseSearch {
 
     mutating func run(progress: (@Sendable (Int, Int) -> Void)?) -> AdvicePlan {
         let configuration = self.configuration
+        let constructed = evaluateAll(startingPlans())
+        let simpleEvaluation = constructed[3]
+        var best = constructed[0]
+        for e in constructed.dropFirst() where e.key < best.key { best = e }
+        let budget = configuration.evaluationBudget(taskCount: n)
+        // First for the first frame alone (the objective and the frame before
+        // vsync): what helps launch completion or full display must not undo
+        // a deferral whose worth shows only with others. Then the whole key,
+        // which takes back the changes that do not help.
+        var spent = 0
+        if !reachedBound(best) {
+            (best, spent) = improve(best, budget: budget * 2 / 3, keyLength: 3, total: budget, progress: progress)
+        }
+        best = improve(best, budget: budget - spent, done: spent, total: budget, progress: progress).0
+        var notes: [String] = []
+        let uncertainty = keepGainAtP90(&best, constructed: constructed, notes: &notes)
+        let (changes, groups) = measuredChanges(of: best)
+        let (bestStrategy, bestMetrics) = bestBuiltInStrategy()
+        return AdvicePlan(
+            configuration: configuration, written: written, scenario: scenario(best.settings), baseline: baseline,
+            metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics, changes: changes,
+            groups: groups, simpleMetrics: simpleEvaluation.metrics, uncertainty: uncertainty,
+            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits)
+    }
+
+    /// The constructive plans the search starts from: as written, everything
+    /// deferred, critical-path ranks, both (the simple plan, at index 3), and
+    /// with the knobs for it other ranks and idle handlers instead of `after`.
+    func startingPlans() -> [AdviseSettings] {
         let deferred = deferAll(original)
         let ranked = criticalPathRanks(original)
         let simple = criticalPathRanks(deferred)
@@ -395,55 +424,47 @@ struct AdviseSearch {
             }
             starts.append(idleOnly)
         }
-        let constructed = evaluateAll(starts)
-        let simpleEvaluation = constructed[3]
-        var best = constructed[0]
-        for e in constructed.dropFirst() where e.key < best.key { best = e }
-        let budget = configuration.evaluationBudget(taskCount: n)
-        // First for the first frame alone (the objective and the frame before
-        // vsync): what helps launch completion or full display must not undo
-        // a deferral whose worth shows only with others. Then the whole key,
-        // which takes back the changes that do not help.
-        var spent = 0
-        if !reachedBound(best) {
-            (best, spent) = improve(best, budget: budget * 2 / 3, keyLength: 3, total: budget, progress: progress)
-        }
-        best = improve(best, budget: budget - spent, done: spent, total: budget, progress: progress).0
+        return starts
+    }
 
-        // Under uncertainty: the plan must keep its gain at p90.
-        var uncertainty: AdviseUncertainty?
-        var notes: [String] = []
-        if configuration.runs > 0, let sampler = try? CostSampler(written, jitter: nil) {
-            let base = percentiles(original, sampler)
-            var plan = percentiles(best.settings, sampler)
-            var fellBack = false
-            if plan.p90 > base.p90 {
-                // A simpler plan that does, if any: the best constructive one.
-                let fallbacks = constructed.filter { $0.excess == 0 }.sorted { $0.key < $1.key }
-                for candidate in fallbacks {
-                    let p = percentiles(candidate.settings, sampler)
-                    if p.p90 <= base.p90 {
-                        best = candidate
-                        plan = p
-                        fellBack = true
-                        break
-                    }
-                }
-                if !fellBack {
-                    notes.append(
-                        "under sampled costs the plan does not keep its gain at p90 (\(formatMillis(plan.p90)) ms against \(formatMillis(base.p90)) ms as written), and no simpler plan does"
-                    )
-                } else {
-                    notes.append(
-                        "the plan found first lost its gain at p90 under sampled costs; this simpler plan keeps it")
+    /// Under uncertainty (`--runs`): the plan must keep its gain at p90, or
+    /// the best constructive plan that does replaces it (a note says which).
+    mutating func keepGainAtP90(_ best: inout AdviseEvaluation, constructed: [AdviseEvaluation], notes: inout [String])
+        -> AdviseUncertainty?
+    {
+        guard configuration.runs > 0, let sampler = try? CostSampler(written, jitter: nil) else { return nil }
+        let base = percentiles(original, sampler)
+        var plan = percentiles(best.settings, sampler)
+        var fellBack = false
+        if plan.p90 > base.p90 {
+            // A simpler plan that does, if any: the best constructive one.
+            let fallbacks = constructed.filter { $0.excess == 0 }.sorted { $0.key < $1.key }
+            for candidate in fallbacks {
+                let p = percentiles(candidate.settings, sampler)
+                if p.p90 <= base.p90 {
+                    best = candidate
+                    plan = p
+                    fellBack = true
+                    break
                 }
             }
-            uncertainty = AdviseUncertainty(
-                runs: configuration.runs, seed: configuration.seed, baselineP50: base.p50, baselineP90: base.p90,
-                planP50: plan.p50, planP90: plan.p90, keepsGainAtP90: plan.p90 <= base.p90, fellBack: fellBack)
+            if !fellBack {
+                notes.append(
+                    "under sampled costs the plan does not keep its gain at p90 (\(formatMillis(plan.p90)) ms against \(formatMillis(base.p90)) ms as written), and no simpler plan does"
+                )
+            } else {
+                notes.append(
+                    "the plan found first lost its gain at p90 under sampled costs; this simpler plan keeps it")
+            }
         }
+        return AdviseUncertainty(
+            runs: configuration.runs, seed: configuration.seed, baselineP50: base.p50, baselineP90: base.p90,
+            planP50: plan.p50, planP90: plan.p90, keepsGainAtP90: plan.p90 <= base.p90, fellBack: fellBack)
+    }
 
-        // Each change's own effect: the plan without it.
+    /// Each change of `best` and each group of changes of one key, with its own
+    /// effect: `best` simulated without it.
+    mutating func measuredChanges(of best: AdviseEvaluation) -> ([AdviseChange], [AdviseChangeGroup]) {
         var changes: [AdviseChange] = []
         var without: [AdviseSettings] = []
         func json(_ after: Bool) -> String { after ? "\"firstFrame\"" : "null" }
@@ -494,29 +515,31 @@ struct AdviseSearch {
                 fullDisplayGain: m.timeToFullDisplay - planMetrics.timeToFullDisplay,
                 launchGain: m.launchComplete - planMetrics.launchComplete)
         }
+        return (changes, groups)
+    }
 
-        // The built-in strategies on the scenario as written.
+    /// The best built-in strategy on the scenario as written: no broken
+    /// dependency first, then the objective, the frame before vsync, full
+    /// display, launch completion.
+    func bestBuiltInStrategy() -> (Strategy, Metrics) {
+        let objective = configuration.objective
         let engine = LaunchEngine(written)
         var bestStrategy = configuration.strategy
         var bestMetrics = baseline
+        func rank(_ m: Metrics) -> [Int] {
+            [
+                m.dependencyViolations > 0 ? 1 : 0, objective.value(m), m.firstFrameReady, m.timeToFullDisplay,
+                m.launchComplete,
+            ]
+        }
         for strategy in Strategy.allCases {
             let m = engine.metrics(strategy, options: configuration.options)
-            func rank(_ m: Metrics) -> [Int] {
-                [
-                    m.dependencyViolations > 0 ? 1 : 0, objective.value(m), m.firstFrameReady, m.timeToFullDisplay,
-                    m.launchComplete,
-                ]
-            }
             if rank(m).lexicographicallyPrecedes(rank(bestMetrics)) {
                 bestStrategy = strategy
                 bestMetrics = m
             }
         }
-        return AdvicePlan(
-            configuration: configuration, written: written, scenario: scenario(best.settings), baseline: baseline,
-            metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics, changes: changes,
-            groups: groups, simpleMetrics: simpleEvaluation.metrics, uncertainty: uncertainty,
-            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits)
+        return (bestStrategy, bestMetrics)
     }
 
     /// p50 and p90 (nearest rank) of the objective over sampled launches.
