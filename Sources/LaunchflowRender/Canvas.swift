@@ -87,7 +87,11 @@ struct Canvas {
                 "pad": "0.1", "outputorder": "nodesfirst",
             ],
             nodeDefaults: [
-                "shape": "box", "fixedsize": "true", "style": "filled", "label": "", "margin": "0",
+                // fixedsize=shape, not true: a box keeps its size and a label may be wider
+                // than the estimate made it. With true, such a label (a 4,096-character id)
+                // makes Graphviz 2.43 warn "size too small for label" with a bad node name
+                // pointer, and crash formatting it (found by the fuzzer).
+                "shape": "box", "fixedsize": "shape", "style": "filled", "label": "", "margin": "0",
                 "penwidth": "0.8", "color": "transparent", "fillcolor": "white",
                 "fontname": .init(ChartStyle.font), "fontsize": "9", "fontcolor": .init(ChartStyle.text),
             ])

@@ -9,6 +9,22 @@ import Testing
 /// and fail cleanly (exit 2, nothing written) when they cannot.
 @Suite(.serialized)
 struct RenderCLITests {
+    /// Issue 19 (found by the fuzzer): a 4,096-character id made a label wider than its fixed-size
+    /// box; Graphviz 2.43 warned with a bad node-name pointer and crashed (SIGSEGV) formatting it.
+    @Test func aLabelWiderThanItsBoxDoesNotCrashGraphviz() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("scenarios/tiers-only.json"), encoding: .utf8)
+        let long = text.replacingOccurrences(
+            of: "\"feed-prefetch\"", with: "\"\(String(repeating: "a", count: 4096))\"")
+        #expect(long != text)
+        let scenario = try folder.write("long.json", long)
+        let out = try Launchflow.runBinary(["render", scenario, "--out", folder.path("out")])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).count == 6)
+    }
+
     @Test func renderWritesAndListsEveryPicture() throws {
         let temporary = try TemporaryFolder()
         defer { temporary.remove() }
