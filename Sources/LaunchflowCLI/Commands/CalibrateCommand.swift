@@ -100,6 +100,9 @@ enum CalibrateCommand {
         let calibration: Calibration
         do {
             let measured = try MeasuredLaunches.load(path: measuredPath, benchmark: args.value("benchmark"))
+            // A fit over sampled launches can take a while: a line with the time taken on a terminal.
+            let working = WorkingLine("calibrate: simulating and fitting", streams: streams)
+            defer { working?.finish() }
             calibration = try Calibration.run(scenario, measured: measured, request: request)
         } catch {
             streams.writeError(error.log.text)
