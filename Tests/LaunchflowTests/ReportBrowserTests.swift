@@ -110,6 +110,21 @@ struct ReportBrowserTests {
         #expect(state.counts.values.allSatisfy { $0 == ids.count }, "\(state.counts)")
         #expect(state.counts.count == 5)
         #expect(state.selected == selectedID)
+        // The export of the view holds every id as text: it parses, with every bar.
+        let exported = try driven(
+            page,
+            by: """
+                <script>(function () {
+                  var text = window.launchflowExportView(), doc = new DOMParser().parseFromString(text, "image/svg+xml");
+                  document.documentElement.setAttribute("data-test", JSON.stringify({
+                    errors: doc.getElementsByTagName("parsererror").length,
+                    scripts: doc.getElementsByTagName("script").length,
+                    bars: doc.querySelectorAll("g.node.task").length }));
+                })();</script>
+                """)
+        #expect(exported["errors"] as? Int == 0)
+        #expect(exported["scripts"] as? Int == 0)
+        #expect(exported["bars"] as? Int == ids.count * 4)
     }
 
     /// W/S zoom, A/D pan (as in Perfetto and speedscope); the search box

@@ -551,7 +551,9 @@
       out.setAttribute("width", width);
       out.setAttribute("height", y);
       out.setAttribute("viewBox", "0 0 " + width + " " + y);
-      var text = new XMLSerializer().serializeToString(out);
+      // Bar labels come from the task ids as they are: what XML cannot hold becomes U+FFFD.
+      var text = new XMLSerializer().serializeToString(out)
+        .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "\ufffd");
       // XMLSerializer writes the namespace of an element made with createElementNS; make sure of it.
       if (!/^<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/.test(text)) text = text.replace(/^<svg/, "<svg xmlns=\"" + NS + "\"");
       return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + text + "\n";
