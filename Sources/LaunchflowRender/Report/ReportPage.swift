@@ -147,6 +147,9 @@ struct ReportPage {
         out += "<button type=\"button\" data-zoom=\"t0\" title=\"from main() on: fold pre-main\">from t0</button>"
         out += "<button type=\"button\" data-zoom=\"reset\" title=\"the whole launch\">all</button>"
         out += " <span class=\"\(p)range\" id=\"\(p)range\"></span></span>\n"
+        out += "<span class=\"\(p)group\"><button type=\"button\" id=\"\(p)export\""
+        out += " title=\"download the panels shown, as zoomed, and the span (Shift + drag) as one SVG file\">"
+        out += "Export SVG</button></span>\n"
         out += "<span class=\"\(p)group\"><label>Task: <input type=\"search\" id=\"\(p)find\" list=\"\(p)ids\""
         out += " placeholder=\"id\" size=\"18\"></label></span>\n"
         out += "<span class=\"\(p)group\"><label>Search: <input type=\"search\" id=\"\(p)search\""
@@ -248,7 +251,8 @@ struct ReportPage {
     private func ganttSection(legend: String, panels: [String]) -> String {
         var out = "<section id=\"\(p)gantt\">\n<h2>The launch, strategy by strategy, on one time scale</h2>\n"
         out += "<p class=\"\(p)note\">One lane per thread, one bar per task from its start to its end. Drag to pan;"
-        out += " Ctrl + wheel (or the buttons above) to zoom the time axis. Click a bar for its card.</p>\n"
+        out += " Ctrl + wheel (or the buttons above) to zoom the time axis; Shift + drag to measure a span."
+        out += " Click a bar for its card.</p>\n"
         out += "<div class=\"\(p)legend\">\(legend)</div>\n<div class=\"\(p)panels\">\n"
         for (result, svg) in zip(results, panels) {
             out += "<div class=\"\(p)panel\" data-strategy=\"\(result.schedule.strategy.rawValue)\">\(svg)</div>\n"
@@ -372,9 +376,11 @@ struct ReportPage {
     }
 
     /// The page's data as JSON (times in µs):
-    /// `{prefix, axis, t0, strategies: [{name, violations}], tasks: [{id, cost,
+    /// `{prefix, scenario, axis, t0, strategies: [{name, violations}], tasks: [{id, cost,
     /// main, firstFrame, tier, priority, critical, deps, dependents, runs:
-    /// [[thread, ready, start, end]…], slack, slackCapped, gain}], whatIf}`.
+    /// [[thread, ready, start, end]…], slack, slackCapped, gain}], whatIf}`;
+    /// `scenario` is the scenario file's name without its extension (the
+    /// exported view is `<scenario>-view.svg`).
     private func data() -> String {
         let tasks = scenario.tasks
         let graph = TaskGraph(tasks: tasks)
@@ -382,7 +388,10 @@ struct ReportPage {
         var slack: [WhatIfRow?] = Array(repeating: nil, count: tasks.count)
         for row in report.whatIf?.rows ?? [] { slack[row.task] = row }
         let axis = pictures.axis
+        let base = report.file.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+        let stem = base.lastIndex(of: ".").map { $0 == base.startIndex ? base : String(base[..<$0]) } ?? base
         var out = "{\"prefix\":\(ReportText.json(p)),\"t0\":\(scenario.preMainTotal)"
+        out += ",\"scenario\":\(ReportText.json(stem.isEmpty ? scenario.name : stem))"
         out += ",\"axis\":{\"originX\":\(Number.points(axis.originX)),\"width\":\(Number.points(axis.width))"
         out += ",\"end\":\(axis.end)}"
         // The first view: the launch, framed as the pictures frame it.

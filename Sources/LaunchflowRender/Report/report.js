@@ -182,7 +182,8 @@
       if (i >= 0) showCard(i);
       else if (!card.contains(e.target)) { if (selected >= 0) showCard(selected); else card.hidden = true; }
     });
-    var dragged = false;
+    var dragged = false;  // the click that ends a drag (a pan or a span) selects nothing and clears nothing
+    window.addEventListener("pointerdown", function () { dragged = false; }, true);
     document.addEventListener("click", function (e) {
       if (e.target.closest("." + P + "close")) { select(-1); return; }
       var chip = e.target.closest("[data-go]");
@@ -350,6 +351,7 @@
         }
       });
       drawAxis();
+      if (timeSpan) drawSpan();
       range.textContent = ms(Math.round(view[0])) + " – " + ms(Math.round(view[1])) + " ms";
       root.setAttribute("data-lf-view", Math.round(view[0]) + "," + Math.round(view[1]));
     }
@@ -410,14 +412,16 @@
       if (e.button !== 0) return;
       var svg = e.target.closest ? e.target.closest("svg") : null;
       if (!svg) return;
-      drag = { x: e.clientX, view: view.slice(), svg: svg, moved: false };
+      drag = { x: e.clientX, view: view.slice(), svg: svg, moved: false, span: e.shiftKey };
+      if (drag.span) { drag.from = timeAt(e.clientX, svg); e.preventDefault(); }
       dragged = false;
     });
     window.addEventListener("pointermove", function (e) {
       if (!drag) return;
       var dx = e.clientX - drag.x;
-      if (Math.abs(dx) > 3) { drag.moved = true; panelBox.classList.add(P + "dragging"); }
+      if (Math.abs(dx) > 3) { drag.moved = true; panelBox.classList.add(P + (drag.span ? "spanning" : "dragging")); }
       if (!drag.moved) return;
+      if (drag.span) { setSpan(drag.from, timeAt(e.clientX, drag.svg)); return; }
       var r = drag.svg.getBoundingClientRect();
       var dt = -dx * viewBox.width / r.width * (drag.view[1] - drag.view[0]) / ax.width;
       setView(drag.view[0] + dt, drag.view[1] + dt);
@@ -425,8 +429,156 @@
     window.addEventListener("pointerup", function () {
       if (drag) dragged = drag.moved;
       drag = null;
-      panelBox.classList.remove(P + "dragging");
+      panelBox.classList.remove(P + "dragging", P + "spanning");
     });
+
+    // MARK: a span of time: Shift + drag selects it (a band over every panel); Escape or a click clears it
+    var timeSpan = null, spanShapes = [];
+    function fixed(us) { return (us / 1000).toFixed(3); }
+    function spanLabel() { return fixed(timeSpan[0]) + " – " + fixed(timeSpan[1]) + " ms (" + fixed(timeSpan[1] - timeSpan[0]) + " ms)"; }
+    function setSpan(a, b) {
+      a = Math.min(Math.max(a, 0), ax.end);
+      b = Math.min(Math.max(b, 0), ax.end);
+      timeSpan = a <= b ? [a, b] : [b, a];
+      drawSpan();
+    }
+    function clearSpan() {
+      if (!timeSpan) return;
+      timeSpan = null;
+      drawSpan();
+    }
+    // The band lives in each panel's <svg> (outside the zoomed graph), redrawn at every view;
+    // its label (text, never markup) is in the first panel shown.
+    function drawSpan() {
+      spanShapes.forEach(function (el) { el.parentNode.removeChild(el); });
+      spanShapes = [];
+      if (!timeSpan) {
+        root.removeAttribute("data-lf-span");
+        return;
+      }
+      var w = view[1] - view[0];
+      function x(t) { return pad + ax.originX + (Math.min(Math.max(t, view[0]), view[1]) - view[0]) * ax.width / w; }
+      var x0 = x(timeSpan[0]), x1 = x(timeSpan[1]), labelled = false;
+      panels.forEach(function (panel) {
+        if (!shown[names.indexOf(panel.getAttribute("data-strategy"))]) return;
+        var svg = panel.querySelector("svg"), height = svg.viewBox.baseVal.height;
+        var g = document.createElementNS(NS, "g"), band = document.createElementNS(NS, "rect");
+        g.setAttribute("class", P + "span");
+        g.setAttribute("pointer-events", "none");
+        band.setAttribute("class", P + "span-band");
+        band.setAttribute("x", x0);
+        band.setAttribute("y", 0);
+        band.setAttribute("width", x1 - x0);
+        band.setAttribute("height", height);
+        band.setAttribute("fill", "#1f6feb");
+        band.setAttribute("fill-opacity", "0.16");
+        band.setAttribute("stroke", "#1f6feb");
+        band.setAttribute("stroke-opacity", "0.7");
+        band.setAttribute("stroke-width", "1");
+        g.appendChild(band);
+        if (!labelled) {
+          labelled = true;
+          var label = document.createElementNS(NS, "text"), right = x1 > pad + ax.originX + ax.width * 0.7;
+          label.setAttribute("class", P + "span-label");
+          label.setAttribute("x", right ? x0 - 4 : x1 + 4);
+          label.setAttribute("y", 12);
+          label.setAttribute("text-anchor", right ? "end" : "start");
+          label.setAttribute("font-family", "Helvetica,sans-Serif");
+          label.setAttribute("font-size", "10");
+          label.setAttribute("fill", "#0b3d91");
+          label.textContent = spanLabel();
+          g.appendChild(label);
+        }
+        svg.appendChild(g);
+        spanShapes.push(g);
+      });
+      root.setAttribute("data-lf-span", Math.round(timeSpan[0]) + "," + Math.round(timeSpan[1]));
+    }
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && timeSpan) { clearSpan(); e.preventDefault(); }
+    });
+    document.addEventListener("click", function (e) {
+      if (dragged || !timeSpan) return;
+      if (e.target.closest && e.target.closest("." + P + "controls, #" + P + "card")) return;
+      clearSpan();
+    });
+
+    // MARK: export of the current view (the panels shown, as zoomed and panned, and the span) as one SVG
+    var exportStyle = [];
+    Array.prototype.forEach.call(document.styleSheets, function (sheet) {
+      var rules;
+      try { rules = sheet.cssRules; } catch (e) { return; }
+      Array.prototype.forEach.call(rules, function (r) {
+        if (r.selectorText && /^svg[ .]/.test(r.selectorText)) exportStyle.push(r.cssText);
+      });
+    });
+    function exportView() {
+      var width = viewBox.width, y = 0;
+      var out = document.createElementNS(NS, "svg");
+      out.setAttribute("version", "1.1");
+      var title = document.createElementNS(NS, "title");
+      title.textContent = (data.name || data.scenario || "launchflow") + " — " + ms(Math.round(view[0])) + " – "
+        + ms(Math.round(view[1])) + " ms";
+      out.appendChild(title);
+      var style = document.createElementNS(NS, "style");
+      style.textContent = exportStyle.join("\n");
+      out.appendChild(style);
+      var background = document.createElementNS(NS, "rect");
+      background.setAttribute("width", "100%");
+      background.setAttribute("height", "100%");
+      background.setAttribute("fill", "#ffffff");
+      out.appendChild(background);
+      function place(svg, height) {
+        var copy = svg.cloneNode(true);
+        copy.removeAttribute("style");
+        copy.setAttribute("x", 0);
+        copy.setAttribute("y", y);
+        copy.setAttribute("width", width);
+        copy.setAttribute("height", height);
+        out.appendChild(copy);
+        y += height;
+        return copy;
+      }
+      panels.forEach(function (panel) {
+        if (!shown[names.indexOf(panel.getAttribute("data-strategy"))]) return;
+        var svg = panel.querySelector("svg"), box = svg.viewBox.baseVal;
+        var copy = place(svg, box.height * width / box.width);
+        copy.setAttribute("data-strategy", panel.getAttribute("data-strategy"));
+        copy.querySelectorAll("." + P + "hover").forEach(function (el) { el.classList.remove(P + "hover"); });
+      });
+      var axisSvg = axisBox.querySelector("svg");
+      if (axisSvg) place(axisSvg, 34);
+      out.setAttribute("width", width);
+      out.setAttribute("height", y);
+      out.setAttribute("viewBox", "0 0 " + width + " " + y);
+      // Bar labels come from the task ids as they are: what XML cannot hold becomes U+FFFD.
+      var text = new XMLSerializer().serializeToString(out)
+        .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "\ufffd");
+      // XMLSerializer writes the namespace of an element made with createElementNS; make sure of it.
+      if (!/^<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/.test(text)) text = text.replace(/^<svg/, "<svg xmlns=\"" + NS + "\"");
+      return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + text + "\n";
+    }
+    function exportName() {
+      var stem = String(data.scenario || "launchflow").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "");
+      return (stem || "launchflow") + "-view.svg";
+    }
+    window.launchflowExportView = exportView;
+    window.launchflowExportName = exportName;
+    var exportButton = document.getElementById(P + "export");
+    if (exportButton) {
+      exportButton.addEventListener("click", function () {
+        var url = URL.createObjectURL(new Blob([exportView()], { type: "image/svg+xml" }));
+        var a = document.createElement("a");
+        a.href = url;
+        a.download = exportName();
+        a.style.display = "none";
+        document.body.appendChild(a);
+        a.click();
+        document.body.removeChild(a);
+        setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+        root.setAttribute("data-lf-exported", a.download);
+      });
+    }
 
     // Open on the launch: from t0 (pre-main folded) to the later of full display
     // and the last task not deferred ("all" shows everything).
