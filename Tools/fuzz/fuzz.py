@@ -25,10 +25,12 @@ command sees count / commands inputs).  A run fails on:
   leftover   a temporary file (.NAME.tmp-PID-XXXX) left behind, or an output
              file written by a run that failed
   growth     time that grows faster than the input: every --probe-every
-             inputs one generator (a long name, many tasks, many slices, a
-             deep array…) is run at size n and 8n; 8n may take at most 24
-             times as long (linear: 8, quadratic: 64)
-  kill       SIGINT or SIGTERM in the middle of a large write left a
+             inputs (at most 6 times per generator) one generator (a long
+             name, many tasks, many slices, a deep array…) is run at size n
+             and 8n; 8n may take at most 24 times as long (linear: 8,
+             quadratic: 64)
+  kill       every --kill-every inputs (at most 24 times), SIGINT, SIGTERM or
+             SIGKILL (then a second run) in the middle of a large write left a
              temporary file, or a partial output
 
 Every input is made from --seed and its index alone, so a failure is
@@ -580,6 +582,7 @@ def main():
     parser.add_argument("--kill-every", type=int, default=500, help="a kill probe every N inputs")
     parser.add_argument("--kill-window", type=float, default=3.0, help="kills land within this many seconds")
     parser.add_argument("--no-probes", action="store_true")
+    parser.add_argument("--only-probes", action="store_true", help="the probes of --count inputs, without the inputs")
     parser.add_argument("--keep", help="keep each failing input, its command and stderr in this folder")
     parser.add_argument("--only", type=int, help="run only the input of this index")
     options = parser.parse_args()
@@ -595,6 +598,8 @@ def main():
         f.write(subprocess.run([options.bin, "baseline", ARTICLE], capture_output=True, check=True).stdout)
     shared = {"baseline": baseline}
     indices = [options.only] if options.only is not None else list(range(options.count))
+    if options.only_probes:
+        indices = []
     start = time.monotonic()
     failures = []
     per_command = {}
@@ -623,8 +628,9 @@ def main():
         with open(big, "w") as f:
             json.dump({"traceEvents": head + [{"name": f"task-{i}-" + "x" * 40, "ph": "X", "pid": 1, "tid": 1,
                                                "ts": i * 10, "dur": 5} for i in range(20000)]}, f)
-        growth = max(1, options.count // options.probe_every)
-        kills = max(1, options.count // options.kill_every)
+        # One probe per --probe-every (--kill-every) inputs, at most 6 per growth generator and 24 kills.
+        growth = min(6 * len(growth_generators()), max(1, options.count // options.probe_every))
+        kills = min(24, max(1, options.count // options.kill_every))
         for k in range(growth):
             name, problems = probe_growth(options, k)
             probes += 1
