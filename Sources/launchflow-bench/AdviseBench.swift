@@ -39,14 +39,7 @@ func runAdviseBenchmark(_ arguments: [String]) {
             reached += 1
         } else if arguments.contains("--verbose") {
             let tasks = scenario.tasks
-            var needed = tasks.map { $0.firstFrame }
-            var stack = tasks.indices.filter { needed[$0] }
-            while let i = stack.popLast() {
-                for d in tasks[i].dependsOn where !needed[d] {
-                    needed[d] = true
-                    stack.append(d)
-                }
-            }
+            let needed = TaskGraph(tasks: tasks).dependencyClosure(of: tasks.indices.filter { tasks[$0].firstFrame })
             let workerWork = tasks.indices.filter { needed[$0] && !tasks[$0].mainThreadOnly }.reduce(0) {
                 $0 + tasks[$1].cost
             }

@@ -105,18 +105,8 @@ struct AdviseSearch {
             }
             kept[i] = true
         }
-        var needed = [Bool](repeating: false, count: n)
-        var stack: [Int] = []
-        for i in 0..<n where tasks[i].firstFrame || tasks[i].anchor {
-            needed[i] = true
-            stack.append(i)
-        }
-        while let i = stack.popLast() {
-            for d in tasks[i].dependsOn where !needed[d] {
-                needed[d] = true
-                stack.append(d)
-            }
-        }
+        let needed = TaskGraph(tasks: tasks).dependencyClosure(
+            of: (0..<n).filter { tasks[$0].firstFrame || tasks[$0].anchor })
         self.needed = needed
         let knobs = Set(configuration.knobs)
         canAfter = (0..<n).map { knobs.contains(.after) && !kept[$0] && !needed[$0] }

@@ -22,15 +22,8 @@ extension Lint {
         let metrics = base.metrics()
         let frameCommit = base.commits[metrics.firstFrameIteration]
         // What the first frame and didFinishLaunching wait for.
-        var needed = [Bool](repeating: false, count: tasks.count)
-        var stack = tasks.indices.filter { tasks[$0].firstFrame || tasks[$0].anchor }
-        for i in stack { needed[i] = true }
-        while let task = stack.popLast() {
-            for d in tasks[task].dependsOn where !needed[d] {
-                needed[d] = true
-                stack.append(d)
-            }
-        }
+        let needed = TaskGraph(tasks: tasks).dependencyClosure(
+            of: tasks.indices.filter { tasks[$0].firstFrame || tasks[$0].anchor })
         let candidates = tasks.indices.filter { i in
             let task = tasks[i]
             return !needed[i] && task.mainThreadOnly && task.after == nil && !task.idle && !task.fullyDrawn

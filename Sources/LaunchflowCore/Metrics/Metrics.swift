@@ -402,18 +402,7 @@ struct LaunchBounds {
         let firstFrames = tasks.indices.filter { tasks[$0].firstFrame }
         if !firstFrames.isEmpty {
             // Every task a firstFrame task needs, the firstFrame tasks included.
-            var needed = [Bool](repeating: false, count: tasks.count)
-            var stack = firstFrames
-            for i in firstFrames { needed[i] = true }
-            while let task = stack.popLast() {
-                for k in Int(graph.dependencyStart[task])..<Int(graph.dependencyStart[task + 1]) {
-                    let d = Int(graph.dependencies[k])
-                    if !needed[d] {
-                        needed[d] = true
-                        stack.append(d)
-                    }
-                }
-            }
+            let needed = graph.dependencyClosure(of: firstFrames)
             // The longest path ending at a firstFrame task passes through needed tasks only.
             var finish = [Micros](repeating: 0, count: tasks.count)
             for i in graph.topologicalOrder() where needed[i] {

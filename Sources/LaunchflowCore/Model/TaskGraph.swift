@@ -77,6 +77,30 @@ public struct TaskGraph: Sendable {
     /// A topological order (dependencies first) by Kahn's algorithm; shorter
     /// than `count` when the graph has a cycle.
     ///
+    /// Whether each task is one of `starts` or something they depend on,
+    /// directly or through other tasks (what the first frame, or
+    /// `didFinishLaunching`, waits for).
+    ///
+    /// - Complexity: O(n + e) at most: each task and dependency is visited once.
+    public func dependencyClosure(of starts: some Sequence<Int>) -> [Bool] {
+        var inside = [Bool](repeating: false, count: count)
+        var stack: [Int] = []
+        for i in starts where !inside[i] {
+            inside[i] = true
+            stack.append(i)
+        }
+        while let task = stack.popLast() {
+            for k in Int(dependencyStart[task])..<Int(dependencyStart[task + 1]) {
+                let d = Int(dependencies[k])
+                if !inside[d] {
+                    inside[d] = true
+                    stack.append(d)
+                }
+            }
+        }
+        return inside
+    }
+
     /// - Complexity: O(n + e).
     public func topologicalOrder() -> [Int] {
         let n = count

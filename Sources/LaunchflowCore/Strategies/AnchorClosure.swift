@@ -16,26 +16,13 @@ public struct AnchorClosure: Sendable {
     /// - Complexity: O(n + e).
     init(tasks: [LaunchTask], graph: TaskGraph, queueOf: [Int32], firstFrameIsAnchor: Bool) {
         self.firstFrameIsAnchor = firstFrameIsAnchor
-        var inside = [Bool](repeating: false, count: tasks.count)
-        var stack: [Int] = []
-        for i in tasks.indices where tasks[i].anchor || (firstFrameIsAnchor && tasks[i].firstFrame) {
-            inside[i] = true
-            stack.append(i)
-        }
-        guard !stack.isEmpty else {
-            contains = inside
+        let anchors = tasks.indices.filter { tasks[$0].anchor || (firstFrameIsAnchor && tasks[$0].firstFrame) }
+        guard !anchors.isEmpty else {
+            contains = [Bool](repeating: false, count: tasks.count)
             count = 0
             return
         }
-        while let task = stack.popLast() {
-            for k in Int(graph.dependencyStart[task])..<Int(graph.dependencyStart[task + 1]) {
-                let dependency = Int(graph.dependencies[k])
-                if !inside[dependency] {
-                    inside[dependency] = true
-                    stack.append(dependency)
-                }
-            }
-        }
+        var inside = graph.dependencyClosure(of: anchors)
         let queueCount = (queueOf.max() ?? -1) + 1
         if queueCount > 0 {
             var queueTaken = [Bool](repeating: false, count: Int(queueCount))
