@@ -199,6 +199,10 @@ public struct AdvicePlan: Sendable {
     let excess: Int
     /// (metric, the largest value allowed in µs).
     let limits: [(Metric, Micros)]
+    /// Under dag, when `anchor` may not change and no task is an anchor: the
+    /// earliest any plan can present the first frame (µs), which may be later
+    /// than ``firstFrameBound`` — see ``DagFloor``.
+    public let dagFloor: Micros?
 
     public var firstFrameBound: Micros { baseline.firstFrameBound }
 }

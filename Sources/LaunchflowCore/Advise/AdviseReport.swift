@@ -121,11 +121,34 @@ public enum AdviseReport {
 
     static func boundText(_ plan: AdvicePlan) -> String {
         let bound = plan.firstFrameBound
+        func relation(_ m: Metrics) -> String {
+            let gap = m.timeToFirstFrame - bound
+            if gap > 0 { return "\(formatMillis(gap)) ms above it" }
+            return gap == 0 ? "at it" : "\(formatMillis(-gap)) ms before it"
+        }
         var out = "first-frame bound \(formatMillis(bound)) ms: "
         let gap = plan.metrics.timeToFirstFrame - bound
         out += gap <= 0 ? "the plan reaches it" : "the plan is \(formatMillis(gap)) ms above it"
-        out += " (as written: \(formatMillis(plan.baseline.timeToFirstFrame - bound)) ms above)"
+        out += " (as written: \(relation(plan.baseline)))"
+        if plan.metrics.timeToFirstFrame < bound || plan.baseline.timeToFirstFrame < bound {
+            // Only a schedule that breaks dependencies presents before the bound (priority ignores dependsOn).
+            out +=
+                "\nonly by breaking dependencies: the plan breaks \(plan.metrics.dependencyViolations) (as written \(plan.baseline.dependencyViolations)); no dependency-respecting schedule presents before the bound"
+        }
+        if let floor = plan.dagFloor, floor > bound {
+            let above = plan.metrics.timeToFirstFrame - floor
+            out +=
+                "\nunder dag no plan of these changes presents before \(formatMillis(floor)) ms (each main-thread task waits for a commit: iteration 0's, or the one after a main-thread task it depends on): "
+            out += above <= 0 ? "the plan does" : "the plan is \(formatMillis(above)) ms later"
+        }
         return out
+    }
+
+    /// The table's row of broken dependencies, when any of its columns breaks one.
+    static func violationsRow(_ plan: AdvicePlan) -> [String]? {
+        let counts = [plan.baseline, plan.metrics, plan.bestStrategyMetrics].map(\.dependencyViolations)
+        guard counts.contains(where: { $0 > 0 }) else { return nil }
+        return ["dependencies broken"] + counts.map(String.init)
     }
 
     static func header(_ plan: AdvicePlan) -> String {
@@ -155,6 +178,7 @@ public enum AdviseReport {
                 TextReport.fixed(time(metric, plan.metrics)), TextReport.fixed(time(metric, plan.bestStrategyMetrics)),
             ])
         }
+        if let row = violationsRow(plan) { rows.append(row) }
         out += TextReport.table(rows, rightAligned: [false, true, true, true], indent: "  ")
         out += "\n" + boundText(plan) + "\n"
         if let constraints = constraintsText(plan) { out += constraintsText(plan) == nil ? "" : constraints + "\n" }
@@ -187,7 +211,8 @@ public enum AdviseReport {
             out +=
                 "| \(metric.label) (ms) | \(TextReport.fixed(time(metric, plan.baseline))) | \(TextReport.fixed(time(metric, plan.metrics))) | \(TextReport.fixed(time(metric, plan.bestStrategyMetrics))) |\n"
         }
-        out += "\n" + boundText(plan) + ".\n"
+        if let row = violationsRow(plan) { out += "| " + row.joined(separator: " | ") + " |\n" }
+        out += "\n" + boundText(plan).split(separator: "\n").joined(separator: ".\n") + ".\n"
         if let constraints = constraintsText(plan) { out += "\n" + constraints + ".\n" }
         if let u = plan.uncertainty {
             out +=
@@ -252,6 +277,9 @@ extension JSONWriter {
         raw(" } }")
         raw(",\n  "); key("firstFrameBoundMs"); millis(plan.firstFrameBound)
         raw(",\n  "); key("reachesBound"); bool(plan.metrics.timeToFirstFrame <= plan.firstFrameBound)
+        raw(",\n  "); key("dagFloorMs")
+        if let floor = plan.dagFloor { millis(floor) } else { raw("null") }
+        raw(",\n  "); key("reachesFloor"); bool(plan.metrics.timeToFirstFrame <= plan.dagFloor ?? plan.firstFrameBound)
         raw(",\n  "); key("changes"); raw("[")
         for (k, change) in plan.changes.enumerated() {
             raw(k == 0 ? "\n    { " : ",\n    { ")

@@ -87,6 +87,8 @@ struct AdviseSearch {
     let baseline: Metrics
     /// (metric, largest value allowed in µs).
     let limits: [(Metric, Micros)]
+    /// Under dag without anchors: how early any plan can present the first frame (``DagFloor``).
+    let floor: Micros?
     /// Moves simulated together; fixed, so that the plan does not depend on `jobs`.
     static let batchSize = 8
     private(set) var evaluations = 0
@@ -125,6 +127,9 @@ struct AdviseSearch {
             limits.append((limit.metric, limit.limit(written: baseline[keyPath: path])))
         }
         self.limits = limits
+        floor =
+            configuration.strategy == .dag && !knobs.contains(.anchor)
+            ? DagFloor.firstFrame(scenario, options: configuration.options, bound: baseline.firstFrameBound) : nil
     }
 
     // MARK: Plans and their simulation
@@ -321,8 +326,10 @@ struct AdviseSearch {
         return priority
     }
 
+    /// The plan presents its first frame as early as the model allows: at the
+    /// first-frame bound, or under dag without anchors at dag's floor.
     func reachedBound(_ e: AdviseEvaluation) -> Bool {
-        e.excess == 0 && configuration.objective.value(e.metrics) <= e.metrics.firstFrameBound
+        e.excess == 0 && configuration.objective.value(e.metrics) <= max(e.metrics.firstFrameBound, floor ?? 0)
     }
 
     /// The best plan found from `start`.
@@ -389,7 +396,7 @@ struct AdviseSearch {
             configuration: configuration, written: written, scenario: scenario(best.settings), baseline: baseline,
             metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics, changes: changes,
             groups: groups, simpleMetrics: simpleEvaluation.metrics, uncertainty: uncertainty,
-            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits)
+            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits, dagFloor: floor)
     }
 
     /// The constructive plans the search starts from: as written, everything
