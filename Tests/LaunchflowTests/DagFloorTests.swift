@@ -100,4 +100,41 @@ struct DagFloorTests {
         #expect(text.contains("dependencies broken"))
         #expect(text.contains("only by breaking dependencies: the plan breaks 1 (as written 1)"))
     }
+
+    /// 1000 Hz, commits of 1 ms. Without anchors: iteration 0 commits 0–1,
+    /// `layout` runs 1–6 and commits 6–7, `home` (waiting for `net`, done at 6)
+    /// 7–8, commit 8–9: first frame 9. With an anchor the main thread runs
+    /// `layout` 0–5 in didFinishLaunching and iteration 0's commit is the
+    /// first frame: 8 ms, the bound.
+    static let anchors = #"""
+        { "name": "anchors", "device": { "cores": 2, "refreshRate": 1000, "commitCost": 1 },
+          "tasks": [
+            { "id": "net", "cost": 6 },
+            { "id": "layout", "cost": 5, "mainThreadOnly": true },
+            { "id": "home", "cost": 1, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["layout", "net"] }
+          ] }
+        """#
+
+    @Test func withAnchorsAllowedTheBestPlanWithoutThemIsShownToo() throws {
+        var configuration = AdviseConfiguration()
+        configuration.jobs = 1
+        configuration.knobs = AdviseKnob.allCases
+        let plan = try Advise.plan(try scenario(Self.anchors), configuration)
+        #expect(plan.firstFrameBound == 8_000)
+        #expect(plan.metrics.timeToFirstFrame == 8_000)
+        #expect(plan.changes.contains { $0.key == .anchor })
+        #expect(plan.withoutAnchors?.metrics.timeToFirstFrame == 9_000)
+        #expect(plan.withoutAnchors?.changeCount == 0)
+        // Each anchor's wait: the blocked time the plan loses without it.
+        for change in plan.changes where change.key == .anchor {
+            var without = plan.scenario
+            without.tasks[change.task].anchor = false
+            let blocked = LaunchEngine(without).metrics(.dag).mainThreadBlocked
+            #expect(change.blocked == plan.metrics.mainThreadBlocked - blocked)
+        }
+        let text = AdviseReport.text(plan)
+        #expect(text.contains("plan without anchors"))
+        configuration.knobs = AdviseKnob.defaults
+        #expect(try Advise.plan(try scenario(Self.anchors), configuration).withoutAnchors == nil)
+    }
 }

@@ -147,6 +147,8 @@ public struct AdviseChange: Sendable, Equatable {
     public var readyGain: Micros = 0
     public var fullDisplayGain: Micros = 0
     public var launchGain: Micros = 0
+    /// How much longer the main thread is blocked with the change than without it (µs; an anchor's wait).
+    public var blocked: Micros = 0
 }
 
 /// A group of changes of one kind, with the gain of taking the whole group out.
@@ -158,6 +160,13 @@ public struct AdviseChangeGroup: Sendable, Equatable {
     public var readyGain: Micros = 0
     public var fullDisplayGain: Micros = 0
     public var launchGain: Micros = 0
+}
+
+/// The best plan found with fewer knobs (without `anchor`), shown beside the plan.
+public struct AdviseAlternative: Sendable {
+    public let scenario: Scenario
+    public let metrics: Metrics
+    public let changeCount: Int
 }
 
 /// The plan under sampled costs: p50 and p90 of the objective.
@@ -203,6 +212,8 @@ public struct AdvicePlan: Sendable {
     /// earliest any plan can present the first frame (µs), which may be later
     /// than ``firstFrameBound`` — see ``DagFloor``.
     public let dagFloor: Micros?
+    /// With `anchor` allowed: the best plan without anchors (nil when none meets the constraints).
+    public let withoutAnchors: AdviseAlternative?
 
     public var firstFrameBound: Micros { baseline.firstFrameBound }
 }

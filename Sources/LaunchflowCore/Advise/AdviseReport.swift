@@ -82,6 +82,7 @@ public enum AdviseReport {
                 let details = changes.map { c in
                     (c.to == "true" ? "make \(tasks[c.task].id) an anchor" : "\(tasks[c.task].id) no longer an anchor")
                         + ": \(effect(c.gain))\(secondary(c))"
+                        + (c.blocked > 0 ? " (blocks the main thread \(formatMillis(c.blocked)) ms)" : "")
                 }
                 lines.append(
                     ("change \(count(changes.count, "anchor")): \(effect(group.gain))\(secondary(group))", details))
@@ -144,11 +145,25 @@ public enum AdviseReport {
         return out
     }
 
-    /// The table's row of broken dependencies, when any of its columns breaks one.
-    static func violationsRow(_ plan: AdvicePlan) -> [String]? {
-        let counts = [plan.baseline, plan.metrics, plan.bestStrategyMetrics].map(\.dependencyViolations)
-        guard counts.contains(where: { $0 > 0 }) else { return nil }
-        return ["dependencies broken"] + counts.map(String.init)
+    /// The table's columns: as written, the plan, the plan without anchors
+    /// (when anchors were allowed), the best built-in strategy.
+    static func columns(_ plan: AdvicePlan) -> [(title: String, metrics: Metrics)] {
+        var columns = [("as written", plan.baseline), ("plan", plan.metrics)]
+        if let other = plan.withoutAnchors { columns.append(("plan without anchors", other.metrics)) }
+        columns.append(("best built-in: \(plan.bestStrategy.rawValue)", plan.bestStrategyMetrics))
+        return columns
+    }
+
+    /// The side-by-side table: a header row, then one row a metric.
+    static func rows(_ plan: AdvicePlan) -> [[String]] {
+        let columns = columns(plan)
+        var rows = [[""] + columns.map(\.title)]
+        for metric in metrics {
+            rows.append([metric.label + " (ms)"] + columns.map { TextReport.fixed(time(metric, $0.metrics)) })
+        }
+        let violations = columns.map(\.metrics.dependencyViolations)
+        if violations.contains(where: { $0 > 0 }) { rows.append(["dependencies broken"] + violations.map(String.init)) }
+        return rows
     }
 
     static func header(_ plan: AdvicePlan) -> String {
@@ -170,16 +185,8 @@ public enum AdviseReport {
     /// The text report.
     public static func text(_ plan: AdvicePlan) -> String {
         var out = header(plan) + "\n\n"
-        let best = plan.bestStrategy
-        var rows = [["", "as written", "plan", "best built-in: \(best.rawValue)"]]
-        for metric in metrics {
-            rows.append([
-                metric.label + " (ms)", TextReport.fixed(time(metric, plan.baseline)),
-                TextReport.fixed(time(metric, plan.metrics)), TextReport.fixed(time(metric, plan.bestStrategyMetrics)),
-            ])
-        }
-        if let row = violationsRow(plan) { rows.append(row) }
-        out += TextReport.table(rows, rightAligned: [false, true, true, true], indent: "  ")
+        let rows = rows(plan)
+        out += TextReport.table(rows, rightAligned: [false] + rows[0].dropFirst().map { _ in true }, indent: "  ")
         out += "\n" + boundText(plan) + "\n"
         if let constraints = constraintsText(plan) { out += constraintsText(plan) == nil ? "" : constraints + "\n" }
         if let u = plan.uncertainty {
@@ -206,12 +213,12 @@ public enum AdviseReport {
     /// The markdown report.
     public static func markdown(_ plan: AdvicePlan) -> String {
         var out = "## " + header(plan) + "\n\n"
-        out += "| metric | as written | plan | best built-in: \(plan.bestStrategy.rawValue) |\n|---|---:|---:|---:|\n"
-        for metric in metrics {
-            out +=
-                "| \(metric.label) (ms) | \(TextReport.fixed(time(metric, plan.baseline))) | \(TextReport.fixed(time(metric, plan.metrics))) | \(TextReport.fixed(time(metric, plan.bestStrategyMetrics))) |\n"
+        var rows = rows(plan)
+        rows[0][0] = "metric"
+        for (k, row) in rows.enumerated() {
+            out += "| " + row.joined(separator: " | ") + " |\n"
+            if k == 0 { out += "|---" + String(repeating: "|---:", count: row.count - 1) + "|\n" }
         }
-        if let row = violationsRow(plan) { out += "| " + row.joined(separator: " | ") + " |\n" }
         out += "\n" + boundText(plan).split(separator: "\n").joined(separator: ".\n") + ".\n"
         if let constraints = constraintsText(plan) { out += "\n" + constraints + ".\n" }
         if let u = plan.uncertainty {
@@ -267,6 +274,9 @@ extension JSONWriter {
         raw("]")
         raw(",\n  "); key("baseline"); metricsObject(plan.baseline)
         raw(",\n  "); key("plan"); metricsObject(plan.metrics)
+        if let other = plan.withoutAnchors {
+            raw(",\n  "); key("withoutAnchors"); metricsObject(other.metrics)
+        }
         raw(",\n  "); key("bestBuiltIn"); raw("{ "); key("strategy"); string(plan.bestStrategy.rawValue)
         raw(", "); key("metrics"); raw("{")
         for (k, metric) in Metric.allCases.enumerated() {
@@ -291,6 +301,7 @@ extension JSONWriter {
             raw(", "); key("readyGainMs"); millis(change.readyGain)
             raw(", "); key("fullDisplayGainMs"); millis(change.fullDisplayGain)
             raw(", "); key("launchGainMs"); millis(change.launchGain)
+            raw(", "); key("blockedMs"); millis(change.blocked)
             raw(" }")
         }
         raw(plan.changes.isEmpty ? "]" : "\n  ]")

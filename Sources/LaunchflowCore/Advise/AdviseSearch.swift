@@ -396,7 +396,21 @@ struct AdviseSearch {
             configuration: configuration, written: written, scenario: scenario(best.settings), baseline: baseline,
             metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics, changes: changes,
             groups: groups, simpleMetrics: simpleEvaluation.metrics, uncertainty: uncertainty,
-            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits, dagFloor: floor)
+            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits, dagFloor: floor,
+            withoutAnchors: bestWithoutAnchors())
+    }
+
+    /// With `anchor` allowed, the same search without it (anchors keep the
+    /// main thread blocked: the reader sees what the plan costs without them).
+    func bestWithoutAnchors() -> AdviseAlternative? {
+        guard configuration.knobs.contains(.anchor) else { return nil }
+        var c = configuration
+        c.knobs.removeAll { $0 == .anchor }
+        c.runs = 0
+        guard var search = try? AdviseSearch(written, c) else { return nil }
+        let plan = search.run(progress: nil)
+        guard plan.excess == 0 else { return nil }
+        return AdviseAlternative(scenario: plan.scenario, metrics: plan.metrics, changeCount: plan.changes.count)
     }
 
     /// The constructive plans the search starts from: as written, everything
@@ -503,6 +517,7 @@ struct AdviseSearch {
             changes[k].readyGain = m.firstFrameReady - planMetrics.firstFrameReady
             changes[k].fullDisplayGain = m.timeToFullDisplay - planMetrics.timeToFullDisplay
             changes[k].launchGain = m.launchComplete - planMetrics.launchComplete
+            changes[k].blocked = planMetrics.mainThreadBlocked - m.mainThreadBlocked
         }
         let groups = groupKeys.enumerated().map { g, key in
             let m = reverted[changes.count + g].metrics
