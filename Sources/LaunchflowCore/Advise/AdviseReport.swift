@@ -297,10 +297,7 @@ extension JSONWriter {
             raw(", "); key("key"); string(change.key.rawValue)
             raw(", "); key("from"); raw(change.from)
             raw(", "); key("to"); raw(change.to)
-            raw(", "); key("gainMs"); millis(change.gain)
-            raw(", "); key("readyGainMs"); millis(change.readyGain)
-            raw(", "); key("fullDisplayGainMs"); millis(change.fullDisplayGain)
-            raw(", "); key("launchGainMs"); millis(change.launchGain)
+            gains(change.gain, change.readyGain, change.fullDisplayGain, change.launchGain)
             raw(", "); key("blockedMs"); millis(change.blocked)
             raw(" }")
         }
@@ -310,10 +307,7 @@ extension JSONWriter {
             raw(k == 0 ? "\n    { " : ",\n    { ")
             key("key"); string(group.key.rawValue)
             raw(", "); key("count"); integer(group.changes.count)
-            raw(", "); key("gainMs"); millis(group.gain)
-            raw(", "); key("readyGainMs"); millis(group.readyGain)
-            raw(", "); key("fullDisplayGainMs"); millis(group.fullDisplayGain)
-            raw(", "); key("launchGainMs"); millis(group.launchGain)
+            gains(group.gain, group.readyGain, group.fullDisplayGain, group.launchGain)
             raw(" }")
         }
         raw(plan.groups.isEmpty ? "]" : "\n  ]")
@@ -337,5 +331,13 @@ extension JSONWriter {
         raw("]")
         raw(",\n  "); key("evaluations"); integer(plan.evaluations)
         raw("\n}\n")
+    }
+
+    /// A change's or a group's effects: `"gainMs": …, "readyGainMs": …, …`.
+    private mutating func gains(_ gain: Micros, _ ready: Micros, _ fullDisplay: Micros, _ launch: Micros) {
+        raw(", "); key("gainMs"); millis(gain)
+        raw(", "); key("readyGainMs"); millis(ready)
+        raw(", "); key("fullDisplayGainMs"); millis(fullDisplay)
+        raw(", "); key("launchGainMs"); millis(launch)
     }
 }

@@ -478,31 +478,19 @@ struct AdviseSearch {
     mutating func measuredChanges(of best: AdviseEvaluation) -> ([AdviseChange], [AdviseChangeGroup]) {
         var changes: [AdviseChange] = []
         var without: [AdviseSettings] = []
+        let s = best.settings
         func json(_ after: Bool) -> String { after ? "\"firstFrame\"" : "null" }
         for i in 0..<n {
-            let s = best.settings
-            if s.after[i] != original.after[i] {
-                changes.append(
-                    AdviseChange(task: i, key: .after, from: json(original.after[i]), to: json(s.after[i]), gain: 0))
-                without.append(AdviseMove.toggleAfter(i).applied(to: s, original: original))
-            }
-            if s.priority[i] != original.priority[i] {
-                changes.append(
-                    AdviseChange(
-                        task: i, key: .priority, from: String(original.priority[i]), to: String(s.priority[i]), gain: 0)
-                )
-                without.append(AdviseMove.setPriority(i, original.priority[i]).applied(to: s, original: original))
-            }
-            if s.idle[i] != original.idle[i] {
-                changes.append(
-                    AdviseChange(task: i, key: .idle, from: String(original.idle[i]), to: String(s.idle[i]), gain: 0))
-                without.append(AdviseMove.toggleIdle(i).applied(to: s, original: original))
-            }
-            if s.anchor[i] != original.anchor[i] {
-                changes.append(
-                    AdviseChange(
-                        task: i, key: .anchor, from: String(original.anchor[i]), to: String(s.anchor[i]), gain: 0))
-                without.append(AdviseMove.toggleAnchor(i).applied(to: s, original: original))
+            // Each key that differs: its values as JSON text, and the move that takes it back.
+            let differing: [(AdviseChange.Key, from: String, to: String, back: AdviseMove)] = [
+                (.after, json(original.after[i]), json(s.after[i]), .toggleAfter(i)),
+                (.priority, String(original.priority[i]), String(s.priority[i]), .setPriority(i, original.priority[i])),
+                (.idle, String(original.idle[i]), String(s.idle[i]), .toggleIdle(i)),
+                (.anchor, String(original.anchor[i]), String(s.anchor[i]), .toggleAnchor(i)),
+            ].filter { $0.from != $0.to }
+            for (key, from, to, back) in differing {
+                changes.append(AdviseChange(task: i, key: key, from: from, to: to, gain: 0))
+                without.append(back.applied(to: s, original: original))
             }
         }
         let groupKeys = AdviseChange.Key.allCases.filter { key in changes.contains { $0.key == key } }
