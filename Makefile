@@ -125,7 +125,7 @@ FUZZ_SHORT ?= 1000
 fuzz: build
 	python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow --seed $(SEED) --count $(N) $(FUZZ_ARGS)
 
-## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import (Chrome JSON, Perfetto).
+## bench: the benchmarks (release build): engine and command by size, rendering, sweeps, import (Chrome JSON, Perfetto), advise.
 ## BENCH_ARGS=--quick skips the 1M-task scenario.
 bench: deps
 	$(SWIFT) build -c release --product launchflow
@@ -137,6 +137,7 @@ bench: deps
 	.build/release/launchflow-bench --sweep --v2
 	.build/release/launchflow-bench --import
 	.build/release/launchflow-bench --perfetto
+	.build/release/launchflow-bench --advise
 
 ## crosscheck: compare the simulator with the independent Python reference of the model (Tools/reference)
 crosscheck: build
