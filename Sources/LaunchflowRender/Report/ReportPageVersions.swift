@@ -105,7 +105,8 @@ extension ReportPage {
         out += " change; better or worse in words. As <code>launchflow diff</code> prints it.</p>\n"
 
         // The metrics, old → new.
-        out += "<table class=\"\(p)table \(p)metrics \(p)versus-metrics\">\n<thead><tr><th>metric</th>"
+        out += "<div class=\"\(p)scroll\"><table class=\"\(p)table \(p)metrics \(p)versus-metrics\">\n"
+        out += "<thead><tr><th>metric</th>"
         for strategy in diff.strategies {
             out += "<th data-strategy=\"\(strategy.rawValue)\">\(strategy.rawValue)</th>"
         }
@@ -119,7 +120,7 @@ extension ReportPage {
             }
             out += "</tr>\n"
         }
-        out += "</tbody>\n</table>\n"
+        out += "</tbody>\n</table></div>\n"
 
         // What changed, and what each change did.
         out += "<h3>What changed, and what it did</h3>\n"
