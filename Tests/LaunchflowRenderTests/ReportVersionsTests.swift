@@ -24,7 +24,9 @@ extension RenderTests {
         /// The inline picture whose graph has id `<prefix><key>-graph`.
         static func panel(_ html: String, _ key: String, prefix: String = "lf-") throws -> SVG {
             let svg = try #require(
-                ReportTests.svgs(html).first { $0.contains("id=\"\(prefix)\(key)-graph\"".replacingOccurrences(of: "-", with: "&#45;")) },
+                ReportTests.svgs(html).first {
+                    $0.contains("id=\"\(prefix)\(key)-graph\"".replacingOccurrences(of: "-", with: "&#45;"))
+                },
                 "no panel \(key)")
             return try SVG(Array(svg.utf8))
         }
@@ -65,12 +67,15 @@ extension RenderTests {
             #expect(SVG.attribute(current.root, "viewBox")?.split(separator: " ")[2] == width)
             let oldRun = LaunchEngine(old).result(.dag, options: .init())
             let newRun = LaunchEngine(new).result(.dag, options: .init())
-            let axis = TimeAxis.shared(by: Report.make(new, file: "", strategies: Strategy.allCases, jobs: 1).results + [oldRun])
+            let axis = TimeAxis.shared(
+                by: Report.make(new, file: "", strategies: Strategy.allCases, jobs: 1).results + [oldRun])
             let perMicro = axis.width / Double(axis.end - axis.start)
             var shifted = 0
             for (i, task) in old.tasks.enumerated() {
                 guard let j = new.tasks.firstIndex(where: { $0.id == task.id }) else { continue }
-                let shift = try Self.left(current, "lf-new-task-" + task.id) - Self.left(baseline, "lf-baseline-task-" + task.id)
+                let shift =
+                    try Self.left(current, "lf-new-task-" + task.id)
+                    - Self.left(baseline, "lf-baseline-task-" + task.id)
                 let expected = Double(newRun.schedule.tasks[j].start - oldRun.schedule.tasks[i].start) * perMicro
                 if expected > 1 { shifted += 1 }
                 // (A critical-path outline is drawn a little inside its bar: 0.07 points.)
@@ -108,7 +113,8 @@ extension RenderTests {
             // diff's changes: the tasks added and removed, each change described as diff describes it.
             #expect(html.contains("<b>1 task added:</b> <code>push</code>"))
             #expect(html.contains("<b>1 task removed:</b> <code>analytics</code>"))
-            let diff = ScenarioDiff(old: old, oldFile: "old.json", new: new, newFile: "new.json", strategies: Strategy.allCases)
+            let diff = ScenarioDiff(
+                old: old, oldFile: "old.json", new: new, newFile: "new.json", strategies: Strategy.allCases)
             #expect(diff.changes.count == 3)
             for change in diff.changes {
                 #expect(html.contains(ScenarioDiff.describe(change).replacingOccurrences(of: "'", with: "&#39;")))
@@ -184,7 +190,9 @@ extension RenderTests {
             }
             #expect(html.contains("data-bound=\"\(plan.firstFrameBound)\""))
             #expect(html.contains("data-gap=\"\(plan.metrics.timeToFirstFrame - plan.firstFrameBound)\""))
-            let gains = html.components(separatedBy: " data-gain=\"").dropFirst().map { Micros($0.prefix { $0 != "\"" })! }
+            let gains = html.components(separatedBy: " data-gain=\"").dropFirst().map {
+                Micros($0.prefix { $0 != "\"" })!
+            }
             #expect(gains == plan.changes.map(\.gain))
             for (line, _) in AdviseReport.changeList(plan) {
                 #expect(html.contains(line.replacingOccurrences(of: "'", with: "&#39;")), "\(line)")
@@ -196,11 +204,14 @@ extension RenderTests {
             let dag = try Self.panel(html, "dag")
             for svg in [written, planned] {
                 #expect(svg.groups(withClass: "task").count == scenario.tasks.count)
-                #expect(SVG.attribute(svg.root, "viewBox") .map { $0.split(separator: " ")[2] } == SVG.attribute(dag.root, "viewBox").map { $0.split(separator: " ")[2] })
+                #expect(
+                    SVG.attribute(svg.root, "viewBox").map { $0.split(separator: " ")[2] }
+                        == SVG.attribute(dag.root, "viewBox").map { $0.split(separator: " ")[2] })
             }
             // As written under dag is the dag panel's run.
             for task in scenario.tasks {
-                #expect(try Self.left(written, "lf-written-task-" + task.id) == Self.left(dag, "lf-dag-task-" + task.id))
+                #expect(
+                    try Self.left(written, "lf-written-task-" + task.id) == Self.left(dag, "lf-dag-task-" + task.id))
             }
             let run = LaunchEngine(plan.scenario).result(.dag, options: .init())
             #expect(run.metrics == plan.metrics)

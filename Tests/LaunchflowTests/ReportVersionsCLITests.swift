@@ -42,7 +42,8 @@ import Testing
         let (args, expected) = Self.badInvocations[k]
         let given = args.map { $0 == "BAD" ? bad : $0 == "BROKEN" ? broken : $0 }
         let out = try Launchflow.runBinary(["report", "scenarios/post-frame.json", "--out", page] + given)
-        let message = expected.replacingOccurrences(of: "BAD", with: bad).replacingOccurrences(of: "BROKEN", with: broken)
+        let message = expected.replacingOccurrences(of: "BAD", with: bad).replacingOccurrences(
+            of: "BROKEN", with: broken)
         #expect(out.status == 2, "\(args)")
         #expect(out.stderr.hasPrefix(message), "\(args): \(out.stderr)")
         #expect(out.stdout.isEmpty)

@@ -30,7 +30,8 @@ enum ReportCommand {
             ),
             .flag(
                 "advise",
-                "Add advise's plan: as written and the plan on one time\naxis, the changes with their gains, the first-frame bound."),
+                "Add advise's plan: as written and the plan on one time\naxis, the changes with their gains, the first-frame bound."
+            ),
             OptionSpec(
                 name: "strategy", value: "<strategy>",
                 help: "With --advise: the strategy the plan is for (default: dag).",
@@ -121,7 +122,9 @@ enum ReportCommand {
         configuration.strategy = args.strategy
         configuration.knobs = try AdviseCommand.knobs(args, spec)
         configuration.keep = AdviseCommand.list(args.value("keep"))
-        if let text = args.value("objective") { configuration.objective = AdviseObjective(rawValue: text) ?? .firstFrame }
+        if let text = args.value("objective") {
+            configuration.objective = AdviseObjective(rawValue: text) ?? .firstFrame
+        }
         configuration.jobs = jobs
         configuration.options = options
         return configuration

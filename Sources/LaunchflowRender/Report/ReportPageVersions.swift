@@ -89,7 +89,8 @@ extension ReportPage {
                 out += "</div>"
             }
             out += "<div class=\"\(p)delta\">baseline: "
-            out += headlineMetrics(baseline).map { TextReport.valueText($0, diff.oldMetrics[k]) }.joined(separator: " · ")
+            out += headlineMetrics(baseline).map { TextReport.valueText($0, diff.oldMetrics[k]) }.joined(
+                separator: " · ")
             out += " ms</div></div>\n"
         }
         return out + "</div>\n</section>\n"
