@@ -59,7 +59,8 @@ struct ReportPictures {
     func panel(_ result: SimulationResult, key: String, heading: String) -> GraphDescription {
         var canvas = Canvas(width: GanttFrame.width(axis), backgroundID: ids("\(key)-background"))
         canvas.text(ids("\(key)-heading"), heading, x: GanttPanel.laneLabelX, y: 12, size: 13, bold: true)
-        let summaryX = GanttPanel.laneLabelX + max(80, ChartStyle.estimatedWidth(heading, size: 13) * 1.1 + 14)
+        // The strategies' headings are short; the other panels' ("as written · anchored") share a wider column.
+        let summaryX = GanttPanel.laneLabelX + (key == heading ? 80 : 170)
         canvas.text(
             ids("\(key)-summary"), GanttFrame.summary(result.metrics), x: summaryX, y: 12,
             size: 10, color: ChartStyle.mutedText)
