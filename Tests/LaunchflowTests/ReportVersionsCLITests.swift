@@ -16,7 +16,7 @@ import Testing
         (["--baseline", "BROKEN"], "error: BROKEN:2:1: invalid JSON"),
         (["--baseline"], "error: option '--baseline' needs a value <old.json>"),
         (["--allow", "after"], "error: '--allow' is an option of '--advise', which is not given"),
-        (["--strategy", "dag"], "error: '--strategy' is an option of '--advise', which is not given"),
+        (["--strategy", "dag"], "error: '--strategy' is an option of '--advise' and '--baseline', neither is given"),
         (
             ["--advise", "--allow", "aftr"],
             "error: unknown knob 'aftr' in '--allow': expected some of after, priority, idle, anchor; did you mean 'after'?"
@@ -66,6 +66,28 @@ import Testing
         #expect(pages[0] == pages[1])
         let html = String(decoding: pages[0], as: UTF8.self)
         #expect(html.contains("<section id=\"lf-versus\">") && html.contains("<section id=\"lf-advice\">"))
+    }
+
+    /// `--strategy` chooses the strategy of the baseline's pair of Gantt charts (and of the advice).
+    @Test func theStrategyOptionChoosesThePanels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let page = folder.path("page.html")
+        for (args, heading) in [
+            ([String](), "baseline · dag"), (["--strategy", "anchored"], "baseline · anchored"),
+            (["--strategies", "serial,priority"], "baseline · serial"),
+        ] {
+            let out = try Launchflow.run(
+                [
+                    "report", "docs/examples/post-frame-slow.json", "--baseline", "scenarios/post-frame.json", "--out",
+                    page,
+                ]
+                    + args)
+            #expect(out.status == 0, "\(out.stderr)")
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.contains(">\(heading)</text>"), "\(args)")
+            #expect(html.components(separatedBy: ">baseline · ").count == 2, "one pair of panels")
+        }
     }
 
     /// The advice section shows what `advise --format json` prints: the

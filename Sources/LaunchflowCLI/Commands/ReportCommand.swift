@@ -34,7 +34,8 @@ enum ReportCommand {
             ),
             OptionSpec(
                 name: "strategy", value: "<strategy>",
-                help: "With --advise: the strategy the plan is for (default: dag).",
+                help:
+                    "The strategy of --advise's plan (default: dag) and of\n--baseline's two Gantt charts (default: dag, or the first\nof --strategies).",
                 choices: Strategy.allCases.map(\.rawValue)),
             OptionSpec(
                 name: "allow", value: "<list>",
@@ -60,8 +61,8 @@ enum ReportCommand {
             page a reviewer opens in a pull request: first frame, full display and
             launch complete old → new per strategy, better or worse; every metric
             old → new; 'diff''s changes ordered by their effect, tasks added and
-            removed; the Gantt charts of both under dag (or the first strategy
-            shown) stacked on the page's time axis.
+            removed; the Gantt charts of both under --strategy (default: dag, or
+            the first of --strategies) stacked on the page's time axis.
 
             --advise adds an Advice section: 'advise''s plan under --strategy
             (options --allow, --keep, --objective as for advise), its metrics
@@ -90,7 +91,7 @@ enum ReportCommand {
         if let baseline, let file = args.value("baseline") {
             report.baseline = ReportBaseline(
                 old: baseline, oldFile: file, new: scenario, newFile: args.positionals[0], strategies: strategies,
-                options: options)
+                options: options, panels: args.value("strategy").flatMap(Strategy.init(rawValue:)))
         }
         if let trace = args.value("trace") {
             do {
@@ -113,8 +114,11 @@ enum ReportCommand {
         -> AdviseConfiguration?
     {
         guard args.has("advise") else {
-            for name in ["strategy", "allow", "keep", "objective"] where args.has(name) {
+            for name in ["allow", "keep", "objective"] where args.has(name) {
                 throw CLIError.usage(spec, "'--\(name)' is an option of '--advise', which is not given")
+            }
+            if args.has("strategy") && !args.has("baseline") {
+                throw CLIError.usage(spec, "'--strategy' is an option of '--advise' and '--baseline', neither is given")
             }
             return nil
         }

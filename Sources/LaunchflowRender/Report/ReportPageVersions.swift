@@ -102,8 +102,8 @@ extension ReportPage {
         var out = "<section id=\"\(p)versus\">\n<h2>Against the baseline</h2>\n"
         out += "<p class=\"\(p)note\">baseline: \(ReportText.html(diff.oldFile))"
         if diff.old.name != diff.new.name { out += " ('\(ReportText.html(diff.old.name))')" }
-        out += " → new: \(ReportText.html(diff.newFile)). Every metric old → new under each strategy; (±x) the"
-        out += " change; better or worse in words. As <code>launchflow diff</code> prints it.</p>\n"
+        out += " → new: \(ReportText.html(diff.newFile)). Every metric old → new under each strategy, its change"
+        out += " (±x) and whether that is better or worse: the figures <code>launchflow diff</code> prints.</p>\n"
 
         // The metrics, old → new.
         out += "<div class=\"\(p)scroll\"><table class=\"\(p)table \(p)metrics \(p)versus-metrics\">\n"

@@ -3,8 +3,8 @@ import LaunchflowCore
 /// `report NEW --baseline OLD`: two versions of a scenario on one page — the
 /// metrics OLD → NEW under every strategy of the report, `diff`'s changes
 /// with their effects (``ScenarioDiff``), and the Gantt charts of both
-/// versions under one strategy (the diff's ordering strategy: `dag`, or the
-/// first shown), stacked on the page's time axis.
+/// versions under one strategy (by default the diff's ordering strategy:
+/// `dag`, or the first shown), stacked on the page's time axis.
 public struct ReportBaseline: Sendable {
     /// OLD against NEW, under the report's strategies: the metrics and the changes.
     public let diff: ScenarioDiff
@@ -14,16 +14,17 @@ public struct ReportBaseline: Sendable {
     public let old: SimulationResult
     public let new: SimulationResult
 
-    /// Compares `old` (the baseline) with `new` under `strategies` (at least one).
+    /// Compares `old` (the baseline) with `new` under `strategies` (at least
+    /// one); the Gantt panels show `panels` (by default the diff's ordering strategy).
     ///
     /// - Complexity: ``ScenarioDiff``'s (a simulation per change and strategy), plus two simulations.
     public init(
         old: Scenario, oldFile: String, new: Scenario, newFile: String, strategies: [Strategy],
-        options: SimulationOptions = .init()
+        options: SimulationOptions = .init(), panels: Strategy? = nil
     ) {
         diff = ScenarioDiff(
             old: old, oldFile: oldFile, new: new, newFile: newFile, strategies: strategies, options: options)
-        strategy = diff.orderingStrategy
+        strategy = panels ?? diff.orderingStrategy
         self.old = LaunchEngine(old).result(strategy, options: options)
         self.new = LaunchEngine(new).result(strategy, options: options)
     }
