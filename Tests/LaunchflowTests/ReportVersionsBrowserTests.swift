@@ -84,4 +84,41 @@ extension ReportBrowserTests {
         #expect(result["exported"] as? [String] == ["baseline", "new", "written", "plan"])
         #expect(result["parseErrors"] as? Int == 0)
     }
+
+    /// The labels of the first-frame, full-display and launch-complete lines
+    /// stay beside their lines as the view zooms (they used to drift by their
+    /// width times the zoom), and turn to a line's other side rather than leave the plot.
+    @Test func markerLabelsStayBesideTheirLines() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = try report("scenarios/modules.json", in: folder)
+        let driver = """
+            <script>(function () {
+            \(Self.pointerHelpers)
+              out.checked = 0; out.bad = [];
+              function check(when) {
+                ["serial", "priority", "dag", "anchored"].forEach(function (s) {
+                  ["first-frame", "full-display", "launch-complete"].forEach(function (m) {
+                    var line = document.getElementById("lf-" + s + "-" + m), label = document.getElementById("lf-" + s + "-" + m + "-label");
+                    if (!line || !label) return;
+                    var l = line.getBoundingClientRect(), t = label.querySelector("text").getBoundingClientRect();
+                    var svg = line.ownerSVGElement, plotRight = at(svg, view()[1]) + 1, plotLeft = at(svg, view()[0]) - 1;
+                    if (l.right < plotLeft || l.left > plotRight) return;  // out of view
+                    out.checked += 1;
+                    var gap = Math.min(Math.abs(t.left - l.right), Math.abs(l.left - t.right));
+                    if (gap > 6 || t.right > plotRight + 2 || t.left < plotLeft - 2)
+                      out.bad.push(when + " " + s + " " + m + ": line " + l.left + "–" + l.right + ", label " + t.left + "–" + t.right);
+                  });
+                });
+              }
+              check("launch");
+              key("w"); key("w"); check("zoomed");
+              document.querySelector('button[data-zoom="reset"]').click(); check("all");
+              r.setAttribute("data-test", JSON.stringify(out));
+            })();</script>
+            """
+        let out = try driven(page, by: driver)
+        #expect((out["checked"] as? Int ?? 0) >= 12, "\(out)")
+        #expect((out["bad"] as? [String])?.isEmpty == true, "\((out["bad"] as? [String]) ?? [])")
+    }
 }

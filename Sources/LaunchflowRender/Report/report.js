@@ -284,8 +284,20 @@
         var scale = shapes.length > 0 && (box.width >= 12 || owner.has(g));  // bars always stretch
         g.setAttribute("clip-path", "url(#" + clipId + ")");
         if (scale) g.classList.add(P + "z");
-        var cx = labelOnly ? texts[0].x : box.x + box.width / 2;
+        // (A label starts or ends 4 units from its line: the gap stays 4 units at any zoom.)
+        var anchor = labelOnly ? texts[0].el.getAttribute("text-anchor") : null;
+        var cx = !labelOnly ? box.x + box.width / 2
+          : texts[0].x + (anchor === "start" ? -4 : anchor === "end" ? 4 : 0);
         var item = { shapes: shapes, texts: texts, scale: scale, cx: cx };
+        // A marker line's label ("<line id>-label": the first frame, full display, launch complete) keeps
+        // its gap to the line, and turns to the line's other side rather than leave the plot.
+        var line = labelOnly && texts.length === 1 && /-label$/.test(g.id)
+          ? document.getElementById(g.id.slice(0, -"-label".length)) : null;
+        if (line && line.classList.contains("marker") && anchor !== "middle") {
+          var lineBox = line.getBBox();
+          item.cx = lineBox.x + lineBox.width / 2;
+          item.label = { end: anchor === "end", width: box.width, gap: Math.abs(texts[0].x - item.cx) };
+        }
         if (owner.has(g)) {
           // A task's bar: its label is refitted to the bar's width at every zoom.
           var t = tasks[owner.get(g)];
@@ -361,7 +373,16 @@
       var k = ax.end / (view[1] - view[0]);
       var tx = ax.originX - k * (ax.originX + view[0] * ax.width / ax.end);
       var matrix = "matrix(" + k + " 0 0 1 " + tx + " 0)";
+      var plotRight = ax.originX + ax.width;
       items.forEach(function (it) {
+        if (it.label) {
+          var x = k * it.cx + tx, end = it.label.end, text = it.texts[0], gap = it.label.gap;
+          if (!end && x + gap + it.label.width > plotRight) end = true;
+          else if (end && x - gap - it.label.width < ax.originX) end = false;
+          text.el.setAttribute("text-anchor", end ? "end" : "start");
+          text.el.setAttribute("transform", "translate(" + ((end ? x - gap : x + gap) - text.x) + " 0)");
+          return;
+        }
         if (it.bar && it.scale) relabel(it, k);
         if (it.scale) {
           it.shapes.forEach(function (s) { s.setAttribute("transform", matrix); });
