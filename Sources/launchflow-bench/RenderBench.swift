@@ -50,6 +50,12 @@ func runRenderBenchmark() {
     // chart per strategy and the comparison) in ≤ 1 s.
     let report500 = RenderBenchmark.reportInput(tasks: 500)
     measure("report page, 500 tasks, 4 strategies", runs: 3) { try RenderBenchmark.renderReport(report500) }
+    // report --baseline and --advise (not the default path: the ≤ 1 s target is the line above).
+    let older500 = RenderBenchmark.reportBaseline(of: report500)
+    measure("  the same with --baseline (50 changes)", runs: 3) {
+        try RenderBenchmark.renderReport(report500, baseline: older500)
+    }
+    measure("  the same with --advise", runs: 1) { try RenderBenchmark.renderReportWithAdvice(report500) }
     let results500 = SimulationResult.compare(report500, strategies: Strategy.allCases)
     measure("pictures (render), 500 tasks", runs: 3) {
         try Pictures.files(stem: "bench", results: results500).reduce(0) { $0 + $1.bytes.count }

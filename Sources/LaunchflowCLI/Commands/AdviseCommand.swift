@@ -70,7 +70,7 @@ enum AdviseCommand {
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
         var configuration = AdviseConfiguration()
         configuration.strategy = args.strategy
-        configuration.knobs = try knobs(args)
+        configuration.knobs = try knobs(args, spec)
         configuration.keep = list(args.value("keep"))
         configuration.objective = args.choice(spec.options[3]) ?? .firstFrame
         if let text = args.value("max-blocked") {
@@ -125,7 +125,8 @@ enum AdviseCommand {
         return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    static func knobs(_ args: ParsedArguments) throws(CLIError) -> [AdviseKnob] {
+    /// `--allow`, for `command` (advise, or report --advise).
+    static func knobs(_ args: ParsedArguments, _ spec: CommandSpec) throws(CLIError) -> [AdviseKnob] {
         guard let text = args.value("allow") else { return AdviseKnob.defaults }
         var knobs: [AdviseKnob] = []
         for name in list(text) {

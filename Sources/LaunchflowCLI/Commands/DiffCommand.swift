@@ -48,7 +48,8 @@ enum DiffCommand {
         return 0
     }
 
-    private static func load(_ path: String) throws(CLIError) -> Scenario {
+    /// A scenario file, or every problem in it (exit 2).
+    static func load(_ path: String) throws(CLIError) -> Scenario {
         do {
             return try ScenarioLoader.load(path: path)
         } catch {

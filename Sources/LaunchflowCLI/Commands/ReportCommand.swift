@@ -23,6 +23,28 @@ enum ReportCommand {
                 help:
                     "Add a traced launch against the simulated one (dag, or\nthe first strategy shown), task by task: the overlay\nGantt and the largest errors (as calibrate --trace)."
             ),
+            OptionSpec(
+                name: "baseline", value: "<old.json>",
+                help:
+                    "Compare with an earlier version of the scenario (as 'diff\nOLD NEW'): the metrics old → new, the changes and their\neffects, both versions' Gantt charts on one time axis."
+            ),
+            .flag(
+                "advise",
+                "Add advise's plan: as written and the plan on one time\naxis, the changes with their gains, the first-frame bound."
+            ),
+            OptionSpec(
+                name: "strategy", value: "<strategy>",
+                help:
+                    "The strategy of --advise's plan (default: dag) and of\n--baseline's two Gantt charts (default: dag, or the first\nof --strategies).",
+                choices: Strategy.allCases.map(\.rawValue)),
+            OptionSpec(
+                name: "allow", value: "<list>",
+                help: "With --advise: what the plan may change (default:\nafter,priority,idle; as advise --allow)."),
+            OptionSpec(name: "keep", value: "<ids>", help: "With --advise: task ids the plan leaves as written."),
+            OptionSpec(
+                name: "objective", value: "<metric>",
+                help: "With --advise: what to bring forward first (default:\nfirstFrame).",
+                choices: AdviseObjective.allCases.map(\.rawValue)),
         ],
         discussion: """
             The page holds, inline (no network; it works from file://): the time to
@@ -34,19 +56,43 @@ enum ReportCommand {
             Hover or click a task in any picture or table to highlight it
             everywhere and see its card; page.html#task=ID opens with that task
             selected. The file is replaced atomically; its path is printed.
+
+            --baseline OLD.json puts the scenario against an earlier version, the
+            page a reviewer opens in a pull request: first frame, full display and
+            launch complete old → new per strategy, better or worse; every metric
+            old → new; 'diff''s changes ordered by their effect, tasks added and
+            removed; the Gantt charts of both under --strategy (default: dag, or
+            the first of --strategies) stacked on the page's time axis.
+
+            --advise adds an Advice section: 'advise''s plan under --strategy
+            (options --allow, --keep, --objective as for advise), its metrics
+            against the scenario as written, the first-frame bound and the gap to
+            it, each change with its measured gain, and the Gantt charts of the
+            scenario as written and of the plan on the page's time axis.
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
         let strategies = try args.strategies(spec)
         let options = try args.simulationOptions(spec)
         let jobs = try args.jobs(spec)
+        let advise = try adviseConfiguration(args, options: options, jobs: jobs)
         let scenario = try args.loadScenario()
+        var baseline: Scenario?
+        if let file = args.value("baseline") { baseline = try DiffCommand.load(file) }
         let path = args.value("out") ?? "output/\(args.scenarioStem)-report.html"
+        var advice: ReportAdvice?
+        if let advise { advice = ReportAdvice(try plan(scenario, advise, streams: streams)) }
         let working = WorkingLine("report: simulating, sampling and drawing", streams: streams)
         defer { working?.finish() }
         var report = Report.make(
             scenario, file: args.positionals[0], strategies: strategies, options: options, jobs: jobs,
             tiers: args.tiers())
+        report.advice = advice
+        if let baseline, let file = args.value("baseline") {
+            report.baseline = ReportBaseline(
+                old: baseline, oldFile: file, new: scenario, newFile: args.positionals[0], strategies: strategies,
+                options: options, panels: args.value("strategy").flatMap(Strategy.init(rawValue:)))
+        }
         if let trace = args.value("trace") {
             do {
                 report.traceComparison = try TraceComparison.run(
@@ -61,6 +107,54 @@ enum ReportCommand {
         working?.finish()
         streams.write(path + "\n")
         return 0
+    }
+
+    /// advise's settings when `--advise` is given; its options without it are a usage error.
+    static func adviseConfiguration(_ args: ParsedArguments, options: SimulationOptions, jobs: Int) throws(CLIError)
+        -> AdviseConfiguration?
+    {
+        guard args.has("advise") else {
+            for name in ["allow", "keep", "objective"] where args.has(name) {
+                throw CLIError.usage(spec, "'--\(name)' is an option of '--advise', which is not given")
+            }
+            if args.has("strategy") && !args.has("baseline") {
+                throw CLIError.usage(spec, "'--strategy' is an option of '--advise' and '--baseline', neither is given")
+            }
+            return nil
+        }
+        var configuration = AdviseConfiguration()
+        configuration.strategy = args.strategy
+        configuration.knobs = try AdviseCommand.knobs(args, spec)
+        configuration.keep = AdviseCommand.list(args.value("keep"))
+        if let text = args.value("objective") {
+            configuration.objective = AdviseObjective(rawValue: text) ?? .firstFrame
+        }
+        configuration.jobs = jobs
+        configuration.options = options
+        return configuration
+    }
+
+    /// advise's plan, with a progress bar on a terminal once it takes more than a second.
+    static func plan(_ scenario: Scenario, _ configuration: AdviseConfiguration, streams: any OutputStreams)
+        throws(CLIError) -> AdvicePlan
+    {
+        let budget = configuration.evaluationBudget(taskCount: scenario.tasks.count)
+        let bar =
+            streams is StandardStreams && isatty(2) == 1
+            ? ProgressBar(total: budget, unit: "simulations at most (advise)") : nil
+        let start = DispatchTime.now().uptimeNanoseconds
+        var progress: (@Sendable (Int, Int) -> Void)? = nil
+        if let bar {
+            progress = { done, _ in
+                if DispatchTime.now().uptimeNanoseconds - start > 1_000_000_000 { bar.update(done) }
+            }
+        }
+        defer { bar?.finish() }
+        do {
+            return try Advise.plan(scenario, configuration, progress: progress)
+        } catch {
+            throw CLIError.input(error.message)
+        }
     }
 
     /// Renders `report` in memory, then writes it atomically to `path` (creating its directory).

@@ -27,6 +27,10 @@ public struct Report: Sendable {
     public var tiers: TierDisplay
     /// `report --trace`: a traced launch against the simulated one, task by task.
     public var traceComparison: TraceComparison?
+    /// `report --baseline OLD`: the scenario against an earlier version of it.
+    public var baseline: ReportBaseline?
+    /// `report --advise`: advise's plan, against the scenario as written.
+    public var advice: ReportAdvice?
 
     public init(
         results: [SimulationResult], file: String, lint: [LintWarning] = [], whatIf: WhatIfAnalysis? = nil,

@@ -10,16 +10,37 @@ struct ReportPage {
     let report: Report
     let pictures: ReportPictures
     let judged: HonestComparison
+    /// The panels of other runs (the baseline and NEW, as written and the plan), in page order.
+    let extraPanels: [ReportPanel]
+    /// Tasks only the baseline has: in the page's data after the scenario's own.
+    let removedTasks: [LaunchTask]
 
     init(_ report: Report) {
         self.report = report
-        pictures = ReportPictures(results: report.results)
+        var extra: [ReportPanel] = []
+        var removed: [LaunchTask] = []
+        if let baseline = report.baseline {
+            let name = baseline.strategy.rawValue
+            extra.append(ReportPanel(key: "baseline", heading: "baseline · \(name)", result: baseline.old))
+            extra.append(ReportPanel(key: "new", heading: "new · \(name)", result: baseline.new))
+            let removedIDs = Set(baseline.removedIDs)
+            removed = baseline.diff.old.tasks.filter { removedIDs.contains($0.id) }
+        }
+        if let advice = report.advice {
+            let name = advice.plan.configuration.strategy.rawValue
+            extra.append(ReportPanel(key: "written", heading: "as written · \(name)", result: advice.written))
+            extra.append(ReportPanel(key: "plan", heading: "plan · \(name)", result: advice.planned))
+        }
+        extraPanels = extra
+        removedTasks = removed
+        pictures = ReportPictures(
+            results: report.results, extra: extra.map(\.result), extraIDs: removed.map(\.id))
         judged = HonestComparison(report.results)
     }
 
-    private var scenario: Scenario { pictures.scenario }
-    private var results: [SimulationResult] { report.results }
-    private var p: String { pictures.ids.prefix }
+    var scenario: Scenario { pictures.scenario }
+    var results: [SimulationResult] { report.results }
+    var p: String { pictures.ids.prefix }
 
     func render() throws(RenderError) -> String {
         // Render every picture before writing anything.
@@ -30,6 +51,11 @@ struct ReportPage {
         var distribution: String?
         if let sweep = report.sweep, sweep.uncertainTasks > 0 || sweep.latencyTasks > 0 {
             distribution = try pictures.distribution(sweep)
+        }
+        var extraSVG: [String: String] = [:]
+        for panel in extraPanels {
+            extraSVG[panel.key] = ReportPictures.inline(
+                try Graphviz.svg(pictures.panel(panel.result, key: panel.key, heading: panel.heading)))
         }
         var traceOverlay: String?
         if let comparison = report.traceComparison {
@@ -43,12 +69,15 @@ struct ReportPage {
         out += "<title>\(ReportText.html(scenario.name)) — launchflow report</title>\n"
         out += "<style>\n\(ReportStyle.css(prefix: p))</style>\n</head>\n<body>\n"
         out += header()
+        if let baseline = report.baseline { out += baselineHeadline(baseline) }
         out += headline()
         out += controls()
         out += "<main>\n"
+        if let baseline = report.baseline { out += baselineSection(baseline, panels: extraSVG) }
         out += comparisonTable()
         out += lintSection()
         out += ganttSection(legend: legend, panels: panels)
+        if let advice = report.advice { out += adviceSection(advice, panels: extraSVG) }
         out += dagSection(dag)
         if let traceOverlay, let comparison = report.traceComparison {
             out += traceSection(comparison, picture: traceOverlay)
@@ -77,6 +106,9 @@ struct ReportPage {
         out += pictures.tiers.priorities.count == 1 ? "" : "s"
         out += " · \(device.cores) cores (main + \(device.workerCount) workers),"
         out += " \(formatNumber(device.refreshRate)) Hz · pre-main \(formatMillis(scenario.preMainTotal)) ms"
+        if let baseline = report.baseline {
+            out += " · against the baseline \(ReportText.html(baseline.diff.oldFile))"
+        }
         out += " · launchflow report</p>\n</header>\n"
         return out
     }
@@ -367,8 +399,10 @@ struct ReportPage {
 
     // MARK: - Data for the script
 
-    private func taskIndex() -> [String: Int] {
-        Dictionary(scenario.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+    /// Task id → index in the page's data: the scenario's tasks, then those only the baseline has.
+    func taskIndex() -> [String: Int] {
+        Dictionary(
+            (scenario.tasks + removedTasks).enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     private func percent(_ count: Int, of runs: Int) -> String {
@@ -390,6 +424,8 @@ struct ReportPage {
         let axis = pictures.axis
         let base = report.file.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
         let stem = base.lastIndex(of: ".").map { $0 == base.startIndex ? base : String(base[..<$0]) } ?? base
+        let panelIndices = extraPanels.map { Self.index($0.result.schedule.scenario) }
+        let oldIndex = report.baseline.map { Self.index($0.diff.old) } ?? [:]
         var out = "{\"prefix\":\(ReportText.json(p)),\"t0\":\(scenario.preMainTotal)"
         out += ",\"scenario\":\(ReportText.json(stem.isEmpty ? scenario.name : stem))"
         out += ",\"axis\":{\"originX\":\(Number.points(axis.originX)),\"width\":\(Number.points(axis.width))"
@@ -424,9 +460,45 @@ struct ReportPage {
                 out += ",\"slack\":\(row.slack),\"slackCapped\":\(row.slackIsCapped)"
                 out += ",\"gain\":[\(row.firstFrameGain),\(row.launchGain)]"
             }
+            if !extraPanels.isEmpty {
+                if report.baseline != nil, oldIndex[task.id] == nil { out += ",\"added\":true" }
+                out += ",\"more\":" + moreRuns(task.id, panelIndices)
+            }
             out += "}"
         }
-        out += "]}"
+        // Tasks only the baseline has: its panel's bars, found by the search, shown on the card.
+        let oldTiers = report.baseline.map { Tiers($0.diff.old) }
+        for task in removedTasks {
+            let k = oldIndex[task.id]!
+            out += ",\n{\"id\":\(ReportText.json(task.id)),\"cost\":\(task.cost),\"removed\":true"
+            if task.mainThreadOnly { out += ",\"main\":true" }
+            if task.firstFrame { out += ",\"firstFrame\":true" }
+            out += ",\"tier\":\(oldTiers?.ofTask[k] ?? 0),\"priority\":\(task.priority),\"deps\":[],\"dependents\":[]"
+            out += ",\"runs\":[],\"more\":" + moreRuns(task.id, panelIndices) + "}"
+        }
+        out += "]"
+        if !extraPanels.isEmpty {
+            out += ",\"panels\":["
+            out += extraPanels.map { "{\"key\":\(ReportText.json($0.key)),\"label\":\(ReportText.json($0.heading))}" }
+                .joined(separator: ",")
+            out += "]"
+        }
+        out += "}"
         return out
+    }
+
+    /// Task id → index in `scenario`.
+    private static func index(_ scenario: Scenario) -> [String: Int] {
+        Dictionary(scenario.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The task's run in each extra panel, `[thread, ready, start, end]` or null, as JSON.
+    private func moreRuns(_ id: String, _ indices: [[String: Int]]) -> String {
+        "["
+            + zip(extraPanels, indices).map { panel, index in
+                guard let k = index[id] else { return "null" }
+                let run = panel.result.schedule.tasks[k]
+                return "[\(run.thread),\(run.ready),\(run.start),\(run.end)]"
+            }.joined(separator: ",") + "]"
     }
 }

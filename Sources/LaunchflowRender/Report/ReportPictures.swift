@@ -20,17 +20,25 @@ struct ReportPictures {
     let frame: TimeAxis
     let tiers: Tiers
 
-    init(results: [SimulationResult]) {
+    /// `results` are the report's strategies; `extra` the runs of the other
+    /// panels (``ReportPanel``: the baseline, the plan), drawn on the same axis;
+    /// `extraIDs` the task ids only they have (tasks the baseline removed).
+    init(results: [SimulationResult], extra: [SimulationResult] = [], extraIDs: [String] = []) {
         precondition(!results.isEmpty, "a report needs at least one result")
         self.results = results
         let scenario = results[0].schedule.scenario
-        ids = ElementIDs(taskIDs: scenario.tasks.map(\.id))
-        axis = TimeAxis.shared(by: results)
+        ids = ElementIDs(taskIDs: scenario.tasks.map(\.id) + extraIDs)
+        let all = results + extra
+        axis = TimeAxis.shared(by: all)
         // The launch as the comparison frames it (a much longer launch keeps its own scale there).
-        let framed = ComparisonChart.axes(results)
+        let framed = ComparisonChart.axes(all)
         frame = framed.axes[framed.own.firstIndex(of: false) ?? 0]
         tiers = Tiers(scenario)
+        contents = GanttContents(all)
     }
+
+    /// What the legend lists: the marks of every panel on the page.
+    let contents: GanttContents
 
     var scenario: Scenario { results[0].schedule.scenario }
 
@@ -42,25 +50,35 @@ struct ReportPictures {
     /// One strategy's lanes under a heading line (its name and headline
     /// metrics), on the shared axis; no axis (the page draws one that zooms).
     func panel(_ result: SimulationResult) -> GraphDescription {
-        let strategy = result.schedule.strategy
-        let name = strategy.rawValue
-        var canvas = Canvas(width: GanttFrame.width(axis), backgroundID: ids("\(name)-background"))
-        canvas.text(ids("\(name)-heading"), name, x: GanttPanel.laneLabelX, y: 12, size: 13, bold: true)
+        let name = result.schedule.strategy.rawValue
+        return panel(result, key: name, heading: name)
+    }
+
+    /// A panel of another run on the same axis (``ReportPanel``): its ids under
+    /// `<prefix><key>-`, its bars `<prefix><key>-task-<task id>` (ids of its own scenario's tasks).
+    func panel(_ result: SimulationResult, key: String, heading: String) -> GraphDescription {
+        var canvas = Canvas(width: GanttFrame.width(axis), backgroundID: ids("\(key)-background"))
+        canvas.text(ids("\(key)-heading"), heading, x: GanttPanel.laneLabelX, y: 12, size: 13, bold: true)
+        // The strategies' headings are short; the other panels' ("as written · anchored") share a wider column.
+        let summaryX = GanttPanel.laneLabelX + (key == heading ? 80 : 170)
         canvas.text(
-            ids("\(name)-summary"), GanttFrame.summary(result.metrics), x: GanttPanel.laneLabelX + 80, y: 12,
+            ids("\(key)-summary"), GanttFrame.summary(result.metrics), x: summaryX, y: 12,
             size: 10, color: ChartStyle.mutedText)
+        let own = result.schedule.scenario
+        let head = ids("\(key)-task-")
         var panel = GanttPanel(
-            result: result, axis: axis, ids: ids, tiers: tiers, scope: name + "-", barID: { barID(strategy, $0) })
+            result: result, axis: axis, ids: ids, tiers: Tiers(own),
+            scope: key + "-", barID: { head + own.tasks[$0].id })
         panel.labelsOutside = false  // the page's script refits labels inside the bars as it zooms
         canvas.height = panel.draw(on: &canvas, top: 20) + 4
-        return canvas.graph(name: scenario.name + " " + name, graphID: ids("\(name)-graph"))
+        return canvas.graph(name: own.name + " " + heading, graphID: ids("\(key)-graph"))
     }
 
     /// The Gantt legend (tiers, critical path, pre-main, commits…) alone.
     func legend() -> GraphDescription {
         var canvas = Canvas(width: GanttFrame.width(axis), backgroundID: ids("legend-background"))
         canvas.height =
-            GanttFrame.legend(&canvas, ids: ids, tiers: tiers, contents: GanttContents(results), top: 4) + 2
+            GanttFrame.legend(&canvas, ids: ids, tiers: tiers, contents: contents, top: 4) + 2
         return canvas.graph(name: scenario.name + " legend", graphID: ids("legend-graph"))
     }
 

@@ -40,18 +40,26 @@
       if (m) { edgesOf[+m[1]].push(g); edgesOf[+m[2]].push(g); }
     });
 
-    // The Gantt panels: bars "<P><strategy>-task-<id>".
+    // The Gantt panels: bars "<P><strategy>-task-<id>"; the other panels (the baseline, the plan:
+    // data-panel="<key>", data.panels) "<P><key>-task-<id>".
     var panels = Array.prototype.slice.call(document.querySelectorAll("." + P + "panel"));
-    var bars = names.map(function () { return tasks.map(function () { return null; }); });
+    var extras = (data.panels || []).map(function (e) { return e.key; });
+    function keyOf(panel) { return panel.getAttribute("data-strategy") || panel.getAttribute("data-panel"); }
+    var bars = names.concat(extras).map(function () { return tasks.map(function () { return null; }); });
     panels.forEach(function (panel) {
-      var s = names.indexOf(panel.getAttribute("data-strategy"));
-      var head = P + names[s] + "-task-";
+      var s = panel.hasAttribute("data-strategy") ? names.indexOf(keyOf(panel))
+        : names.length + extras.indexOf(keyOf(panel));
+      var head = P + keyOf(panel) + "-task-";
       panel.querySelectorAll("g.node").forEach(function (g) {
         if (g.id.indexOf(head) !== 0) return;
         var i = taskNamed(g.id.slice(head.length));
         if (i !== undefined) { bars[s][i] = g; own(g, i); }
       });
     });
+    // A strategy's panel is shown when its box is checked; the other panels always are.
+    function isShown(panel) {
+      return !panel.hasAttribute("data-strategy") || shown[names.indexOf(panel.getAttribute("data-strategy"))];
+    }
     document.querySelectorAll("[data-task]").forEach(function (el) { own(el, +el.getAttribute("data-task")); });
 
     var violated = names.map(function () { return new Map(); });
@@ -106,6 +114,8 @@
     function showCard(i) {
       var t = tasks[i];
       var facts = ["cost " + ms(t.cost) + " ms", "tier " + t.tier + " (priority " + t.priority + ")"];
+      if (t.added) facts.push("added: not in the baseline");
+      if (t.removed) facts.push("removed: only in the baseline");
       if (t.main) facts.push("main thread only");
       if (t.firstFrame) facts.push("needed by the first frame");
       if (t.critical) facts.push("on the critical path");
@@ -114,7 +124,7 @@
       out += "<table class=\"" + P + "table\"><thead><tr><th>strategy</th><th>thread</th><th>ready</th>"
         + "<th>start</th><th>end</th><th>wait</th></tr></thead><tbody>";
       names.forEach(function (name, k) {
-        if (!shown[k]) return;
+        if (!shown[k] || !t.runs[k]) return;
         var r = t.runs[k];
         out += "<tr><td>" + name + "</td><td>" + thread(r[0]) + "</td><td>" + ms(r[1]) + "</td><td>"
           + ms(r[2]) + "</td><td>" + ms(r[3]) + "</td><td>" + ms(r[2] - r[1]) + "</td></tr>";
@@ -122,6 +132,12 @@
           out += "<tr><td colspan=\"6\" class=\"" + P + "viol\">" + name + " breaks a dependency: starts at "
             + ms(r[2]) + " ms, before " + h(tasks[d].id) + " ends (" + ms(tasks[d].runs[k][3]) + " ms)</td></tr>";
         });
+      });
+      (data.panels || []).forEach(function (e, k) {
+        var r = t.more && t.more[k];
+        if (!r) return;
+        out += "<tr><td>" + h(e.label) + "</td><td>" + thread(r[0]) + "</td><td>" + ms(r[1]) + "</td><td>"
+          + ms(r[2]) + "</td><td>" + ms(r[3]) + "</td><td>" + ms(r[2] - r[1]) + "</td></tr>";
       });
       out += "</tbody></table>";
       out += "<div>depends on (" + t.deps.length + "):</div><div class=\"" + P + "chips\">" + chips(t.deps) + "</div>";
@@ -241,7 +257,7 @@
     var items = [];
     panels.forEach(function (panel) {
       var svg = panel.querySelector("svg"), graph = svg.querySelector("g.graph");
-      var clipId = P + panel.getAttribute("data-strategy") + "-clip";
+      var clipId = P + keyOf(panel) + "-clip";
       var defs = document.createElementNS(NS, "defs"), clip = document.createElementNS(NS, "clipPath");
       var rect = document.createElementNS(NS, "rect");
       clip.setAttribute("id", clipId);
@@ -255,16 +271,33 @@
       Array.prototype.forEach.call(graph.children, function (g) {
         if (g.tagName !== "g" || !g.classList.contains("node")) return;
         var box = g.getBBox();
-        if (box.x < ax.originX - 6) return;  // titles, lane labels
-        if (/-lane-idle-label$/.test(g.id)) return;  // names the idle workers, wherever the view is
+        // The idle workers' name and a panel's heading stay wherever the view is.
+        if (!owner.has(g) && /-(lane-idle-label|heading|summary)$/.test(g.id)) return;
         var shapes = Array.prototype.slice.call(g.querySelectorAll("polygon, polyline, path, ellipse"));
         var texts = Array.prototype.map.call(g.querySelectorAll("text"), function (t) {
           return { el: t, x: +t.getAttribute("x") };
         });
+        // A label alone (the first frame's, launch complete's) is placed by its anchor, at its time,
+        // even when it reaches left of the plot; titles and lane labels stay.
+        var labelOnly = shapes.length === 0 && texts.length > 0;
+        if ((labelOnly ? texts[0].x : box.x) < ax.originX - 6) return;
         var scale = shapes.length > 0 && (box.width >= 12 || owner.has(g));  // bars always stretch
         g.setAttribute("clip-path", "url(#" + clipId + ")");
         if (scale) g.classList.add(P + "z");
-        var item = { shapes: shapes, texts: texts, scale: scale, cx: box.x + box.width / 2 };
+        // (A label starts or ends 4 units from its line: the gap stays 4 units at any zoom.)
+        var anchor = labelOnly ? texts[0].el.getAttribute("text-anchor") : null;
+        var cx = !labelOnly ? box.x + box.width / 2
+          : texts[0].x + (anchor === "start" ? -4 : anchor === "end" ? 4 : 0);
+        var item = { shapes: shapes, texts: texts, scale: scale, cx: cx };
+        // A marker line's label ("<line id>-label": the first frame, full display, launch complete) keeps
+        // its gap to the line, and turns to the line's other side rather than leave the plot.
+        var line = labelOnly && texts.length === 1 && /-label$/.test(g.id)
+          ? document.getElementById(g.id.slice(0, -"-label".length)) : null;
+        if (line && line.classList.contains("marker") && anchor !== "middle") {
+          var lineBox = line.getBBox();
+          item.cx = lineBox.x + lineBox.width / 2;
+          item.label = { end: anchor === "end", width: box.width, gap: Math.abs(texts[0].x - item.cx) };
+        }
         if (owner.has(g)) {
           // A task's bar: its label is refitted to the bar's width at every zoom.
           var t = tasks[owner.get(g)];
@@ -275,6 +308,7 @@
       });
     });
     var axisBox = document.getElementById(P + "axis"), range = document.getElementById(P + "range");
+    var axisBoxes = Array.prototype.slice.call(document.querySelectorAll("." + P + "axis"));
     var firstSvg = panels.length ? panels[0].querySelector("svg") : null;
     var viewBox = firstSvg ? firstSvg.viewBox.baseVal : { width: ax.originX + ax.width + 80 };
     var pad = 0;
@@ -306,7 +340,7 @@
       }
       out += "<text x=\"" + x(view[1]) + "\" y=\"" + (y + 28) + "\" font-size=\"9.5\" text-anchor=\"end\""
         + " fill=\"#555\">time since process start (ms)</text></svg>";
-      axisBox.innerHTML = out;
+      axisBoxes.forEach(function (box) { box.innerHTML = out; });
     }
     // The label a bar `width` units wide can carry (as the pictures choose it):
     // whole at 9 or 7 units, else its start and "…" at 7, else nothing.
@@ -339,7 +373,16 @@
       var k = ax.end / (view[1] - view[0]);
       var tx = ax.originX - k * (ax.originX + view[0] * ax.width / ax.end);
       var matrix = "matrix(" + k + " 0 0 1 " + tx + " 0)";
+      var plotRight = ax.originX + ax.width;
       items.forEach(function (it) {
+        if (it.label) {
+          var x = k * it.cx + tx, end = it.label.end, text = it.texts[0], gap = it.label.gap;
+          if (!end && x + gap + it.label.width > plotRight) end = true;
+          else if (end && x - gap - it.label.width < ax.originX) end = false;
+          text.el.setAttribute("text-anchor", end ? "end" : "start");
+          text.el.setAttribute("transform", "translate(" + ((end ? x - gap : x + gap) - text.x) + " 0)");
+          return;
+        }
         if (it.bar && it.scale) relabel(it, k);
         if (it.scale) {
           it.shapes.forEach(function (s) { s.setAttribute("transform", matrix); });
@@ -394,32 +437,33 @@
       else return;
       e.preventDefault();
     });
-    var panelBox = document.querySelector("." + P + "panels");
-    panelBox.addEventListener("wheel", function (e) {
-      var svg = e.target.closest ? e.target.closest("svg") : null;
-      if (!svg) return;
-      if (e.ctrlKey || e.metaKey || e.altKey) {
-        e.preventDefault();
-        zoom(Math.exp(-e.deltaY * 0.002), timeAt(e.clientX, svg));
-      } else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
-        e.preventDefault();
-        var r = svg.getBoundingClientRect(), dt = e.deltaX * viewBox.width / r.width * (view[1] - view[0]) / ax.width;
-        setView(view[0] + dt, view[1] + dt);
-      }
-    }, { passive: false });
-    var drag = null;
-    panelBox.addEventListener("pointerdown", function (e) {
-      if (e.button !== 0) return;
-      var svg = e.target.closest ? e.target.closest("svg") : null;
-      if (!svg) return;
-      drag = { x: e.clientX, view: view.slice(), svg: svg, moved: false, span: e.shiftKey };
-      if (drag.span) { drag.from = timeAt(e.clientX, svg); e.preventDefault(); }
-      dragged = false;
+    var drag = null, panelBoxes = Array.prototype.slice.call(document.querySelectorAll("." + P + "panels"));
+    panelBoxes.forEach(function (panelBox) {
+      panelBox.addEventListener("wheel", function (e) {
+        var svg = e.target.closest ? e.target.closest("svg") : null;
+        if (!svg) return;
+        if (e.ctrlKey || e.metaKey || e.altKey) {
+          e.preventDefault();
+          zoom(Math.exp(-e.deltaY * 0.002), timeAt(e.clientX, svg));
+        } else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+          e.preventDefault();
+          var r = svg.getBoundingClientRect(), dt = e.deltaX * viewBox.width / r.width * (view[1] - view[0]) / ax.width;
+          setView(view[0] + dt, view[1] + dt);
+        }
+      }, { passive: false });
+      panelBox.addEventListener("pointerdown", function (e) {
+        if (e.button !== 0) return;
+        var svg = e.target.closest ? e.target.closest("svg") : null;
+        if (!svg) return;
+        drag = { x: e.clientX, view: view.slice(), svg: svg, moved: false, span: e.shiftKey, box: panelBox };
+        if (drag.span) { drag.from = timeAt(e.clientX, svg); e.preventDefault(); }
+        dragged = false;
+      });
     });
     window.addEventListener("pointermove", function (e) {
       if (!drag) return;
       var dx = e.clientX - drag.x;
-      if (Math.abs(dx) > 3) { drag.moved = true; panelBox.classList.add(P + (drag.span ? "spanning" : "dragging")); }
+      if (Math.abs(dx) > 3) { drag.moved = true; drag.box.classList.add(P + (drag.span ? "spanning" : "dragging")); }
       if (!drag.moved) return;
       if (drag.span) { setSpan(drag.from, timeAt(e.clientX, drag.svg)); return; }
       var r = drag.svg.getBoundingClientRect();
@@ -429,7 +473,7 @@
     window.addEventListener("pointerup", function () {
       if (drag) dragged = drag.moved;
       drag = null;
-      panelBox.classList.remove(P + "dragging", P + "spanning");
+      panelBoxes.forEach(function (box) { box.classList.remove(P + "dragging", P + "spanning"); });
     });
 
     // MARK: a span of time: Shift + drag selects it (a band over every panel); Escape or a click clears it
@@ -460,7 +504,7 @@
       function x(t) { return pad + ax.originX + (Math.min(Math.max(t, view[0]), view[1]) - view[0]) * ax.width / w; }
       var x0 = x(timeSpan[0]), x1 = x(timeSpan[1]), labelled = false;
       panels.forEach(function (panel) {
-        if (!shown[names.indexOf(panel.getAttribute("data-strategy"))]) return;
+        if (!isShown(panel)) return;
         var svg = panel.querySelector("svg"), height = svg.viewBox.baseVal.height;
         var g = document.createElementNS(NS, "g"), band = document.createElementNS(NS, "rect");
         g.setAttribute("class", P + "span");
@@ -540,10 +584,11 @@
         return copy;
       }
       panels.forEach(function (panel) {
-        if (!shown[names.indexOf(panel.getAttribute("data-strategy"))]) return;
+        if (!isShown(panel)) return;
         var svg = panel.querySelector("svg"), box = svg.viewBox.baseVal;
         var copy = place(svg, box.height * width / box.width);
-        copy.setAttribute("data-strategy", panel.getAttribute("data-strategy"));
+        var kind = panel.hasAttribute("data-strategy") ? "data-strategy" : "data-panel";
+        copy.setAttribute(kind, panel.getAttribute(kind));
         copy.querySelectorAll("." + P + "hover").forEach(function (el) { el.classList.remove(P + "hover"); });
       });
       var axisSvg = axisBox.querySelector("svg");
@@ -585,7 +630,7 @@
     setView(data.view[0], data.view[1]);
     fromHash();
     var counts = { graph: dagNode.filter(Boolean).length };
-    names.forEach(function (name, k) { counts[name] = bars[k].filter(Boolean).length; });
+    names.concat(extras).forEach(function (name, k) { counts[name] = bars[k].filter(Boolean).length; });
     root.setAttribute("data-lf-tasks", String(tasks.length));
     root.setAttribute("data-lf-counts", JSON.stringify(counts));
     root.setAttribute("data-lf-ready", "true");
