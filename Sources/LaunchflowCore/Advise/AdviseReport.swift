@@ -1,12 +1,12 @@
 /// `advise`'s output: text, markdown and JSON.
 public enum AdviseReport {
     /// The rows of the side-by-side table.
-    static let metrics: [Metric] = [
+    public static let tableMetrics: [Metric] = [
         .timeToFirstFrameMs, .firstFrameReadyMs, .timeToFullDisplayMs, .launchCompleteMs, .mainThreadBlockedMs,
     ]
 
     /// `−17 ms` for a gain of 17 ms (the objective comes 17 ms earlier with the change).
-    static func effect(_ gain: Micros) -> String {
+    public static func gainText(_ gain: Micros) -> String {
         if gain == 0 { return "±0 ms" }
         return (gain > 0 ? "−" : "+") + formatMillis(abs(gain)) + " ms"
     }
@@ -15,13 +15,13 @@ public enum AdviseReport {
     static func secondary(_ objective: Micros, ready: Micros, full: Micros, launch: Micros) -> String {
         guard objective == 0 else { return "" }
         var parts: [String] = []
-        if ready != 0 { parts.append("first frame before vsync \(effect(ready))") }
-        if full != 0 { parts.append("full display \(effect(full))") }
-        if launch != 0 { parts.append("launch complete \(effect(launch))") }
+        if ready != 0 { parts.append("first frame before vsync \(gainText(ready))") }
+        if full != 0 { parts.append("full display \(gainText(full))") }
+        if launch != 0 { parts.append("launch complete \(gainText(launch))") }
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 
-    static func secondary(_ c: AdviseChange) -> String {
+    public static func secondaryText(_ c: AdviseChange) -> String {
         secondary(c.gain, ready: c.readyGain, full: c.fullDisplayGain, launch: c.launchGain)
     }
 
@@ -30,13 +30,13 @@ public enum AdviseReport {
     }
 
     /// One line a group (and its tasks) or a priority change.
-    static func changeLines(_ plan: AdvicePlan) -> [(line: String, details: [String])] {
+    public static func changeList(_ plan: AdvicePlan) -> [(line: String, details: [String])] {
         let tasks = plan.written.tasks
         var lines: [(String, [String])] = []
         for group in plan.groups {
             let changes = group.changes.map { plan.changes[$0] }
             func list(_ changes: [AdviseChange]) -> [String] {
-                changes.map { c in tasks[c.task].id + (c.gain != 0 ? " (\(effect(c.gain)))" : secondary(c)) }
+                changes.map { c in tasks[c.task].id + (c.gain != 0 ? " (\(gainText(c.gain)))" : secondaryText(c)) }
             }
             switch group.key {
             case .after:
@@ -51,7 +51,7 @@ public enum AdviseReport {
                 if !removed.isEmpty { parts.append("stop deferring \(count(removed.count, "task")) (remove 'after')") }
                 lines.append(
                     (
-                        parts.joined(separator: "; ") + ": " + effect(group.gain) + secondary(group),
+                        parts.joined(separator: "; ") + ": " + gainText(group.gain) + secondary(group),
                         list(added) + list(removed)
                     ))
             case .idle:
@@ -66,26 +66,26 @@ public enum AdviseReport {
                 if !removed.isEmpty { parts.append("take \(count(removed.count, "task")) out of the idle step") }
                 lines.append(
                     (
-                        parts.joined(separator: "; ") + ": " + effect(group.gain) + secondary(group),
+                        parts.joined(separator: "; ") + ": " + gainText(group.gain) + secondary(group),
                         list(added) + list(removed)
                     ))
             case .priority:
                 let details = changes.map { c in
-                    "\(priorityText(c.task, plan)): \(effect(c.gain))\(secondary(c)) (priority \(c.from) → \(c.to))"
+                    "\(priorityText(c.task, plan)): \(gainText(c.gain))\(secondaryText(c)) (priority \(c.from) → \(c.to))"
                 }
                 lines.append(
                     (
-                        "change the rank of \(count(changes.count, "task")): \(effect(group.gain))\(secondary(group))",
+                        "change the rank of \(count(changes.count, "task")): \(gainText(group.gain))\(secondary(group))",
                         details
                     ))
             case .anchor:
                 let details = changes.map { c in
                     (c.to == "true" ? "make \(tasks[c.task].id) an anchor" : "\(tasks[c.task].id) no longer an anchor")
-                        + ": \(effect(c.gain))\(secondary(c))"
+                        + ": \(gainText(c.gain))\(secondaryText(c))"
                         + (c.blocked > 0 ? " (blocks the main thread \(formatMillis(c.blocked)) ms)" : "")
                 }
                 lines.append(
-                    ("change \(count(changes.count, "anchor")): \(effect(group.gain))\(secondary(group))", details))
+                    ("change \(count(changes.count, "anchor")): \(gainText(group.gain))\(secondary(group))", details))
             }
         }
         return lines
@@ -120,7 +120,7 @@ public enum AdviseReport {
         return "priority of \(id) \(place)"
     }
 
-    static func boundText(_ plan: AdvicePlan) -> String {
+    public static func boundLine(_ plan: AdvicePlan) -> String {
         let bound = plan.firstFrameBound
         func relation(_ m: Metrics) -> String {
             let gap = m.timeToFirstFrame - bound
@@ -147,7 +147,7 @@ public enum AdviseReport {
 
     /// The table's columns: as written, the plan, the plan without anchors
     /// (when anchors were allowed), the best built-in strategy.
-    static func columns(_ plan: AdvicePlan) -> [(title: String, metrics: Metrics)] {
+    public static func columns(_ plan: AdvicePlan) -> [(title: String, metrics: Metrics)] {
         var columns = [("as written", plan.baseline), ("plan", plan.metrics)]
         if let other = plan.withoutAnchors { columns.append(("plan without anchors", other.metrics)) }
         columns.append(("best built-in: \(plan.bestStrategy.rawValue)", plan.bestStrategyMetrics))
@@ -158,7 +158,7 @@ public enum AdviseReport {
     static func rows(_ plan: AdvicePlan) -> [[String]] {
         let columns = columns(plan)
         var rows = [[""] + columns.map(\.title)]
-        for metric in metrics {
+        for metric in tableMetrics {
             rows.append([metric.label + " (ms)"] + columns.map { TextReport.fixed(time(metric, $0.metrics)) })
         }
         let violations = columns.map(\.metrics.dependencyViolations)
@@ -166,7 +166,7 @@ public enum AdviseReport {
         return rows
     }
 
-    static func header(_ plan: AdvicePlan) -> String {
+    public static func title(_ plan: AdvicePlan) -> String {
         let c = plan.configuration
         var out =
             "\(plan.written.name) — advice under \(c.strategy.rawValue), objective \(c.objective.label); may change \(c.knobs.sorted().map(\.rawValue).joined(separator: ", "))"
@@ -174,7 +174,7 @@ public enum AdviseReport {
         return out
     }
 
-    static func constraintsText(_ plan: AdvicePlan) -> String? {
+    public static func constraintsLine(_ plan: AdvicePlan) -> String? {
         let c = plan.configuration
         var parts: [String] = []
         if let blocked = c.maxBlocked { parts.append("main thread blocked ≤ \(formatMillis(blocked)) ms") }
@@ -184,11 +184,11 @@ public enum AdviseReport {
 
     /// The text report.
     public static func text(_ plan: AdvicePlan) -> String {
-        var out = header(plan) + "\n\n"
+        var out = title(plan) + "\n\n"
         let rows = rows(plan)
         out += TextReport.table(rows, rightAligned: [false] + rows[0].dropFirst().map { _ in true }, indent: "  ")
-        out += "\n" + boundText(plan) + "\n"
-        if let constraints = constraintsText(plan) { out += constraintsText(plan) == nil ? "" : constraints + "\n" }
+        out += "\n" + boundLine(plan) + "\n"
+        if let constraints = constraintsLine(plan) { out += constraintsLine(plan) == nil ? "" : constraints + "\n" }
         if let u = plan.uncertainty {
             out +=
                 "under sampled costs (\(u.runs) runs, seed \(u.seed)): p50 \(formatMillis(u.baselineP50)) → \(formatMillis(u.planP50)) ms, p90 \(formatMillis(u.baselineP90)) → \(formatMillis(u.planP90)) ms"
@@ -203,7 +203,7 @@ public enum AdviseReport {
         }
         out +=
             "changes (\(plan.changes.count); each effect on the \(plan.configuration.objective.label) measured by taking it out of the plan):\n"
-        for (line, details) in changeLines(plan) {
+        for (line, details) in changeList(plan) {
             out += "  " + line + "\n"
             for detail in details { out += "      " + detail + "\n" }
         }
@@ -212,15 +212,15 @@ public enum AdviseReport {
 
     /// The markdown report.
     public static func markdown(_ plan: AdvicePlan) -> String {
-        var out = "## " + header(plan) + "\n\n"
+        var out = "## " + title(plan) + "\n\n"
         var rows = rows(plan)
         rows[0][0] = "metric"
         for (k, row) in rows.enumerated() {
             out += "| " + row.joined(separator: " | ") + " |\n"
             if k == 0 { out += "|---" + String(repeating: "|---:", count: row.count - 1) + "|\n" }
         }
-        out += "\n" + boundText(plan).split(separator: "\n").joined(separator: ".\n") + ".\n"
-        if let constraints = constraintsText(plan) { out += "\n" + constraints + ".\n" }
+        out += "\n" + boundLine(plan).split(separator: "\n").joined(separator: ".\n") + ".\n"
+        if let constraints = constraintsLine(plan) { out += "\n" + constraints + ".\n" }
         if let u = plan.uncertainty {
             out +=
                 "\nUnder sampled costs (\(u.runs) runs, seed \(u.seed)): p50 \(formatMillis(u.baselineP50)) → \(formatMillis(u.planP50)) ms, p90 \(formatMillis(u.baselineP90)) → \(formatMillis(u.planP90)) ms"
@@ -231,7 +231,7 @@ public enum AdviseReport {
         for note in plan.notes { out += "\n> \(note)\n" }
         out += "\n### Changes\n\n"
         if plan.changes.isEmpty { return out + "No change improves on the scenario as written.\n" }
-        for (line, details) in changeLines(plan) {
+        for (line, details) in changeList(plan) {
             out += "- " + line + "\n"
             for detail in details { out += "  - " + detail + "\n" }
         }

@@ -212,18 +212,24 @@ extension ReportPage {
         out += "<p class=\"\(p)note\">\(ReportText.html(AdviseReport.title(plan))). The plan changes only how the"
         out += " app schedules its work; every figure is a simulation of it.</p>\n"
         out += "<table class=\"\(p)table \(p)metrics \(p)advice-metrics\">\n<thead><tr><th>metric</th>"
-        out += "<th>as written</th><th>plan</th><th>best built-in: \(plan.bestStrategy.rawValue)</th></tr></thead>\n"
-        out += "<tbody>\n"
+        // As advise prints them: as written, the plan (against as written), the plan without anchors, the best built-in.
+        let columns = AdviseReport.columns(plan)
+        out += columns.map { "<th>\(ReportText.html($0.title))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
         for metric in AdviseReport.tableMetrics {
             out += "<tr data-metric=\"\(metric.rawValue)\"><th scope=\"row\">\(metric.label) (ms)</th>"
-            out += "<td>\(TextReport.valueText(metric, plan.baseline))</td>"
-            out += "<td>\(changed(metric, plan.baseline, plan.metrics))</td>"
-            out += "<td>\(TextReport.valueText(metric, plan.bestStrategyMetrics))</td></tr>\n"
+            for (k, column) in columns.enumerated() {
+                let cell =
+                    k == 1
+                    ? changed(metric, plan.baseline, column.metrics) : TextReport.valueText(metric, column.metrics)
+                out += "<td>\(cell)</td>"
+            }
+            out += "</tr>\n"
         }
         out += "</tbody>\n</table>\n"
         let gap = plan.metrics.timeToFirstFrame - plan.firstFrameBound
         out += "<p class=\"\(p)bound-line\" data-bound=\"\(plan.firstFrameBound)\" data-gap=\"\(gap)\">"
-        out += "\(ReportText.html(AdviseReport.boundLine(plan))).</p>\n"
+        out += AdviseReport.boundLine(plan).split(separator: "\n").map { ReportText.html(String($0)) + "." }
+            .joined(separator: " ") + "</p>\n"
         if let constraints = AdviseReport.constraintsLine(plan) {
             out += "<p class=\"\(p)note\">\(ReportText.html(constraints)).</p>\n"
         }
