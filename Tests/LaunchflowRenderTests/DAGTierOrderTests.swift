@@ -3,6 +3,7 @@ import LaunchflowCore
 import Testing
 
 @testable import LaunchflowRender
+@testable import launchflow_bench
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -53,8 +54,11 @@ extension RenderTests {
             let svg = try SVG(chart.svg())
             #expect(svg.duplicateIDs.isEmpty, "\(label)")
             let ids = ElementIDs(taskIDs: scenario.tasks.map(\.id))
+            var byID: [String: XMLElement] = [:]
+            for element in svg.elements { if let id = SVG.attribute(element, "id") { byID[id] = element } }
+            func element(_ id: String) throws -> XMLElement { try #require(byID[id], "\(label): no element \(id)") }
             var boxes: [Box] = []
-            for tier in 0..<tierCount { boxes.append(try box(try svg.element(withID: ids("tier-\(tier)")))) }
+            for tier in 0..<tierCount { boxes.append(try box(try element(ids("tier-\(tier)")))) }
             for tier in boxes.indices.dropLast() {
                 let (upper, lower) = (boxes[tier], boxes[tier + 1])
                 #expect(
@@ -63,10 +67,11 @@ extension RenderTests {
                 )
             }
             var nodeBoxes: [String: Box] = [:]
+            let tiers = Tiers(scenario)
             for (i, task) in scenario.tasks.enumerated() {
-                let node = try box(try svg.element(withID: task.id))
+                let node = try box(try element(task.id))
                 nodeBoxes[task.id] = node
-                let tier = Tiers(scenario).ofTask[i]
+                let tier = tiers.ofTask[i]
                 let cluster = boxes[tier]
                 #expect(
                     node.minX >= cluster.minX && node.maxX <= cluster.maxX && node.minY >= cluster.minY
@@ -110,6 +115,13 @@ extension RenderTests {
             generator.dependencyWindow = 40
             try Self.checkTierOrder(
                 try generator.make(seed: seed), "random \(tasks) tasks, \(tiers) tiers, seed \(seed)")
+        }
+
+        /// The 500-task scenarios of the render benchmark (`launchflow-bench --render`).
+        @Test func benchmarkScenariosDrawTheirTiersInOrder() throws {
+            try Self.checkTierOrder(RenderBenchmark.dagInput(tasks: 500).schedule.scenario, "bench DAG, 500 tasks")
+            try Self.checkTierOrder(
+                RenderBenchmark.hubDAGInput(tasks: 500, dependencies: 1000).schedule.scenario, "bench hubs, 500 tasks")
         }
 
         @Test func theSameInputGivesTheSameBytes() throws {
