@@ -105,14 +105,18 @@ struct ClusterStacking {
             gapCenters[k] = (geometry.clusters[k].box.minY + geometry.clusters[k + 1].box.maxY) / 2
         }
 
-        var channelLanes: [Int: Int] = [:]
-        var gapLanes = [Int](repeating: 0, count: count)
-        func lane(_ n: Int, width: Double) -> Double {
-            let room = max((width / 2 - 2) / Self.laneSpacing, 0).rounded(.down)
-            guard room >= 1 else { return 0 }
-            let step = Double((n + 1) / 2).truncatingRemainder(dividingBy: room + 1)
-            return (n % 2 == 1 ? step : -step) * Self.laneSpacing
+        // Each rerouted edge's legs: vertical ones in channels, a horizontal one in a gap.
+        struct Route {
+            var start: Point
+            var tip: Point
+            var arrow: Double
+            /// (channel, its vertical leg's length); the horizontal leg's gap and length.
+            var channels: [(channel: Int, length: Double)] = []
+            var gap: (index: Int, length: Double)? = nil
         }
+        var routes: [Int: Route] = [:]
+        var channelLegs: [Int: [(edge: Int, length: Double)]] = [:]
+        var gapLegs: [Int: [(edge: Int, length: Double)]] = [:]
         for (e, (tail, head)) in ends.enumerated() {
             let a = clusterOf[tail]
             let b = clusterOf[head]
@@ -121,32 +125,56 @@ struct ClusterStacking {
                 continue
             }
             guard a != nil || b != nil, let original = geometry.edges[e].first else { continue }
-            let arrow = original.end.map { ($0 - original.points[original.points.count - 1]).length } ?? 0
             let t = geometry.nodes[tail]
             let h = geometry.nodes[head]
-            let start = Point(t.center.x + t.width / 2, t.center.y)
-            let tip = Point(h.center.x - h.width / 2, h.center.y)
-            var corners = [start]
+            var route = Route(
+                start: Point(t.center.x + t.width / 2, t.center.y), tip: Point(h.center.x - h.width / 2, h.center.y),
+                arrow: original.end.map { ($0 - original.points[original.points.count - 1]).length } ?? 0)
             if let ct = columns.index[tail], let ch = columns.index[head], ch > ct {
-                let after = columns.channel(after: ct)
-                let x1 = after.x + lane(channelLanes[ct, default: 0], width: after.width)
-                channelLanes[ct, default: 0] += 1
                 if let gap = gapOf[e] {
-                    let before = columns.channel(after: ch - 1)
-                    let x2 = before.x + lane(channelLanes[ch - 1, default: 0], width: before.width)
-                    channelLanes[ch - 1, default: 0] += 1
-                    let y = gapCenters[gap] + lane(gapLanes[gap], width: gaps[gap])
-                    gapLanes[gap] += 1
-                    corners += [Point(x1, start.y), Point(x1, y), Point(x2, y), Point(x2, tip.y)]
+                    let y = gapCenters[gap]
+                    route.channels = [(ct, abs(y - route.start.y)), (ch - 1, abs(route.tip.y - y))]
+                    route.gap = (gap, columns.channel(after: ch - 1).x - columns.channel(after: ct).x)
                 } else {
-                    corners += [Point(x1, start.y), Point(x1, tip.y)]
+                    route.channels = [(ct, abs(route.tip.y - route.start.y))]
                 }
             }
-            let end = Point(tip.x - arrow, tip.y)
-            corners.append(end)
+            for leg in route.channels { channelLegs[leg.channel, default: []].append((e, leg.length)) }
+            if let gap = route.gap { gapLegs[gap.index, default: []].append((e, gap.length)) }
+            routes[e] = route
+        }
+        // Lanes: the longest leg outermost (leftmost in a channel, farthest from the head's band in a
+        // gap), so that legs leaving a shared stretch earlier do not cross those that go on.
+        func offsets(_ legs: [(edge: Int, length: Double)], width: Double) -> [Int: Double] {
+            let sorted = legs.sorted { $0.length > $1.length || ($0.length == $1.length && $0.edge < $1.edge) }
+            let spacing = min(Self.laneSpacing, max(width - 4, 0) / Double(max(sorted.count - 1, 1)))
+            var result: [Int: Double] = [:]
+            for (k, leg) in sorted.enumerated() {
+                result[leg.edge] = (Double(k) - Double(sorted.count - 1) / 2) * spacing
+            }
+            return result
+        }
+        var channelOffset: [Int: [Int: Double]] = [:]
+        for (channel, legs) in channelLegs {
+            channelOffset[channel] = offsets(legs, width: columns.channel(after: channel).width)
+        }
+        var gapOffset: [Int: [Int: Double]] = [:]
+        for (gap, legs) in gapLegs { gapOffset[gap] = offsets(legs, width: gaps[gap]) }
+        for (e, route) in routes {
+            var corners = [route.start]
+            let xs = route.channels.map { columns.channel(after: $0.channel).x + channelOffset[$0.channel]![e]! }
+            if let gap = route.gap {
+                // Outermost = farthest from the head's band: above it (tail above) is up, y growing upward.
+                let headBelow = clusterOf[ends[e].head]! == gap.index + 1
+                let y = gapCenters[gap.index] + (headBelow ? -1 : 1) * gapOffset[gap.index]![e]!
+                corners += [Point(xs[0], route.start.y), Point(xs[0], y), Point(xs[1], y), Point(xs[1], route.tip.y)]
+            } else if let x = xs.first {
+                corners += [Point(x, route.start.y), Point(x, route.tip.y)]
+            }
+            corners.append(Point(route.tip.x - route.arrow, route.tip.y))
             geometry.edges[e] = [
                 LayoutGeometry.Spline(
-                    end: arrow > 0 ? tip : nil, points: Self.rounded(corners, radius: Self.cornerRadius))
+                    end: route.arrow > 0 ? route.tip : nil, points: Self.rounded(corners, radius: Self.cornerRadius))
             ]
         }
     }
