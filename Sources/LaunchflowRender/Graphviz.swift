@@ -214,41 +214,44 @@ public enum Graphviz {
         var clusters: [UnsafeMutableRawPointer]
     }
 
-    /// Reads the positions `engine` gave (Graphviz attaches them as attributes
-    /// when it writes DOT, which is discarded), lets `adjust` change them,
+    /// Reads the positions `engine` gave (`attach_attrs` sets them as
+    /// attributes, as writing DOT does), lets `adjust` change them,
     /// writes them back and lays the graph out again with `nop2`, which keeps
     /// every node, cluster and edge where its attributes say.
     private static func relayout(
         _ g: Graph, _ objects: Objects, with gvc: OpaquePointer, engine: String,
         _ adjust: (inout LayoutGeometry) -> Void
     ) throws(RenderError) {
-        let attached = renderData { data, length in
-            let rc = gvRenderData(gvc, g, "dot", data, length)
-            if let start = data.pointee { gvFreeRenderData(start) }
-            return rc
-        }
-        guard attached == 0, agerrors() < Int32(AGERR.rawValue) else {
+        attach_attrs(g)  // what writing DOT does first: pos, bb, lp, width, height as attributes
+        guard agerrors() < Int32(AGERR.rawValue) else {
             throw RenderError(stage: .layout, engine: engine, messages: errorLines())
         }
-        func get(_ object: UnsafeMutableRawPointer, _ name: String) -> String {
-            mutableCString(name) { agget(object, $0) }.map { String(cString: $0) } ?? ""
+        var symbols: [String: UnsafeMutablePointer<Agsym_t>?] = [:]
+        func get(_ object: UnsafeMutableRawPointer, _ kind: Int32, _ name: String) -> String {
+            let key = "\(kind) \(name)"
+            if symbols[key] == nil { symbols[key] = mutableCString(name) { agattr(g, kind, $0, nil) } }
+            guard let symbol = symbols[key]!, let value = agxget(object, symbol) else { return "" }
+            return String(cString: value)
         }
+        let (nodeKind, edgeKind, graphKind) = (Int32(AGNODE), Int32(AGEDGE), Int32(AGRAPH))
         let root = UnsafeMutableRawPointer(g)
         var geometry = LayoutGeometry(
             nodes: objects.nodes.map { node in
                 LayoutGeometry.Node(
-                    center: LayoutGeometry.point(get(node, "pos")) ?? LayoutGeometry.Point(0, 0),
-                    width: (Double(get(node, "width")) ?? 0) * 72, height: (Double(get(node, "height")) ?? 0) * 72)
+                    center: LayoutGeometry.point(get(node, nodeKind, "pos")) ?? LayoutGeometry.Point(0, 0),
+                    width: (Double(get(node, nodeKind, "width")) ?? 0) * 72,
+                    height: (Double(get(node, nodeKind, "height")) ?? 0) * 72)
             },
-            edges: objects.edges.map { LayoutGeometry.splines(get($0, "pos")) },
+            edges: objects.edges.map { LayoutGeometry.splines(get($0, edgeKind, "pos")) },
             clusters: objects.clusters.map { cluster in
                 LayoutGeometry.Cluster(
-                    box: LayoutGeometry.box(get(cluster, "bb"))
+                    box: LayoutGeometry.box(get(cluster, graphKind, "bb"))
                         ?? LayoutGeometry.Box(minX: 0, minY: 0, maxX: 0, maxY: 0),
-                    label: LayoutGeometry.point(get(cluster, "lp")))
+                    label: LayoutGeometry.point(get(cluster, graphKind, "lp")))
             },
-            bounds: LayoutGeometry.box(get(root, "bb")) ?? LayoutGeometry.Box(minX: 0, minY: 0, maxX: 0, maxY: 0),
-            label: LayoutGeometry.point(get(root, "lp")))
+            bounds: LayoutGeometry.box(get(root, graphKind, "bb"))
+                ?? LayoutGeometry.Box(minX: 0, minY: 0, maxX: 0, maxY: 0),
+            label: LayoutGeometry.point(get(root, graphKind, "lp")))
         let before = geometry
         adjust(&geometry)
         guard geometry != before else { return }
