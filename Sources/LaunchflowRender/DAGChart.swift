@@ -2,7 +2,8 @@ import LaunchflowCore
 
 /// How the DAG shows priority tiers (besides colouring nodes by tier).
 public enum TierDisplay: String, CaseIterable, Sendable {
-    /// A shaded box around each tier's tasks, labelled with the tier.
+    /// A shaded box around each tier's tasks, labelled with the tier: one
+    /// band per tier, top to bottom in tier order (``ClusterStacking``).
     case clusters
     /// A box around each `group`'s (module's) tasks, labelled with the group;
     /// tasks without a group stay outside.
@@ -48,7 +49,8 @@ public enum EdgeDisplay: String, CaseIterable, Sendable {
 ///   (class `closure`); a task in a queue says so in its label (class
 ///   `queue-<n>`, n = the queue's number by first appearance); idle tasks
 ///   have a dashed outline (class `idle`); latency and delay are in the label.
-/// - Tiers as clusters, bands or colour only, or clusters by group (``TierDisplay``).
+/// - Tiers as clusters (bands, tier 0 at the top), bands of columns or colour
+///   only, or clusters by group (``TierDisplay``).
 /// - For a `priority` result, a dependency it breaks is still one arrow:
 ///   dashed, magenta (red on the critical path), class `violation`.
 /// - The critical path drawn is the one to the first frame (``PathDisplay``).
