@@ -2,7 +2,8 @@ import LaunchflowCore
 
 /// How the DAG shows priority tiers (besides colouring nodes by tier).
 public enum TierDisplay: String, CaseIterable, Sendable {
-    /// A shaded box around each tier's tasks, labelled with the tier.
+    /// A shaded box around each tier's tasks, labelled with the tier: one
+    /// band per tier, top to bottom in tier order (``ClusterStacking``).
     case clusters
     /// A box around each `group`'s (module's) tasks, labelled with the group;
     /// tasks without a group stay outside.
@@ -48,7 +49,8 @@ public enum EdgeDisplay: String, CaseIterable, Sendable {
 ///   (class `closure`); a task in a queue says so in its label (class
 ///   `queue-<n>`, n = the queue's number by first appearance); idle tasks
 ///   have a dashed outline (class `idle`); latency and delay are in the label.
-/// - Tiers as clusters, bands or colour only, or clusters by group (``TierDisplay``).
+/// - Tiers as clusters (bands, tier 0 at the top), bands of columns or colour
+///   only, or clusters by group (``TierDisplay``).
 /// - For a `priority` result, a dependency it breaks is still one arrow:
 ///   dashed, magenta (red on the critical path), class `violation`.
 /// - The critical path drawn is the one to the first frame (``PathDisplay``).
@@ -269,7 +271,15 @@ public struct DAGChart: Sendable {
     }
 
     /// The picture as SVG bytes.
-    public func svg() throws(RenderError) -> [UInt8] { try Graphviz.svg(graph) }
+    ///
+    /// With tier clusters, `dot` lays the graph out and ``ClusterStacking``
+    /// then puts the clusters top to bottom in tier order.
+    public func svg() throws(RenderError) -> [UInt8] {
+        let graph = self.graph
+        guard tiers == .clusters, graph.clusters.count > 1 else { return try Graphviz.svg(graph) }
+        let stacking = ClusterStacking(graph)
+        return try Graphviz.svg(graph, adjustingLayout: { stacking.apply(&$0) })
+    }
 
     private func name(_ task: Int) -> String { GraphvizText.name(scenario.tasks[task].id) }
 
@@ -320,10 +330,26 @@ public struct DAGChart: Sendable {
         }
     }
 
+    /// One cluster per tier, in tier order. Each holds an invisible anchor;
+    /// the anchors share the first rank, so the clusters are horizontal bands
+    /// that ``ClusterStacking`` can put in tier order after the layout.
     private func addClusters(_ graph: inout GraphDescription, ids: ElementIDs, tiers: Tiers) {
+        var anchors: [String] = []
         for (tier, priority) in tiers.priorities.enumerated() {
             let colors = ChartStyle.tierColors(tier)
-            let members = scenario.tasks.indices.filter { tiers.ofTask[$0] == tier }.map(name)
+            var members = scenario.tasks.indices.filter { tiers.ofTask[$0] == tier }.map(name)
+            if tiers.priorities.count > 1 {
+                let anchor = GraphvizText.name(ids("tier-anchor-\(tier)"))
+                graph.nodes.append(
+                    GraphDescription.Node(
+                        name: anchor,
+                        [
+                            "id": .init(GraphvizText.id(anchor)), "style": "invis", "shape": "point", "label": "",
+                            "width": "0.01", "height": "0.01", "fixedsize": "true",
+                        ]))
+                members.append(anchor)
+                anchors.append(anchor)
+            }
             graph.clusters.append(
                 GraphDescription.Cluster(
                     name: "tier\(tier)",
@@ -336,6 +362,7 @@ public struct DAGChart: Sendable {
                         "fontname": .init(ChartStyle.font),
                     ], nodes: members))
         }
+        if !anchors.isEmpty { graph.sameRank.append(anchors) }
     }
 
     /// Each tier takes a band of consecutive ranks (columns, left to right):

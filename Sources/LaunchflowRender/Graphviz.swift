@@ -67,13 +67,24 @@ public enum Graphviz {
     /// - Throws: ``RenderError`` with Graphviz's own message.
     /// - Complexity: that of the layout engine (`dot` is super-linear; `nop` linear).
     public static func svg(_ graph: GraphDescription) throws(RenderError) -> [UInt8] {
+        try svg(graph, adjustingLayout: nil)
+    }
+
+    /// Lays out `graph` with its engine, lets `adjust` move what the engine
+    /// placed (nodes, cluster boxes and labels, edge splines: ``LayoutGeometry``),
+    /// then draws it exactly there (`nop2`, `notranslate`) as SVG.
+    ///
+    /// - Complexity: that of the layout engine, plus O(n + e) for the round trip.
+    public static func svg(
+        _ graph: GraphDescription, adjustingLayout adjust: ((inout LayoutGeometry) -> Void)?
+    ) throws(RenderError) -> [UInt8] {
         let problems = graph.problems()
         guard problems.isEmpty else {
             throw RenderError(stage: .description, engine: graph.layout.rawValue, messages: problems)
         }
         return try state.withLock { (state: inout State) throws(RenderError) -> [UInt8] in
             let context = try state.context(engine: graph.layout.rawValue)
-            return SVGHoverText.rewrite(try render(graph, with: context))
+            return SVGHoverText.rewrite(try render(graph, with: context, adjust: adjust))
         }
     }
 
@@ -131,7 +142,9 @@ public enum Graphviz {
 
     // MARK: - One render
 
-    private static func render(_ graph: GraphDescription, with gvc: OpaquePointer) throws(RenderError) -> [UInt8] {
+    private static func render(
+        _ graph: GraphDescription, with gvc: OpaquePointer, adjust: ((inout LayoutGeometry) -> Void)?
+    ) throws(RenderError) -> [UInt8] {
         _ = takeMessages()
         _ = agreseterrors()
         let engine = graph.layout.rawValue
@@ -141,7 +154,7 @@ public enum Graphviz {
             throw RenderError(stage: .description, engine: engine, messages: ["agopen failed"] + takeMessages())
         }
         defer { agclose(g) }
-        build(graph, into: g)
+        let objects = build(graph, into: g)
         if agerrors() >= Int32(AGERR.rawValue) {
             throw RenderError(stage: .description, engine: engine, messages: errorLines())
         }
@@ -150,6 +163,9 @@ public enum Graphviz {
         let laidOut = gvLayout(gvc, g, engine)
         if laidOut != 0 || agerrors() >= Int32(AGERR.rawValue) {
             throw RenderError(stage: .layout, engine: engine, messages: errorLines())
+        }
+        if let adjust {
+            try relayout(g, objects, with: gvc, engine: engine, adjust)
         }
 
         var bytes: [UInt8]? = nil
@@ -191,7 +207,77 @@ public enum Graphviz {
     /// Creates clusters, nodes and edges, then declares and sets attributes.
     /// Root graph attributes are set last: Graphviz copies a root graph's
     /// values into subgraphs made after them.
-    private static func build(_ graph: GraphDescription, into g: Graph) {
+    /// The cgraph objects made for a description, in its order.
+    private struct Objects {
+        var nodes: [UnsafeMutableRawPointer]
+        var edges: [UnsafeMutableRawPointer]
+        var clusters: [UnsafeMutableRawPointer]
+    }
+
+    /// Reads the positions `engine` gave (`attach_attrs` sets them as
+    /// attributes, as writing DOT does), lets `adjust` change them,
+    /// writes them back and lays the graph out again with `nop2`, which keeps
+    /// every node, cluster and edge where its attributes say.
+    private static func relayout(
+        _ g: Graph, _ objects: Objects, with gvc: OpaquePointer, engine: String,
+        _ adjust: (inout LayoutGeometry) -> Void
+    ) throws(RenderError) {
+        attach_attrs(g)  // what writing DOT does first: pos, bb, lp, width, height as attributes
+        guard agerrors() < Int32(AGERR.rawValue) else {
+            throw RenderError(stage: .layout, engine: engine, messages: errorLines())
+        }
+        var symbols: [String: UnsafeMutablePointer<Agsym_t>?] = [:]
+        func get(_ object: UnsafeMutableRawPointer, _ kind: Int32, _ name: String) -> String {
+            let key = "\(kind) \(name)"
+            if symbols[key] == nil { symbols[key] = mutableCString(name) { agattr(g, kind, $0, nil) } }
+            guard let symbol = symbols[key]!, let value = agxget(object, symbol) else { return "" }
+            return String(cString: value)
+        }
+        let (nodeKind, edgeKind, graphKind) = (Int32(AGNODE), Int32(AGEDGE), Int32(AGRAPH))
+        let root = UnsafeMutableRawPointer(g)
+        var geometry = LayoutGeometry(
+            nodes: objects.nodes.map { node in
+                LayoutGeometry.Node(
+                    center: LayoutGeometry.point(get(node, nodeKind, "pos")) ?? LayoutGeometry.Point(0, 0),
+                    width: (Double(get(node, nodeKind, "width")) ?? 0) * 72,
+                    height: (Double(get(node, nodeKind, "height")) ?? 0) * 72)
+            },
+            edges: objects.edges.map { LayoutGeometry.splines(get($0, edgeKind, "pos")) },
+            clusters: objects.clusters.map { cluster in
+                LayoutGeometry.Cluster(
+                    box: LayoutGeometry.box(get(cluster, graphKind, "bb"))
+                        ?? LayoutGeometry.Box(minX: 0, minY: 0, maxX: 0, maxY: 0),
+                    label: LayoutGeometry.point(get(cluster, graphKind, "lp")))
+            },
+            bounds: LayoutGeometry.box(get(root, graphKind, "bb"))
+                ?? LayoutGeometry.Box(minX: 0, minY: 0, maxX: 0, maxY: 0),
+            label: LayoutGeometry.point(get(root, graphKind, "lp")))
+        let before = geometry
+        adjust(&geometry)
+        guard geometry != before else { return }
+        func put(_ object: UnsafeMutableRawPointer, _ name: String, _ value: String) {
+            _ = mutableCString(name) { cName in
+                mutableCString(value) { cValue in mutableCString("") { agsafeset(object, cName, cValue, $0) } }
+            }
+        }
+        for (object, node) in zip(objects.nodes, geometry.nodes) {
+            put(object, "pos", LayoutGeometry.text(node.center))
+        }
+        for (object, splines) in zip(objects.edges, geometry.edges) { put(object, "pos", LayoutGeometry.text(splines)) }
+        for (object, cluster) in zip(objects.clusters, geometry.clusters) {
+            put(object, "bb", LayoutGeometry.text(cluster.box))
+            if let label = cluster.label { put(object, "lp", LayoutGeometry.text(label)) }
+        }
+        put(root, "bb", LayoutGeometry.text(geometry.bounds))
+        if let label = geometry.label { put(root, "lp", LayoutGeometry.text(label)) }
+        put(root, "notranslate", "true")
+        gvFreeLayout(gvc, g)
+        if gvLayout(gvc, g, "nop2") != 0 || agerrors() >= Int32(AGERR.rawValue) {
+            throw RenderError(stage: .layout, engine: "nop2", messages: errorLines())
+        }
+    }
+
+    private static func build(_ graph: GraphDescription, into g: Graph) -> Objects {
         var nodes: [String: UnsafeMutablePointer<Agnode_t>] = [:]
         nodes.reserveCapacity(graph.nodes.count)
         var nodeObjects: [UnsafeMutableRawPointer] = []
@@ -257,6 +343,7 @@ public enum Graphviz {
         for (name, value) in graph.graphAttributes {
             set(g, UnsafeMutableRawPointer(g), symbol(graphKind, name, noDefaults), value)
         }
+        return Objects(nodes: nodeObjects, edges: edgeObjects, clusters: clusterObjects)
     }
 
     private static func declareAttribute(

@@ -25,10 +25,21 @@ func runRenderBenchmark() {
         print(
             "\(name) \(String(format: "%7.3f s", bestTime))  \(String(format: "%6.1f MiB", Double(size) / 1_048_576))")
     }
+    // Before issue 18's tier order: dot alone, clusters wherever it put them (no anchors, no restacking).
+    func unordered(_ chart: DAGChart) -> GraphDescription {
+        var graph = chart.graph
+        let anchors = Set(graph.sameRank.joined())
+        graph.sameRank = []
+        graph.nodes.removeAll { anchors.contains($0.name) }
+        for k in graph.clusters.indices { graph.clusters[k].nodes.removeAll { anchors.contains($0) } }
+        return graph
+    }
     let dag = RenderBenchmark.dagInput(tasks: 500)
     measure("task DAG, 500 tasks (dot, tier clusters)", runs: 3) { try RenderBenchmark.renderDAG(dag) }
+    measure("  clusters unordered (dot alone)", runs: 3) { try Graphviz.svg(unordered(DAGChart(dag))).count }
     let hubs = RenderBenchmark.hubDAGInput(tasks: 500, dependencies: 1000)
     measure("DAG, 500 tasks, 1,000 deps, hubs", runs: 3) { try RenderBenchmark.renderDAG(hubs) }
+    measure("  clusters unordered (dot alone)", runs: 3) { try Graphviz.svg(unordered(DAGChart(hubs))).count }
     measure("  the same, --tiers none", runs: 3) { try DAGChart(hubs, tiers: .none).svg().count }
     // Where the time goes: the same picture without the reduction, without the bounds, without both.
     func unbounded(_ chart: DAGChart) -> GraphDescription {

@@ -185,7 +185,11 @@ extension RenderTests {
             let graph = DAGChart(Scenarios.example).graph
             #expect(graph.layout == .dot)
             #expect(graph.problems().isEmpty)
-            #expect(graph.nodes.count == Scenarios.example.tasks.count)
+            let taskNodes = graph.nodes.filter { $0.attributes["class"]?.text.hasPrefix("task ") == true }
+            #expect(taskNodes.count == Scenarios.example.tasks.count)
+            // One invisible anchor per tier cluster, all on the first rank (ClusterStacking).
+            #expect(graph.nodes.count == Scenarios.example.tasks.count + 3)
+            #expect(graph.sameRank == [["lf-tier-anchor-0", "lf-tier-anchor-1", "lf-tier-anchor-2"]])
             #expect(graph.edges.count == Self.dependencyCount)
             #expect(graph.clusters.count == 3)
             #expect(graph.nodes[0].attributes["id"]?.text == "crash-reporter")

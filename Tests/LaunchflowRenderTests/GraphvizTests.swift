@@ -5,6 +5,10 @@ import Testing
 @testable import LaunchflowRender
 @testable import launchflow_bench
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 extension RenderTests {
     /// The C wrapper: errors, repeated and parallel use, memory.
     @Suite struct GraphvizTests {
@@ -34,6 +38,55 @@ extension RenderTests {
             let error = try #require(throws: RenderError.self) { try Graphviz.svg(graph) }
             #expect(error.messages.contains { $0.contains("has no position") }, "\(error.messages)")
             #expect(!error.looksLikeBrokenInstallation && !error.description.contains("apt-get"))
+        }
+
+        /// The post-layout round trip: what `adjust` moves is drawn there; an
+        /// unchanged geometry gives the engine's own picture, byte for byte.
+        @Test func adjustingTheLayoutMovesWhatItSays() throws {
+            let plain = try Graphviz.svg(tinyGraph())
+            #expect(try Graphviz.svg(tinyGraph(), adjustingLayout: { _ in }) == plain)
+            var seen: LayoutGeometry? = nil
+            let moved = try SVG(
+                Graphviz.svg(
+                    tinyGraph(),
+                    adjustingLayout: { geometry in
+                        seen = geometry
+                        geometry.nodes[1].center.y -= 100
+                        geometry.bounds.minY -= 100
+                        let a = geometry.nodes[0].center
+                        let b = geometry.nodes[1].center
+                        geometry.edges[0] = [
+                            LayoutGeometry.Spline(
+                                end: b,
+                                points: [
+                                    a, a, LayoutGeometry.Point(b.x, b.y + 10), LayoutGeometry.Point(b.x, b.y + 10),
+                                ])
+                        ]
+                    }))
+            let geometry = try #require(seen)
+            #expect(geometry.nodes.count == 2 && geometry.edges.count == 1 && geometry.edges[0].count == 1)
+            #expect(geometry.nodes[0].width > 0 && geometry.edges[0][0].end != nil)
+            let before = try SVG(plain)
+            let ya = try labelY(moved.element(withID: "b"))
+            let yb = try labelY(before.element(withID: "b"))
+            #expect(abs((ya - yb) - 100) < 0.5, "b moved by \(ya - yb)")
+            #expect(moved.elements(withID: "lf-a-b").count == 1)
+        }
+
+        func labelY(_ node: XMLElement) throws -> Double {
+            let text = try #require(SVG.descendants(of: node).first { $0.localName == "text" })
+            return try #require(SVG.attribute(text, "y").flatMap(Double.init))
+        }
+
+        @Test func positionsParseAndPrintInGraphvizsSyntax() {
+            let splines = LayoutGeometry.splines("s,1,2 e,3.5,-4 5,6 7,8 9,10 11,12;13,14 15,16 17,18 19,20")
+            #expect(splines.count == 2)
+            #expect(splines[0].start == LayoutGeometry.Point(1, 2) && splines[0].end == LayoutGeometry.Point(3.5, -4))
+            #expect(splines[0].points.count == 4 && splines[1].points.count == 4 && splines[1].end == nil)
+            #expect(LayoutGeometry.text(splines) == "s,1,2 e,3.5,-4 5,6 7,8 9,10 11,12;13,14 15,16 17,18 19,20")
+            #expect(LayoutGeometry.point("12.5,7!") == LayoutGeometry.Point(12.5, 7))
+            #expect(LayoutGeometry.box("0,0,10.25,20").map(LayoutGeometry.text) == "0,0,10.25,20")
+            #expect(LayoutGeometry.splines("1,2 3,4").isEmpty)  // not 3k + 1 points
         }
 
         @Test func inconsistentDescriptionIsRejectedBeforeGraphviz() throws {
