@@ -228,7 +228,8 @@ extension ReportPage {
         out += "</tbody>\n</table>\n"
         let gap = plan.metrics.timeToFirstFrame - plan.firstFrameBound
         out += "<p class=\"\(p)bound-line\" data-bound=\"\(plan.firstFrameBound)\" data-gap=\"\(gap)\">"
-        out += AdviseReport.boundLine(plan).split(separator: "\n").map { ReportText.html(String($0)) + "." }
+        out +=
+            AdviseReport.boundLine(plan).split(separator: "\n").map { ReportText.html(String($0)) + "." }
             .joined(separator: " ") + "</p>\n"
         if let constraints = AdviseReport.constraintsLine(plan) {
             out += "<p class=\"\(p)note\">\(ReportText.html(constraints)).</p>\n"
