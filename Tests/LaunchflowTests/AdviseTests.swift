@@ -132,8 +132,13 @@ struct AdviseTests {
         for metric in Metric.allCases {
             #expect((planned[metric.rawValue] as! NSNumber).doubleValue == metrics.value(metric), "\(metric)")
         }
-        // Only the changed keys changed: the same tasks, in the same order.
+        // Only the changed keys changed: the same tasks, in the same order; the schema kept, its path
+        // rebased to the plan's folder (found missing by the Python cross-check).
         let written = try ScenarioLoader.load(path: path)
+        #expect(written.schema == "./scenario.schema.json")
+        #expect(
+            reloaded.schema == repositoryRoot.path + "/scenarios/scenario.schema.json"
+                || reloaded.schema?.hasSuffix("scenarios/scenario.schema.json") == true)
         #expect(reloaded.tasks.map(\.id) == written.tasks.map(\.id))
         let changes = report["changes"] as! [[String: Any]]
         var differing = 0
@@ -211,5 +216,16 @@ struct AdviseTests {
         let plan = try Advise.plan(written, configuration)
         let u = try #require(plan.uncertainty)
         #expect(u.keepsGainAtP90 && u.planP90 <= u.baselineP90 && u.planP50 == 5_000)
+    }
+
+    @Test(arguments: [
+        ("./scenario.schema.json", "scenarios/app.json", "plans/app.json", "../scenarios/scenario.schema.json"),
+        ("scenario.schema.json", "scenarios/app.json", "scenarios/plan.json", "scenario.schema.json"),
+        ("../schema/s.json", "a/b/app.json", "a/plan.json", "schema/s.json"),
+        ("https://example.com/s.json", "app.json", "out/plan.json", "https://example.com/s.json"),
+        ("/abs/s.json", "app.json", "out/plan.json", "/abs/s.json"),
+    ])
+    func theSchemaPathIsRebasedToThePlansFolder(_ path: String, _ from: String, _ to: String, _ expected: String) {
+        #expect(rebasedPath(path, from: from, to: to) == expected)
     }
 }

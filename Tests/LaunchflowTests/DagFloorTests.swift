@@ -137,4 +137,42 @@ struct DagFloorTests {
         configuration.knobs = AdviseKnob.defaults
         #expect(try Advise.plan(try scenario(Self.anchors), configuration).withoutAnchors == nil)
     }
+
+    /// Found by the Python cross-check (Tools/reference/crosscheck_advise.py):
+    /// `a`, with a queue (or a delay of 1 µs), is still admitted before
+    /// iteration 1's snapshot at 5 and runs in iteration 1 with `b`: 5–15,
+    /// 15–16, commit 16–21. A floor that sent `a` to iteration 2 said 26.
+    @Test(arguments: [#""queue": "q""#, #""delay": 0.001"#])
+    func aQueueOrADelayCanStillRunInIterationOne(_ key: String) throws {
+        let json = """
+            { "name": "floor", "device": { "cores": 2, "refreshRate": 1000, "commitCost": 5 },
+              "tasks": [
+                { "id": "b", "cost": 10, "mainThreadOnly": true, "firstFrame": true },
+                { "id": "a", "cost": 1, "mainThreadOnly": true, "firstFrame": true, \(key) }
+              ] }
+            """
+        var configuration = AdviseConfiguration()
+        configuration.jobs = 1
+        let plan = try Advise.plan(try scenario(json), configuration)
+        #expect(plan.metrics.timeToFirstFrame == 21_000)
+        #expect(try #require(plan.dagFloor) <= 21_000)
+    }
+
+    /// Under priority an anchor is an ordinary task: ranking it after the
+    /// first frame's task (priority 1) shows the frame at 1 ms, not 6.
+    @Test func underPriorityAnAnchorIsNotRankedFirst() throws {
+        let json = """
+            { "name": "priority-anchor", "device": { "cores": 2, "refreshRate": 1000 },
+              "tasks": [
+                { "id": "anch", "cost": 5, "mainThreadOnly": true, "anchor": true },
+                { "id": "root", "cost": 1, "mainThreadOnly": true, "firstFrame": true }
+              ] }
+            """
+        var configuration = AdviseConfiguration()
+        configuration.jobs = 1
+        configuration.strategy = .priority
+        let plan = try Advise.plan(try scenario(json), configuration)
+        #expect(plan.baseline.timeToFirstFrame == 6_000)
+        #expect(plan.metrics.timeToFirstFrame == 1_000)
+    }
 }

@@ -44,6 +44,7 @@ struct ScenarioJSONTests {
         #expect(
             written == #"""
                 {
+                  "$schema": "scenario.schema.json",
                   "name": "All v1 \"keys\"",
                   "description": "every key\nonce",
                   "device": { "cores": 6, "refreshRate": 59.94, "commitCost": 1.5, "renderTime": 4 },

@@ -104,7 +104,8 @@ enum AdviseCommand {
         bar?.finish()
         if let out = args.value("out") {
             do {
-                try writeFileAtomically(plan.scenario.jsonBytes(), to: out)
+                let schema = plan.scenario.schema.map { rebasedPath($0, from: args.positionals[0], to: out) }
+                try writeFileAtomically(plan.scenario.withSchema(schema).jsonBytes(), to: out)
             } catch {
                 throw CLIError.input(error.description)
             }
@@ -174,4 +175,38 @@ enum AdviseCommand {
             "invalid limit '\(value)' for '\(parts[0])' in '--max-regression': expected a percentage (10%) or milliseconds (5ms), ≥ 0"
         )
     }
+}
+
+/// `path`, relative to the folder of the file `from` (a URL or an absolute
+/// path is kept), as a path relative to the folder of the file `to`:
+/// `scenario.schema.json` from `scenarios/app.json` to `plans/app.json` is
+/// `../scenarios/scenario.schema.json`.
+func rebasedPath(_ path: String, from: String, to: String) -> String {
+    if path.hasPrefix("/") || path.contains("://") { return path }
+    func folder(_ file: String) -> [String] {
+        let current = FileManager.default.currentDirectoryPath
+        let absolute = file.hasPrefix("/") ? file : current + "/" + file
+        var parts: [String] = []
+        for part in absolute.split(separator: "/").dropLast() {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(String(part))
+            }
+        }
+        return parts
+    }
+    var target = folder(from)
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        switch part {
+        case ".": continue
+        case "..": if !target.isEmpty { target.removeLast() }
+        default: target.append(String(part))
+        }
+    }
+    let base = folder(to)
+    var common = 0
+    while common < min(base.count, target.count - 1) && base[common] == target[common] { common += 1 }
+    let up = [String](repeating: "..", count: base.count - common)
+    return (up + target[common...]).joined(separator: "/")
 }

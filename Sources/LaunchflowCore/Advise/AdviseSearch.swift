@@ -79,6 +79,10 @@ struct AdviseSearch {
     let n: Int
     /// The first frame or an anchor waits for the task (directly or not).
     let needed: [Bool]
+    /// What the launch waits for under the strategy: `needed`, or under a
+    /// strategy that ignores anchors what the first frame waits for — the
+    /// tasks critical-path ranks put first.
+    let ranked: [Bool]
     let canAfter: [Bool]
     let canIdle: [Bool]
     let canPriority: [Bool]
@@ -110,6 +114,9 @@ struct AdviseSearch {
         let needed = TaskGraph(tasks: tasks).dependencyClosure(
             of: (0..<n).filter { tasks[$0].firstFrame || tasks[$0].anchor })
         self.needed = needed
+        ranked =
+            configuration.strategy.definition.waitsForAnchors
+            ? needed : TaskGraph(tasks: tasks).dependencyClosure(of: (0..<n).filter { tasks[$0].firstFrame })
         let knobs = Set(configuration.knobs)
         canAfter = (0..<n).map { knobs.contains(.after) && !kept[$0] && !needed[$0] }
         canIdle = (0..<n).map { knobs.contains(.idle) && !kept[$0] && !needed[$0] && tasks[$0].mainThreadOnly }
@@ -228,9 +235,9 @@ struct AdviseSearch {
             }
         }
         var tail = [Micros](repeating: 0, count: n)
-        for i in order where needed[i] {
+        for i in order where ranked[i] {
             var best: Micros = 0
-            for j in dependents[i] where needed[j] {
+            for j in dependents[i] where ranked[j] {
                 // Summed over a DAG the work after a task can count paths: saturate.
                 best = summing ? min(best + tail[j], Micros.max / 4) : max(best, tail[j])
             }
@@ -247,7 +254,7 @@ struct AdviseSearch {
         guard configuration.knobs.contains(.priority) else { return s }
         var s = s
         let tail = tail ?? tailLengths()
-        let order = (0..<n).filter { needed[$0] && canPriority[$0] }.sorted { (-tail[$0], $0) < (-tail[$1], $1) }
+        let order = (0..<n).filter { ranked[$0] && canPriority[$0] }.sorted { (-tail[$0], $0) < (-tail[$1], $1) }
         var level = 0
         var previous = -1
         for i in order {
@@ -256,7 +263,7 @@ struct AdviseSearch {
             previous = i
         }
         let rest = min(level + 1, 1_000_000)
-        for i in 0..<n where !needed[i] && canPriority[i] { s.priority[i] = max(original.priority[i], rest) }
+        for i in 0..<n where !ranked[i] && canPriority[i] { s.priority[i] = max(original.priority[i], rest) }
         return s
     }
 

@@ -9,10 +9,6 @@
 /// - a main-thread task that depends, directly or through other tasks, on
 ///   another main-thread task is enqueued after that task's snapshot was
 ///   taken, so it waits for the commit that ends that task's iteration;
-/// - the first frame's main-thread tasks without dependencies, `delay`,
-///   `queue` or `after` are all enqueued at t0 and run in iteration 1, one
-///   after the other whatever their rank; every other one of its (not idle)
-///   main-thread tasks waits for iteration 1's commit;
 /// - the main thread runs the first frame's main-thread tasks one at a time
 ///   from when each can start; the workers run its worker tasks, at most
 ///   `cores − 1` (or `--max-concurrent`) at once;
@@ -42,13 +38,6 @@ enum DagFloor {
         var end = [Micros](repeating: 0, count: tasks.count)
         // The latest end of a main-thread task on a path to the task (−1: none).
         var mainEnd = [Micros](repeating: -1, count: tasks.count)
-        // Iteration 1: the main-thread tasks enqueued at t0; the others wait for its commit.
-        func atT0(_ task: LaunchTask) -> Bool {
-            task.mainThreadOnly && !task.idle && task.dependsOn.isEmpty && task.delay == 0 && task.queue == nil
-                && task.after == nil
-        }
-        let first = tasks.indices.filter { needed[$0] && atT0(tasks[$0]) }
-        let afterFirst = first.isEmpty ? t0 + c : t0 + c + first.reduce(0) { $0 + tasks[$1].cost } + c
         var ready: Micros = 0
         for i in graph.topologicalOrder() where needed[i] {
             let task = tasks[i]
@@ -60,7 +49,7 @@ enum DagFloor {
             }
             s += task.delay
             if task.mainThreadOnly && !task.idle {
-                s = max(s, atT0(task) ? t0 + c : afterFirst)
+                s = max(s, t0 + c)
                 if lastMain >= 0 { s = max(s, lastMain + c) }
             }
             start[i] = s

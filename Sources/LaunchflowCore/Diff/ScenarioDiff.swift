@@ -181,7 +181,7 @@ public struct ScenarioDiff: Sendable {
     static func topLevelChanges(_ old: Scenario, _ new: Scenario) -> (changes: [ScenarioChange], info: [FieldChange]) {
         var out: [ScenarioChange] = []
         var info: [FieldChange] = []
-        for field in ScenarioFields.root.fields where field.written != .never {
+        for field in ScenarioFields.root.fields where field.compared {
             switch field.access {
             case .nested(.budgets):
                 let oldBudgets = old.budgets.map { "\($0.metric.rawValue)=\(formatNumber($0.limit))" }

@@ -60,6 +60,14 @@ public struct Scenario: Sendable {
         guard problems.isEmpty else { throw ScenarioError(problems) }
     }
 
+    /// The same scenario with `$schema` changed (nil: left out), for a file
+    /// written into another folder than the one it came from.
+    public func withSchema(_ schema: String?) -> Scenario {
+        var copy = self
+        copy.schema = schema
+        return copy
+    }
+
     /// Every key at its default and no tasks: not valid until filled in.
     private init() {
         name = ""

@@ -13,9 +13,9 @@ enum ScenarioFields {
         .root, defaults: .draft,
         [
             ScenarioField(
-                "$schema", .string, written: .never, simulated: false,
+                "$schema", .string, simulated: false, compared: false,
                 doc:
-                    "This file's JSON Schema, for editors (the bundled scenarios use \"scenario.schema.json\"); not written back or compared",
+                    "This file's JSON Schema, for editors (the bundled scenarios use \"scenario.schema.json\"); kept in the plan advise writes (a relative path rebased to the plan's folder), never compared",
                 .optionalString({ $0.schema }, { $0.schema = $1 })),
             ScenarioField(
                 "name", .string, required: true, simulated: false, doc: "The scenario's name, shown in reports",
@@ -339,8 +339,6 @@ final class ScenarioField<Model>: Sendable {
         case unlessDefault
         /// Always, default or not (the device and pre-main, so that a written file shows them).
         case always
-        /// Never (`$schema`: a path relative to the file it came from).
-        case never
     }
 
     let key: String
@@ -352,14 +350,16 @@ final class ScenarioField<Model>: Sendable {
     let written: Written
     /// Whether the simulation reads the key: `diff` re-simulates changes of these and lists the others as information.
     let simulated: Bool
+    /// Whether `diff` compares the key at all (`$schema`, a path for editors, is not).
+    let compared: Bool
     /// One line (no final period) for the key table (docs/scenarios.md), the schema and `diff`.
     let doc: String
     let access: FieldAccess<Model>
 
     init(
         _ key: String, _ type: FieldType, required: Bool = false, written: Written = .unlessDefault,
-        limits: FieldLimits = FieldLimits(), defaultPrefix: String? = nil, simulated: Bool = true, doc: String,
-        _ access: FieldAccess<Model>
+        limits: FieldLimits = FieldLimits(), defaultPrefix: String? = nil, simulated: Bool = true,
+        compared: Bool = true, doc: String, _ access: FieldAccess<Model>
     ) {
         self.key = key
         self.type = type
@@ -368,6 +368,7 @@ final class ScenarioField<Model>: Sendable {
         self.defaultPrefix = defaultPrefix
         self.written = written
         self.simulated = simulated
+        self.compared = compared
         self.doc = doc
         self.access = access
     }
@@ -491,7 +492,6 @@ extension ScenarioField {
     /// Whether the writer writes this key of `model`, element `position` of its array.
     func isWritten(in model: Model, _ defaults: Model, position: Int = 0) -> Bool {
         switch written {
-        case .never: return false
         case .always: return true
         case .unlessDefault:
             if required { return true }

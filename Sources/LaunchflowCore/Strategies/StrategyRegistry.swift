@@ -39,6 +39,8 @@ public struct StrategyDefinition: Sendable {
     /// other moments than the strategies that defer it: comparisons leave it
     /// out of the metrics that count deferred work (``Metric/Info/countsDeferredWork``).
     public var runsDeferredWorkInline: Bool { strategy == .serial }
+    /// `didFinishLaunching` waits for `anchor` tasks (the others ignore the key).
+    public var waitsForAnchors: Bool { strategy == .dag || strategy == .anchored }
     /// What the engine needs of the strategy for one scenario, built once.
     let plan: @Sendable (PreparedScenario) -> StrategyPlan
     /// One run of the engine with this strategy's policy.
