@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// The Chrome Trace Event format does not require events in timestamp order:
 /// a trace whose events are shuffled imports to the same scenario, byte for

@@ -3,6 +3,7 @@ import Testing
 
 @testable import LaunchflowCLI
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// `launchflow import`: every format's fixture gives the result its README
 /// (Fixtures/import/README.md) states, and launchflow's own traces round-trip.

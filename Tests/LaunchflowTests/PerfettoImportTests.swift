@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// `launchflow import` of Perfetto protobuf traces: traces written with the
 /// official Perfetto protos (an independent writer, Support/PerfettoWriter)

@@ -14,8 +14,8 @@ public struct Scenario: Sendable {
     public internal(set) var name: String
     public internal(set) var description: String
     public internal(set) var device: Device
-    public internal(set) var preMain: [PreMainPhase]
-    public internal(set) var tasks: [LaunchTask]
+    public package(set) var preMain: [PreMainPhase]
+    public package(set) var tasks: [LaunchTask]
     /// Metric limits for `launchflow check`, in file order.
     public internal(set) var budgets: [Budget]
     /// Lognormal σ for tasks without `costP90` (used by `sweep`).

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Reads Android atrace/systrace text (the ftrace text format) into the slice
 /// model: the `tracing_mark_write` events that `Trace.beginSection` /
 /// `endSection` (and `android.os.Trace`, `androidx.tracing`, ATrace) write.

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Reads a Perfetto protobuf trace (`.perfetto-trace`, `.pftrace`: Android
 /// Studio, Macrobenchmark, `perfetto` on the device) into the slice model,
 /// with ``ProtoReader``, our own wire reader. Field numbers are those of

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// `calibrate SCENARIO --trace TRACE`: each task's measured start and end
 /// (from a trace of the launch, matched by id) against the simulated ones,
 /// so that you see *which* task the model gets wrong, not only the median.
@@ -267,7 +269,7 @@ public struct TraceComparison: Sendable {
                     signed(row.endError), signed(row.durationError),
                 ])
         }
-        out += LaunchflowCore.table(table)
+        out += LaunchflowImport.table(table)
         if rows.count > limit { out += "  … \(rows.count - limit) more, with smaller errors\n" }
         out += "\n"
         if let firstFrame {

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// The scenario an import writes: a new one from the merged tasks, or the
 /// `--into` scenario with refreshed costs. Either is validated before anything
 /// is written; a new one is a ``Scenario`` value, written by the one scenario

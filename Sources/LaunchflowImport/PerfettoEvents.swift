@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// ``PerfettoReader``'s events: TrackEvent slices and flows, ftrace `print`
 /// (atrace) sections and scheduler events; then each track's events matched
 /// into slices.

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// The end of ``PerfettoReader``: tracks resolved to threads, each track's
 /// events matched into slices, flow ids bound to those slices, and a note for
 /// everything left out.
