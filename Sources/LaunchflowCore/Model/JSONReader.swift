@@ -6,6 +6,9 @@
 /// ``JSONSyntaxError`` with the byte offset; line and column are worked out
 /// only when an error is reported.
 ///
+/// At `package` access: LaunchflowImport's trace and measurement readers use
+/// it too.
+///
 /// - Complexity: O(n) in the document size.
 package struct JSONReader {
     package enum ValueKind: Equatable {

@@ -9,7 +9,8 @@ public typealias Micros = Int
 /// values in range): ``ScenarioLoader`` builds one from a file, the throwing
 /// initialiser from values, and both reject anything else with every problem.
 /// Outside launchflow its properties can be read, not set, so that it stays
-/// valid. Times are in microseconds.
+/// valid (inside the package, `calibrate` scales the tasks' costs and sets
+/// its overhead phase). Times are in microseconds.
 public struct Scenario: Sendable {
     public internal(set) var name: String
     public internal(set) var description: String
