@@ -1,10 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers, each in its own folder (see README "Code map"):
-//   LaunchflowCore    model + validation, engine, strategies, metrics, output, import — no Graphviz
-//   CZlib             zlib, for gzip'd Perfetto traces (only Import/Gzip.swift imports it)
-//   LaunchflowRender  pictures; the only code that imports CGraphviz
+// Layers, each in its own folder (see README "Code map"); each depends only on those above it:
+//   LaunchflowCore    model + validation, engine, strategies, metrics, output — no Graphviz, no zlib
+//   CZlib             zlib, for gzip'd Perfetto traces (only LaunchflowImport/Gzip.swift imports it)
+//   LaunchflowImport  traces and measurements in: import, calibrate (Core + CZlib)
+//   LaunchflowRender  pictures, the report; the only code that imports CGraphviz
 //   LaunchflowCLI     argument parsing and the commands
 //   launchflow        the executable: a thin main over LaunchflowCLI
 let package = Package(
@@ -12,9 +13,11 @@ let package = Package(
     products: [
         .executable(name: "launchflow", targets: ["launchflow"]),
         .library(name: "LaunchflowCore", targets: ["LaunchflowCore"]),
+        .library(name: "LaunchflowImport", targets: ["LaunchflowImport"]),
     ],
     targets: [
-        .target(name: "LaunchflowCore", dependencies: ["CZlib"]),
+        .target(name: "LaunchflowCore"),
+        .target(name: "LaunchflowImport", dependencies: ["LaunchflowCore", "CZlib"]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CGraphviz",
@@ -22,15 +25,15 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev", "pkg-config"])]
         ),
         .target(
-            name: "LaunchflowRender", dependencies: ["LaunchflowCore", "CGraphviz"],
+            name: "LaunchflowRender", dependencies: ["LaunchflowCore", "LaunchflowImport", "CGraphviz"],
             // The report's script and style sheet, inlined into each page (Report/ReportResources.swift).
             resources: [.copy("Report/report.js"), .copy("Report/report.css")]),
-        .target(name: "LaunchflowCLI", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
+        .target(name: "LaunchflowCLI", dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowRender"]),
         .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI"]),
         .executableTarget(name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
         .testTarget(
             name: "LaunchflowTests",
-            dependencies: ["LaunchflowCore", "LaunchflowCLI", "launchflow"],
+            dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowCLI", "launchflow"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import LaunchflowCore
+import LaunchflowImport
 
 /// `launchflow calibrate --plot`: the measured and the simulated time to
 /// first frame (and, after `--fit`, the fitted model's) as histograms on one

@@ -1,4 +1,5 @@
 import LaunchflowCore
+import LaunchflowImport
 
 /// `calibrate --trace … --gantt FILE.svg` and the report's "Measured against
 /// simulated" section: one row per task found in the trace (pre-main phases

@@ -52,67 +52,110 @@ private struct ProtoBytes {
 
 /// Writes the trace; returns (slices, top-level tasks).
 func writePerfettoBenchmarkTrace(to path: String, slices target: Int, seed: UInt64 = 7) throws -> (Int, Int) {
-    _ = FileManager.default.createFile(atPath: path, contents: nil)
-    guard let file = FileHandle(forWritingAtPath: path) else { throw NSError(domain: "bench", code: 1) }
-    defer { try? file.close() }
-    var rng = SplitMix64(seed: seed)
-    let pid = 100
-    let threads = 8
+    let file = try newFile(path)
+    var generator = PerfettoLaunchGenerator(seed: seed)
+    generator.writeTracks()
+    while generator.written < target {
+        generator.writeTask()
+        if generator.out.bytes.count > 4 << 20 {
+            try file.write(contentsOf: Data(generator.out.bytes))
+            generator.out.bytes.removeAll(keepingCapacity: true)
+        }
+    }
+    try file.write(contentsOf: Data(generator.out.bytes))
+    try file.close()
+    return (generator.written, generator.tasks)
+}
+
+/// The launch ``writePerfettoBenchmarkTrace(to:slices:seed:)`` writes: the
+/// tracks, then task by task, into `out`.
+private struct PerfettoLaunchGenerator {
+    static let pid = 100
+    static let threads = 8
+    var rng: SplitMix64
     let functions = (0..<600).map { "fn_\($0)_\(["layout", "decode", "parse", "fetch", "draw", "bind"][$0 % 6])" }
     let taskNames = (0..<4000).map { "task-\($0)" }
     var out = ProtoBytes()
-    out.bytes.reserveCapacity(8 << 20)
-    func flush() throws {
-        if out.bytes.count > 4 << 20 {
-            try file.write(contentsOf: Data(out.bytes))
-            out.bytes.removeAll(keepingCapacity: true)
-        }
+    /// Per thread, when its next task starts (ns).
+    var clock = [UInt64](repeating: 1_000_000_000, count: threads)
+    var written = 0
+    var tasks = 0
+    var flow: UInt64 = 0
+    /// The task before, for the flows: its thread and its flow id.
+    var previous: (thread: Int, flow: UInt64)? = nil
+
+    init(seed: UInt64) {
+        rng = SplitMix64(seed: seed)
+        out.bytes.reserveCapacity(8 << 20)
     }
-    // The process track.
-    out.field(1) { p in
-        p.field(10, varint: 1)
-        p.field(60) { d in
-            d.field(1, varint: 1)
-            d.field(3) { process in
-                process.field(1, varint: UInt64(pid))
-                process.field(6, string: "com.example.big")
-            }
-        }
-    }
-    // Per thread: its track, and its sequence's interned names (functions 1…600, tasks 601…).
-    for t in 0..<threads {
+
+    /// The process track; per thread its track and its sequence's interned
+    /// names (functions 1…600, tasks 601…).
+    mutating func writeTracks() {
         out.field(1) { p in
-            p.field(10, varint: UInt64(10 + t))
-            p.field(13, varint: 1)  // SEQ_INCREMENTAL_STATE_CLEARED
+            p.field(10, varint: 1)
             p.field(60) { d in
-                d.field(1, varint: UInt64(100 + t))
-                d.field(5, varint: 1)
-                d.field(4) { thread in
-                    thread.field(1, varint: UInt64(pid))
-                    thread.field(2, varint: UInt64(pid + t))
-                    thread.field(5, string: t == 0 ? "main" : "worker-\(t)")
+                d.field(1, varint: 1)
+                d.field(3) { process in
+                    process.field(1, varint: UInt64(Self.pid))
+                    process.field(6, string: "com.example.big")
                 }
             }
-            p.field(59) { defaults in defaults.field(11) { e in e.field(11, varint: UInt64(100 + t)) } }
-            p.field(12) { interned in
-                interned.field(1) { c in
-                    c.field(1, varint: 1)
-                    c.field(2, string: "app")
+        }
+        let names = functions + taskNames
+        for t in 0..<Self.threads {
+            out.field(1) { p in
+                p.field(10, varint: UInt64(10 + t))
+                p.field(13, varint: 1)  // SEQ_INCREMENTAL_STATE_CLEARED
+                p.field(60) { d in
+                    d.field(1, varint: UInt64(100 + t))
+                    d.field(5, varint: 1)
+                    d.field(4) { thread in
+                        thread.field(1, varint: UInt64(Self.pid))
+                        thread.field(2, varint: UInt64(Self.pid + t))
+                        thread.field(5, string: t == 0 ? "main" : "worker-\(t)")
+                    }
                 }
-                for (k, name) in (functions + taskNames).enumerated() {
-                    interned.field(2) { n in
-                        n.field(1, varint: UInt64(k + 1))
-                        n.field(2, string: name)
+                p.field(59) { defaults in defaults.field(11) { e in e.field(11, varint: UInt64(100 + t)) } }
+                p.field(12) { interned in
+                    interned.field(1) { c in
+                        c.field(1, varint: 1)
+                        c.field(2, string: "app")
+                    }
+                    for (k, name) in names.enumerated() {
+                        interned.field(2) { n in
+                            n.field(1, varint: UInt64(k + 1))
+                            n.field(2, string: name)
+                        }
                     }
                 }
             }
         }
     }
-    var clock = [UInt64](repeating: 1_000_000_000, count: threads)
-    var written = 0
-    var tasks = 0
-    var flow: UInt64 = 0
-    func event(_ t: Int, _ time: UInt64, begin: Bool, name: Int = 0, flows: [UInt64] = [], terminating: [UInt64] = []) {
+
+    /// The next task on the next thread, depending on the task before half
+    /// of the time (task names repeat every 4000: all of them would make a cycle).
+    mutating func writeTask() {
+        let t = tasks % Self.threads
+        let start = clock[t]
+        flow += 1
+        event(
+            t, start, begin: true, name: functions.count + 1 + tasks % taskNames.count, flows: [flow],
+            terminating: rng.next() % 2 == 0 ? previous.map { [$0.flow] } ?? [] : [])
+        previous = (t, flow)
+        written += 1
+        let end = calls(t, 40 + Int(rng.next() % 80), depth: 3, from: start + 1500) + 1000
+        event(t, end, begin: false)
+        clock[t] = end + 2000
+        tasks += 1
+    }
+
+    /// A TYPE_SLICE_BEGIN (with an argument, as instrumented code often
+    /// records, read past by the importer) or TYPE_SLICE_END on thread `t`'s track.
+    mutating func event(
+        _ t: Int, _ time: UInt64, begin: Bool, name: Int = 0, flows: [UInt64] = [], terminating: [UInt64] = []
+    ) {
+        let written = written
         out.field(1) { p in
             p.field(8, varint: time)
             p.field(10, varint: UInt64(10 + t))
@@ -122,7 +165,6 @@ func writePerfettoBenchmarkTrace(to path: String, slices target: Int, seed: UInt
                 if begin {
                     e.field(3, varint: 1)
                     e.field(10, varint: UInt64(name))
-                    // An argument, as instrumented code often records (read past by the importer).
                     e.field(4) { annotation in
                         annotation.field(10, string: "item.position")
                         annotation.field(6, string: "row \(written % 1000) of the feed")
@@ -133,8 +175,9 @@ func writePerfettoBenchmarkTrace(to path: String, slices target: Int, seed: UInt
             }
         }
     }
+
     /// Calls nested up to `depth` levels from `time`; returns the time after them.
-    func calls(_ t: Int, _ count: Int, depth: Int, from time: UInt64) -> UInt64 {
+    mutating func calls(_ t: Int, _ count: Int, depth: Int, from time: UInt64) -> UInt64 {
         var time = time
         for _ in 0..<count {
             let name = 1 + Int(rng.next() % UInt64(functions.count))
@@ -148,25 +191,6 @@ func writePerfettoBenchmarkTrace(to path: String, slices target: Int, seed: UInt
         }
         return time
     }
-    // Half the tasks depend on the one before (task names repeat every 4000: all of them would make a cycle).
-    var previous: (thread: Int, flow: UInt64)? = nil
-    while written < target {
-        let t = tasks % threads
-        let start = clock[t]
-        flow += 1
-        event(
-            t, start, begin: true, name: functions.count + 1 + tasks % taskNames.count, flows: [flow],
-            terminating: rng.next() % 2 == 0 ? previous.map { [$0.flow] } ?? [] : [])
-        previous = (t, flow)
-        written += 1
-        let end = calls(t, 40 + Int(rng.next() % 80), depth: 3, from: start + 1500) + 1000
-        event(t, end, begin: false)
-        clock[t] = end + 2000
-        tasks += 1
-        try flush()
-    }
-    try file.write(contentsOf: Data(out.bytes))
-    return (written, tasks)
 }
 
 /// Generates the trace, then times `launchflow import TRACE --out FILE` (best of 3).
@@ -199,21 +223,11 @@ func runPerfettoBenchmark(_ arguments: [String]) {
             String(
                 format: "trace: %d slices (%d tasks), %.1f MB (%.0f MiB), generated in %.1f s", counts.0, counts.1,
                 Double(size) / 1e6, Double(size) / 1_048_576, generation))
-        let out = folder.appendingPathComponent("scenario.json").path
-        var best = (seconds: Double.infinity, peakMiB: 0.0, cpuSeconds: 0.0)
-        for _ in 0..<3 {
-            let run = try runCommand(["import", trace, "--out", out], quiet: true)
-            if run.seconds < best.seconds { best = run }
-        }
-        let scenario = try ScenarioLoader.load(path: out)
-        var load = [0.0, 0, 0]
-        _ = getloadavg(&load, 3)
+        let imported = try timeImport(trace, in: folder, size: size)
+        let scenario = imported.scenario
         print(
-            String(
-                format:
-                    "import: %.2f s wall, %.2f s CPU (best of 3; load average %.1f), peak RSS %.0f MiB = %.2f × the file; %d tasks, %d dependencies",
-                best.seconds, best.cpuSeconds, load[0], best.peakMiB, best.peakMiB * 1_048_576 / Double(size),
-                scenario.tasks.count, scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }))
+            "\(imported.line); \(scenario.tasks.count) tasks, \(scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }) dependencies"
+        )
         print("target: ≤ 10 s and ≤ 1 GB of memory")
     } catch {
         print("Perfetto import benchmark failed: \(error)")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// Which process is the app: `--process NAME` (JSON and Perfetto alike),
 /// `--main-thread TID`, and, when several processes qualify, the one whose

@@ -3,6 +3,7 @@ import Testing
 
 @testable import LaunchflowCLI
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// `launchflow calibrate`: the measured formats' statistics, fits with a known
 /// answer, the calibrated scenario, the report and the errors.

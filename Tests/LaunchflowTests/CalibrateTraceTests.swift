@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// `calibrate SCENARIO --trace TRACE`: each task's measured start and end
 /// against the simulated ones, the largest errors first.

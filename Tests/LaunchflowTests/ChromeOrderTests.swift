@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// The Chrome Trace Event format does not require events in timestamp order:
 /// a trace whose events are shuffled imports to the same scenario, byte for
@@ -98,9 +99,13 @@ struct ChromeOrderTests {
         let imported = (object["tasks"] as? [[String: Any]] ?? []).map {
             ($0["id"] as! String, ($0["cost"] as! NSNumber).doubleValue)
         }
-        // Every task, zero-length ones included, each at its cost.
+        // Every task, zero-length ones included, each at its cost to the
+        // microsecond (the exact milliseconds as the loader reads them).
         #expect(Set(imported.map(\.0)) == Set(tasks.keys), "seed \(seed)")
-        for (id, cost) in imported { #expect(abs(cost - tasks[id]!) < 1e-9, "seed \(seed) \(id)") }
+        for (id, cost) in imported {
+            let expected = Double(microseconds(fromMilliseconds: tasks[id]!)) / 1000
+            #expect(abs(cost - expected) < 1e-9, "seed \(seed) \(id)")
+        }
         #expect(inOrder.log.diagnostics.filter { $0.severity != .note }.isEmpty, "\(inOrder.log.text)")
         var random = SplitMix64(seed: seed &* 7919)
         for round in 0..<8 {

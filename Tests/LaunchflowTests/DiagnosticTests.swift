@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// The one form of every error and warning about an input, and its escaping.
 struct DiagnosticTests {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import LaunchflowCLI
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// Bad input to `import`: every problem at once, each with its file and the
 /// event (or line) and key; exit 2; nothing written; input text escaped.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import LaunchflowCLI
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// `import --into`: only costs (and costP90) change; every other byte of the
 /// scenario stays as written — keys this version's decoder does not know

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchflowCore
+import LaunchflowImport
 import LaunchflowRender
 
 /// `launchflow calibrate`: the model's time to first frame against measured launches.

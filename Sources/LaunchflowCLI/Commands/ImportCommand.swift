@@ -1,5 +1,6 @@
 import Foundation
 import LaunchflowCore
+import LaunchflowImport
 
 /// `launchflow import`: task costs from traces and field metrics.
 enum ImportCommand {

@@ -178,7 +178,7 @@ public struct BaselineError: Error, Sendable, CustomStringConvertible {
 
 /// A small JSON document tree for inputs read whole (baselines), built with
 /// ``JSONReader`` so that syntax errors carry line and column.
-enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
     case object([(key: String, value: JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -186,7 +186,7 @@ enum JSONValue: Sendable {
     case bool(Bool)
     case null
 
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var reader = JSONReader(bytes: bytes)
         do {
             let value = try read(&reader)
@@ -220,17 +220,17 @@ enum JSONValue: Sendable {
     }
 
     /// The member `key` of an object (the last one, if repeated); nil otherwise.
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last { $0.key == key }?.value
     }
 
-    var string: String? {
+    package var string: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
-    var noun: String {
+    package var noun: String {
         switch self {
         case .object: JSONReader.ValueKind.object.noun
         case .array: JSONReader.ValueKind.array.noun

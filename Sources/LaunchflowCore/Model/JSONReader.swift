@@ -6,12 +6,15 @@
 /// ``JSONSyntaxError`` with the byte offset; line and column are worked out
 /// only when an error is reported.
 ///
+/// At `package` access: LaunchflowImport's trace and measurement readers use
+/// it too.
+///
 /// - Complexity: O(n) in the document size.
-struct JSONReader {
-    enum ValueKind: Equatable {
+package struct JSONReader {
+    package enum ValueKind: Equatable {
         case object, array, string, number, bool, null
 
-        var noun: String {
+        package var noun: String {
             switch self {
             case .object: "an object"
             case .array: "an array"
@@ -24,24 +27,24 @@ struct JSONReader {
     }
 
     /// A number as written: its value and whether it was an integral value.
-    struct Number {
-        var value: Double
+    package struct Number {
+        package var value: Double
         /// The value is finite and has no fractional part (`4` and `4.0` both are).
-        var isIntegral: Bool { value.isFinite && value.rounded(.towardZero) == value }
+        package var isIntegral: Bool { value.isFinite && value.rounded(.towardZero) == value }
     }
 
     /// Objects and arrays nested deeper than this are rejected: parsing
     /// recurses, and a hostile file must not exhaust the stack.
-    static let maxDepth = 512
+    package static let maxDepth = 512
 
     /// 10⁰ … 10¹⁵, each exact in a double.
     private static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
 
-    let bytes: [UInt8]
-    private(set) var offset: Int = 0
+    package let bytes: [UInt8]
+    package private(set) var offset: Int = 0
     private var depth = 0
 
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
         // A UTF-8 byte order mark is tolerated, as most editors may write one.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { offset = 3 }
@@ -50,7 +53,7 @@ struct JSONReader {
     // MARK: Structure
 
     /// The kind of the next value, after skipping white space.
-    mutating func peekKind() throws(JSONSyntaxError) -> ValueKind {
+    package mutating func peekKind() throws(JSONSyntaxError) -> ValueKind {
         skipWhitespace()
         guard offset < bytes.count else { throw error("unexpected end of input, expected a value") }
         switch bytes[offset] {
@@ -65,7 +68,7 @@ struct JSONReader {
     }
 
     /// The byte offset of the next value (after white space).
-    mutating func valueOffset() -> Int {
+    package mutating func valueOffset() -> Int {
         skipWhitespace()
         return offset
     }
@@ -73,31 +76,31 @@ struct JSONReader {
     /// An object member's key (or a string value) as read: where it is, and its
     /// text only when it had to be decoded (an escape). Most keys are matched by
     /// their bytes (``withBytes(of:_:)``) without making a string.
-    struct Key {
+    package struct Key {
         /// The offset of the key's opening quote.
-        var offset: Int
+        package var offset: Int
         /// The key's UTF-8 in the document (between the quotes) when it has no escape.
-        var range: Range<Int>
+        package var range: Range<Int>
         /// Whether the key is written without an escape and all ASCII: its bytes
         /// are then its text, and equal (as Swift compares strings) only to itself.
-        var isASCII: Bool
+        package var isASCII: Bool
         /// The decoded key, when it had an escape.
-        var unescaped: String?
+        package var unescaped: String?
     }
 
     /// Calls `body` with the bytes of an ASCII `key` (``Key/isASCII``), in place.
-    func withBytes<Result>(of key: Key, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withBytes<Result>(of key: Key, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         precondition(key.isASCII, "only an ASCII key is matched by its bytes")
         return bytes.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[key.range])) }
     }
 
     /// `key` as a string.
-    func text(of key: Key) -> String {
+    package func text(of key: Key) -> String {
         key.unescaped ?? String(decoding: bytes[key.range], as: UTF8.self)
     }
 
     /// Iterates over an object's members; `body` must consume each member's value.
-    mutating func readObject(
+    package mutating func readObject(
         _ body: (inout JSONReader, _ key: String, _ keyOffset: Int) throws -> Void
     ) throws {
         try readMembers { r, key in try body(&r, r.text(of: key), key.offset) }
@@ -105,7 +108,7 @@ struct JSONReader {
 
     /// Iterates over an object's members, giving each key as a ``Key``; `body`
     /// must consume each member's value.
-    mutating func readMembers(_ body: (inout JSONReader, _ key: Key) throws -> Void) throws {
+    package mutating func readMembers(_ body: (inout JSONReader, _ key: Key) throws -> Void) throws {
         try enter()
         defer { depth -= 1 }
         try expect(UInt8(ascii: "{"))
@@ -141,7 +144,7 @@ struct JSONReader {
     }
 
     /// Iterates over an array's elements; `body` gets the element index and must consume it.
-    mutating func readArray(_ body: (inout JSONReader, _ index: Int) throws -> Void) throws {
+    package mutating func readArray(_ body: (inout JSONReader, _ index: Int) throws -> Void) throws {
         try enter()
         defer { depth -= 1 }
         try expect(UInt8(ascii: "["))
@@ -169,7 +172,7 @@ struct JSONReader {
     }
 
     /// Reads and discards any value, checking its syntax.
-    mutating func skipValue() throws {
+    package mutating func skipValue() throws {
         switch try peekKind() {
         case .object: try readObject { reader, _, _ in try reader.skipValue() }
         case .array: try readArray { reader, _ in try reader.skipValue() }
@@ -181,26 +184,26 @@ struct JSONReader {
     }
 
     /// Checks that nothing but white space follows the top-level value.
-    mutating func expectEnd() throws(JSONSyntaxError) {
+    package mutating func expectEnd() throws(JSONSyntaxError) {
         skipWhitespace()
         if offset < bytes.count { throw atCurrent("unexpected \(describe(bytes[offset])) after the top-level value") }
     }
 
     // MARK: Scalars
 
-    mutating func readBool() throws(JSONSyntaxError) -> Bool {
+    package mutating func readBool() throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         if matchLiteral("true") { return true }
         if matchLiteral("false") { return false }
         throw atCurrent("invalid literal, expected true or false")
     }
 
-    mutating func readNull() throws(JSONSyntaxError) {
+    package mutating func readNull() throws(JSONSyntaxError) {
         skipWhitespace()
         if !matchLiteral("null") { throw atCurrent("invalid literal, expected null") }
     }
 
-    mutating func readNumber() throws(JSONSyntaxError) -> Number {
+    package mutating func readNumber() throws(JSONSyntaxError) -> Number {
         skipWhitespace()
         let start = offset
         var i = offset
@@ -259,7 +262,7 @@ struct JSONReader {
 
     /// A string value as read, like a key (``Key``): its bytes in the document
     /// when it has no escape, else its decoded text.
-    mutating func readRawString() throws(JSONSyntaxError) -> Key {
+    package mutating func readRawString() throws(JSONSyntaxError) -> Key {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw atCurrent("expected a string") }
         return try readKey()
@@ -289,7 +292,7 @@ struct JSONReader {
         return Key(offset: keyOffset, range: start..<start, isASCII: false, unescaped: text)
     }
 
-    mutating func readString() throws(JSONSyntaxError) -> String {
+    package mutating func readString() throws(JSONSyntaxError) -> String {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw atCurrent("expected a string") }
         let start = offset + 1
@@ -446,12 +449,17 @@ struct JSONReader {
 }
 
 /// A JSON syntax error at a byte offset.
-struct JSONSyntaxError: Error {
-    var offset: Int
-    var message: String
+package struct JSONSyntaxError: Error {
+    package var offset: Int
+    package var message: String
+
+    package init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
 
     /// 1-based line and column (in characters) of `offset` in `bytes`.
-    func location(in bytes: [UInt8]) -> (line: Int, column: Int) {
+    package func location(in bytes: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0
         for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {

@@ -9,13 +9,14 @@ public typealias Micros = Int
 /// values in range): ``ScenarioLoader`` builds one from a file, the throwing
 /// initialiser from values, and both reject anything else with every problem.
 /// Outside launchflow its properties can be read, not set, so that it stays
-/// valid. Times are in microseconds.
+/// valid (inside the package, `calibrate` scales the tasks' costs and sets
+/// its overhead phase). Times are in microseconds.
 public struct Scenario: Sendable {
     public internal(set) var name: String
     public internal(set) var description: String
     public internal(set) var device: Device
-    public internal(set) var preMain: [PreMainPhase]
-    public internal(set) var tasks: [LaunchTask]
+    public package(set) var preMain: [PreMainPhase]
+    public package(set) var tasks: [LaunchTask]
     /// Metric limits for `launchflow check`, in file order.
     public internal(set) var budgets: [Budget]
     /// Lognormal σ for tasks without `costP90` (used by `sweep`).

@@ -183,3 +183,9 @@ func exactMilliseconds(_ ns: Int64) -> Double {
     let fraction = String(ns % 1_000_000)
     return Double("\(ns / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)")!
 }
+
+/// The cost a new scenario holds for `ns` of trace time: the exact
+/// milliseconds, to the microsecond as the loader reads a file's (MODEL.md §2).
+func scenarioMilliseconds(_ ns: Int64) -> Double {
+    Double(microseconds(fromMilliseconds: exactMilliseconds(ns))) / 1000
+}

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// `launchflow calibrate`: the model's time to first frame against measured
 /// launches, and the cost scale (or main-thread overhead) that makes them agree.
 ///

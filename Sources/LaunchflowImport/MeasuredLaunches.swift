@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Measured times to first frame, for `launchflow calibrate`, from:
 /// - Jetpack Macrobenchmark's `*-benchmarkData.json` (`benchmarks[].metrics.timeToInitialDisplayMs.runs`,
 ///   `StartupTimingMetric`; older versions call it `startupMs`);

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Findings about the files `import` and `calibrate` read: errors (nothing is
 /// written, exit 2), warnings and notes, each with the file and where in it.
 

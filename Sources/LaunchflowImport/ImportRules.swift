@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Which slices of a trace become which tasks: `--match`, `--premain`,
 /// `--map`, `--main-thread`, and, with `--into`, the scenario's task ids.
 public struct ImportOptions: Sendable {

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// The end of ``PerfettoReader``: tracks resolved to threads, each track's
 /// events matched into slices, flow ids bound to those slices, and a note for
 /// everything left out.
@@ -10,7 +12,25 @@ extension PerfettoState {
     }
 
     mutating func finish(log: inout ImportLog) -> Trace? {
-        // Global clocks other than the boot clock, through the clock snapshots.
+        let unconverted = convertGlobalClocks()
+        for (pid, name) in processNames { trace.processNames[pid] = name }
+        let (resolved, asyncTracks) = resolveTracks()
+        let matched = matchTracks(resolved)
+        bindFlows(resolved, sliceOfRef: matched.sliceOfRef)
+        events = []
+        if !schedule.changes.isEmpty {
+            schedule.prepare()
+            trace.schedule = schedule
+        }
+        notes(
+            asyncTracks: asyncTracks, droppedEvents: matched.dropped, counterEvents: matched.counters,
+            unconverted: unconverted, outOfRange: matched.outOfRange)
+        return trace
+    }
+
+    /// Global clocks other than the boot clock, through the clock snapshots;
+    /// returns how many events no snapshot relates to the boot clock.
+    private mutating func convertGlobalClocks() -> Int {
         var unconverted = 0
         for k in events.indices where events[k].clock != 0 {
             if let offset = clockOffsets[UInt32(events[k].clock)] {
@@ -19,9 +39,11 @@ extension PerfettoState {
                 unconverted += 1
             }
         }
-        for (pid, name) in processNames { trace.processNames[pid] = name }
+        return unconverted
+    }
 
-        // Tracks → threads.
+    /// Tracks → threads, slot by slot; and the async tracks read as threads of their own.
+    private mutating func resolveTracks() -> (resolved: [Resolved], asyncTracks: [String]) {
         var asyncTracks: [String] = []
         var resolved: [Resolved] = []
         resolved.reserveCapacity(slots.count)
@@ -36,35 +58,43 @@ extension PerfettoState {
                 }
                 if info.isCounter {
                     resolved.append(.counter)
-                    continue
-                }
-                if info.isThread, let tid = info.tid {
+                } else if info.isThread, let tid = info.tid {
                     resolved.append(.thread(thread(pid: info.pid ?? threadPIDs[tid] ?? tid, tid: tid)))
-                    continue
-                }
-                // An async (custom) track: a thread of its own in the process it belongs to.
-                var pid = info.pid
-                var parent = info.parent
-                var steps = 0
-                while pid == nil, let up = parent, let above = tracks[up], steps < 64 {
-                    pid = above.pid ?? above.tid.flatMap { threadPIDs[$0] }
-                    parent = above.parent
-                    steps += 1
-                }
-                guard let pid else {
+                } else if let (index, name) = asyncTrack(uuid, info, slot: k) {
+                    asyncTracks.append(name)
+                    resolved.append(.thread(index))
+                } else {
                     resolved.append(.unknownTrack)
-                    continue
                 }
-                let name = info.name ?? "track \(uuid)"
-                let index = trace.thread(pid: pid, tid: -(k + 1))
-                trace.threads[Int(index)].name = name
-                asyncTracks.append("'\(name)' (pid \(pid))")
-                resolved.append(.thread(index))
             }
         }
+        return (resolved, asyncTracks)
+    }
 
-        // Each track's events in time order (file order at equal times), matched.
-        // Times beyond ±2^62 ns (146 years) are corrupt: left out, so that no difference of two overflows.
+    /// An async (custom) track: a thread of its own in the process it belongs
+    /// to (its own, or the nearest ancestor track's); nil when none says.
+    private mutating func asyncTrack(_ uuid: UInt64, _ info: TrackInfo, slot: Int) -> (Int32, String)? {
+        var pid = info.pid
+        var parent = info.parent
+        var steps = 0
+        while pid == nil, let up = parent, let above = tracks[up], steps < 64 {
+            pid = above.pid ?? above.tid.flatMap { threadPIDs[$0] }
+            parent = above.parent
+            steps += 1
+        }
+        guard let pid else { return nil }
+        let name = info.name ?? "track \(uuid)"
+        let index = trace.thread(pid: pid, tid: -(slot + 1))
+        trace.threads[Int(index)].name = name
+        return (index, "'\(name)' (pid \(pid))")
+    }
+
+    /// Each track's events in time order (file order at equal times), matched
+    /// into slices; the slice of every flow reference, and what was left out.
+    /// Times beyond ±2^62 ns (146 years) are corrupt: left out, so that no difference of two overflows.
+    private mutating func matchTracks(
+        _ resolved: [Resolved]
+    ) -> (sliceOfRef: [Int32], dropped: Int, counters: Int, outOfRange: Int) {
         var bySlot = [[Int32]](repeating: [], count: slots.count)
         var outOfRange = 0
         for (k, event) in events.enumerated() {
@@ -96,11 +126,15 @@ extension PerfettoState {
                 list, thread: thread, isFtrace: { if case .ftraceThread = slots[slot] { true } else { false } }(),
                 sliceOfRef: &sliceOfRef)
         }
+        return (sliceOfRef, droppedEvents, counterEvents, outOfRange)
+    }
 
-        // Flow steps, bound to slices. In time order (at one instant, an id's
-        // flow_ids before its terminating_flow_ids, then file order), the
-        // first event of an id starts a flow, a terminating one ends it (a
-        // later use of the id is a new flow).
+    /// Flow steps, bound to slices. In time order (at one instant, an id's
+    /// flow_ids before its terminating_flow_ids, then file order), the
+    /// first event of an id starts a flow, a terminating one ends it (a
+    /// later use of the id is a new flow).
+    private mutating func bindFlows(_ resolved: [Resolved], sliceOfRef: [Int32]) {
+        let all = events
         let refOrder = flowRefs.indices.sorted {
             let a = flowRefs[$0]
             let b = flowRefs[$1]
@@ -131,16 +165,6 @@ extension PerfettoState {
                     flow: key, phase: phase, bindsToEnclosingSlice: true, thread: thread, time: event.time,
                     event: ref.event, offset: event.offset, slice: sliceOfRef[k]))
         }
-        events = []
-
-        if !schedule.changes.isEmpty {
-            schedule.prepare()
-            trace.schedule = schedule
-        }
-        notes(
-            asyncTracks: asyncTracks, droppedEvents: droppedEvents, counterEvents: counterEvents,
-            unconverted: unconverted, outOfRange: outOfRange)
-        return trace
     }
 
     private mutating func thread(pid: Int, tid: Int) -> Int32 {

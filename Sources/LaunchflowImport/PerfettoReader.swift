@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Reads a Perfetto protobuf trace (`.perfetto-trace`, `.pftrace`: Android
 /// Studio, Macrobenchmark, `perfetto` on the device) into the slice model,
 /// with ``ProtoReader``, our own wire reader. Field numbers are those of
@@ -209,8 +211,42 @@ struct PerfettoState {
     /// first, then used in the order their meaning needs (the sequence's
     /// state, then interned data, then the event).
     mutating func readPacket(_ packet: ProtoReader, nested: Bool) throws(ProtoError) {
-        let what = "TracePacket"
-        var reader = packet
+        let fields = try PacketFields(packet)
+        if let compressed = fields.compressed {
+            try readCompressed(packet, compressed, nested: nested)
+        }
+        var sequence = sequences[fields.sequenceID] ?? Sequence()
+        defer { sequences[fields.sequenceID] = sequence }
+        guard updateState(of: &sequence, fields) else {
+            skippedNeedingState += 1
+            return
+        }
+        if let defaults = fields.defaults { try readDefaults(defaults, into: &sequence) }
+        if let interned = fields.interned { try readInterned(interned, into: &sequence) }
+        if let clockSnapshot = fields.clockSnapshot { try readClockSnapshot(clockSnapshot, into: &sequence) }
+        if let threadDescriptor = fields.threadDescriptor {
+            try readThreadDescriptor(threadDescriptor, into: &sequence)
+        }
+        if let descriptor = fields.descriptor { try readTrackDescriptor(descriptor) }
+        if let processTree = fields.processTree { try readProcessTree(processTree) }
+        if let ftrace = fields.ftrace { try readFtrace(ftrace) }
+        if let trackEvent = fields.trackEvent {
+            var time: Int64? = nil
+            var globalClock: UInt8 = 0
+            if let timestamp = fields.timestamp {
+                guard let converted = packetTime(timestamp, clockID: fields.clockID, sequence: &sequence) else {
+                    skippedUnknownClock += 1
+                    return
+                }
+                (time, globalClock) = converted
+            }
+            try readTrackEvent(
+                trackEvent, time: time, clock: globalClock, sequence: &sequence, offset: packet.position)
+        }
+    }
+
+    /// Where a `TracePacket`'s fields are (the nested messages as readers, not yet read).
+    struct PacketFields {
         var timestamp: UInt64?
         var clockID: UInt32?
         var sequenceID: UInt32 = 0
@@ -226,100 +262,97 @@ struct PerfettoState {
         var clockSnapshot: ProtoReader?
         var threadDescriptor: ProtoReader?
         var compressed: Range<Int>?
-        let start = packet.position
-        while let (number, type) = try reader.nextField() {
-            switch number {
-            case 8: timestamp = try reader.unsigned(type, field: 8, of: what)
-            case 58: clockID = UInt32(truncatingIfNeeded: try reader.unsigned(type, field: 58, of: what))
-            case 10: sequenceID = UInt32(truncatingIfNeeded: try reader.unsigned(type, field: 10, of: what))
-            case 13: flags = try reader.unsigned(type, field: 13, of: what)
-            case 41: cleared = try reader.unsigned(type, field: 41, of: what) != 0
-            case 42: dropped = try reader.unsigned(type, field: 42, of: what) != 0
-            case 11: trackEvent = try reader.message(type, field: 11, of: what)
-            case 12: interned = try reader.message(type, field: 12, of: what)
-            case 59: defaults = try reader.message(type, field: 59, of: what)
-            case 60: descriptor = try reader.message(type, field: 60, of: what)
-            case 2: processTree = try reader.message(type, field: 2, of: what)
-            case 1: ftrace = try reader.message(type, field: 1, of: what)
-            case 6: clockSnapshot = try reader.message(type, field: 6, of: what)
-            case 44: threadDescriptor = try reader.message(type, field: 44, of: what)
-            case 50: compressed = try reader.delimited(type, field: 50, of: what)
-            default: try reader.skip(type, number: number)
-            }
-        }
-        if let compressed {
-            guard !nested else {
-                throw ProtoError(offset: compressed.lowerBound, "compressed packets inside compressed packets")
-            }
-            let input = Array(packet.bytes(compressed))
-            let inflated: [UInt8]
-            do {
-                inflated = try Gzip.decompress(input)
-            } catch {
-                throw ProtoError(
-                    offset: compressed.lowerBound + error.offset,
-                    "compressed_packets cannot be inflated: \(error.message)")
-            }
-            do {
-                try inflated.withUnsafeBufferPointer { buffer throws(ProtoError) in
-                    guard let base = buffer.baseAddress else { return }
-                    try readTrace(ProtoReader(base: base, range: 0..<buffer.count), nested: true)
-                }
-            } catch {
-                throw ProtoError(
-                    offset: compressed.lowerBound,
-                    "in the compressed packets here, at byte \(error.offset) once inflated: \(error.message)")
-            }
-        }
 
-        var sequence = sequences[sequenceID] ?? Sequence()
-        defer { sequences[sequenceID] = sequence }
-        if dropped { sequence.isValid = false }
-        if cleared || flags & 1 != 0 {
+        @inline(__always)
+        init(_ packet: ProtoReader) throws(ProtoError) {
+            let what = "TracePacket"
+            var reader = packet
+            while let (number, type) = try reader.nextField() {
+                switch number {
+                case 8: timestamp = try reader.unsigned(type, field: 8, of: what)
+                case 58: clockID = UInt32(truncatingIfNeeded: try reader.unsigned(type, field: 58, of: what))
+                case 10: sequenceID = UInt32(truncatingIfNeeded: try reader.unsigned(type, field: 10, of: what))
+                case 13: flags = try reader.unsigned(type, field: 13, of: what)
+                case 41: cleared = try reader.unsigned(type, field: 41, of: what) != 0
+                case 42: dropped = try reader.unsigned(type, field: 42, of: what) != 0
+                case 11: trackEvent = try reader.message(type, field: 11, of: what)
+                case 12: interned = try reader.message(type, field: 12, of: what)
+                case 59: defaults = try reader.message(type, field: 59, of: what)
+                case 60: descriptor = try reader.message(type, field: 60, of: what)
+                case 2: processTree = try reader.message(type, field: 2, of: what)
+                case 1: ftrace = try reader.message(type, field: 1, of: what)
+                case 6: clockSnapshot = try reader.message(type, field: 6, of: what)
+                case 44: threadDescriptor = try reader.message(type, field: 44, of: what)
+                case 50: compressed = try reader.delimited(type, field: 50, of: what)
+                default: try reader.skip(type, number: number)
+                }
+            }
+        }
+    }
+
+    /// `compressed_packets`: zlib-inflated, then read as a trace of their own (once: not nested).
+    private mutating func readCompressed(_ packet: ProtoReader, _ compressed: Range<Int>, nested: Bool)
+        throws(ProtoError)
+    {
+        guard !nested else {
+            throw ProtoError(offset: compressed.lowerBound, "compressed packets inside compressed packets")
+        }
+        let input = Array(packet.bytes(compressed))
+        let inflated: [UInt8]
+        do {
+            inflated = try Gzip.decompress(input)
+        } catch {
+            throw ProtoError(
+                offset: compressed.lowerBound + error.offset, "compressed_packets cannot be inflated: \(error.message)")
+        }
+        do {
+            try inflated.withUnsafeBufferPointer { buffer throws(ProtoError) in
+                guard let base = buffer.baseAddress else { return }
+                try readTrace(ProtoReader(base: base, range: 0..<buffer.count), nested: true)
+            }
+        } catch {
+            throw ProtoError(
+                offset: compressed.lowerBound,
+                "in the compressed packets here, at byte \(error.offset) once inflated: \(error.message)")
+        }
+    }
+
+    /// The sequence's incremental state after this packet's flags: data lost
+    /// invalidates it, a clear resets it. False when the packet needs a state
+    /// the sequence does not have (the packet is then skipped).
+    @inline(__always)
+    private func updateState(of sequence: inout Sequence, _ fields: PacketFields) -> Bool {
+        if fields.dropped { sequence.isValid = false }
+        if fields.cleared || fields.flags & 1 != 0 {
             sequence.names = [:]
             sequence.categories = [:]
             sequence.defaultTrack = nil
             sequence.defaultClock = nil
             sequence.isValid = true
         }
-        if flags & 2 != 0, !sequence.isValid {
-            skippedNeedingState += 1
-            return
-        }
-        if let defaults { try readDefaults(defaults, into: &sequence) }
-        if let interned { try readInterned(interned, into: &sequence) }
-        if let clockSnapshot { try readClockSnapshot(clockSnapshot, into: &sequence) }
-        if let threadDescriptor { try readThreadDescriptor(threadDescriptor, into: &sequence) }
-        if let descriptor { try readTrackDescriptor(descriptor) }
-        if let processTree { try readProcessTree(processTree) }
-        if let ftrace { try readFtrace(ftrace) }
-        if let trackEvent {
-            // The packet's time, on the boot clock (or a global clock converted at the end).
-            var time: Int64? = nil
-            var globalClock: UInt8 = 0
-            if let timestamp {
-                let clock = clockID ?? sequence.defaultClock ?? 6
-                let value = Int64(truncatingIfNeeded: timestamp)
-                switch clock {
-                case 0, 6: time = value
-                case 64...127:
-                    guard var sequenceClock = sequence.clocks[clock] else {
-                        skippedUnknownClock += 1
-                        return
-                    }
-                    var reading = value
-                    if sequenceClock.isIncremental {
-                        reading = sequenceClock.last &+ value
-                        sequenceClock.last = reading
-                        sequence.clocks[clock] = sequenceClock
-                    }
-                    time = sequenceClock.boot &+ (reading &- sequenceClock.base) &* sequenceClock.multiplier
-                default:
-                    time = value
-                    globalClock = UInt8(truncatingIfNeeded: min(clock, 63))
-                }
+        return fields.flags & 2 == 0 || sequence.isValid
+    }
+
+    /// The packet's time on the boot clock (or, with the global clock still
+    /// to convert at the end, on that clock); nil on a sequence clock that no
+    /// snapshot defines.
+    @inline(__always)
+    private func packetTime(_ timestamp: UInt64, clockID: UInt32?, sequence: inout Sequence) -> (Int64, UInt8)? {
+        let clock = clockID ?? sequence.defaultClock ?? 6
+        let value = Int64(truncatingIfNeeded: timestamp)
+        switch clock {
+        case 0, 6: return (value, 0)
+        case 64...127:
+            guard var sequenceClock = sequence.clocks[clock] else { return nil }
+            var reading = value
+            if sequenceClock.isIncremental {
+                reading = sequenceClock.last &+ value
+                sequenceClock.last = reading
+                sequence.clocks[clock] = sequenceClock
             }
-            try readTrackEvent(trackEvent, time: time, clock: globalClock, sequence: &sequence, offset: start)
+            return (sequenceClock.boot &+ (reading &- sequenceClock.base) &* sequenceClock.multiplier, 0)
+        default:
+            return (value, UInt8(truncatingIfNeeded: min(clock, 63)))
         }
     }
 

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Several traces of the same launch → one set of tasks: the cost is the
 /// median over the traces and `costP90` their 90th percentile, so `sweep`
 /// can replay the variation at once.

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Reads Android atrace/systrace text (the ftrace text format) into the slice
 /// model: the `tracing_mark_write` events that `Trace.beginSection` /
 /// `endSection` (and `android.os.Trace`, `androidx.tracing`, ATrace) write.
@@ -35,15 +37,62 @@ enum AtraceReader {
         var offset: Int
     }
 
-    /// The trace in `bytes`, or nil after recording errors in `log`.
+    /// The trace in `bytes`, or nil after recording errors in `log`: the
+    /// lines' sections, then each `E` matched with the `B` it closes.
     static func read(_ bytes: [UInt8], file: String, log: inout ImportLog, progress: ((Int) -> Void)? = nil)
         -> Trace?
     {
+        let lines = scan(bytes, file: file, log: &log, progress: progress)
+        if lines.records.isEmpty {
+            log.error(
+                file,
+                "no tracing_mark_write B/E events: nothing to import (is tracing of the app's category ('-a PACKAGE' or 'app') on?)"
+            )
+            return nil
+        }
         var trace = Trace(file: file, format: .atrace, bytes: bytes)
+        var threads = Threads(lines)
+        for (tid, task) in lines.taskOf where lines.pidOf[tid] == tid { trace.processNames[tid] = task }
+        matchSections(lines, threads: &threads, into: &trace)
+        for record in lines.records where record.begin { _ = threads.index(record.tid, in: &trace) }
+        return trace
+    }
+
+    /// What the `tracing_mark_write` lines say: their `B` and `E` records in
+    /// file order, and each thread's process and task name.
+    private struct Lines {
         var records: [Record] = []
         var pidOf: [Int: Int] = [:]
-        var columnPID: Set<Int> = []  // tids whose pid came from the TGID column
+        /// Tids whose pid came from the TGID column (a payload's pid does not override it).
+        var columnPID: Set<Int> = []
         var taskOf: [Int: String] = [:]
+
+        /// One line's header and payload (`B|pid|name`, `E|pid`, `C|…`, …).
+        mutating func add(_ header: Header, payload: String, line: Int, offset: Int) {
+            let fields = payload.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+            guard let kind = fields.first else { return }
+            let payloadPID = fields.count > 1 ? Int(fields[1]) : nil
+            if let tgid = header.tgid {
+                pidOf[header.tid] = tgid
+                columnPID.insert(header.tid)
+            } else if let payloadPID, !columnPID.contains(header.tid) {
+                if kind == "B" || pidOf[header.tid] == nil { pidOf[header.tid] = payloadPID }
+            }
+            if let task = header.task { taskOf[header.tid] = task }
+            guard kind == "B" || kind == "E" else { return }  // C counters, S/F async sections, others
+            records.append(
+                Record(
+                    tid: header.tid, task: header.task, time: header.time, begin: kind == "B",
+                    name: kind == "B" && fields.count > 2 ? String(fields[2]) : "", line: line, offset: offset))
+        }
+    }
+
+    /// Every `tracing_mark_write` line of `bytes`; a line whose header cannot
+    /// be read is skipped with a warning.
+    private static func scan(
+        _ bytes: [UInt8], file: String, log: inout ImportLog, progress: ((Int) -> Void)?
+    ) -> Lines {
+        var lines = Lines()
         let marker = Array(": tracing_mark_write: ".utf8)
         var lineNumber = 0
         var start = 0
@@ -56,8 +105,7 @@ enum AtraceReader {
             if lineNumber & 65535 == 0, let progress { progress(start) }
             var lineEnd = end
             if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            let line = bytes[start..<lineEnd]
-            guard let markerStart = firstIndex(of: marker, in: line) else { continue }
+            guard let markerStart = firstIndex(of: marker, in: bytes[start..<lineEnd]) else { continue }
             guard let header = parseHeader(bytes[start..<markerStart]) else {
                 log.warning(
                     file, "cannot read the task, tid and time of this tracing_mark_write line; skipped",
@@ -65,61 +113,41 @@ enum AtraceReader {
                 continue
             }
             let payload = String(decoding: bytes[(markerStart + marker.count)..<lineEnd], as: UTF8.self)
-            let fields = payload.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
-            guard let kind = fields.first else { continue }
-            let payloadPID = fields.count > 1 ? Int(fields[1]) : nil
-            if let tgid = header.tgid {
-                pidOf[header.tid] = tgid
-                columnPID.insert(header.tid)
-            } else if let payloadPID, !columnPID.contains(header.tid) {
-                if kind == "B" || pidOf[header.tid] == nil { pidOf[header.tid] = payloadPID }
-            }
-            if let task = header.task { taskOf[header.tid] = task }
-            switch kind {
-            case "B":
-                let name = fields.count > 2 ? String(fields[2]) : ""
-                records.append(
-                    Record(
-                        tid: header.tid, task: header.task, time: header.time, begin: true, name: name,
-                        line: lineNumber, offset: start))
-            case "E":
-                records.append(
-                    Record(
-                        tid: header.tid, task: header.task, time: header.time, begin: false, name: "",
-                        line: lineNumber, offset: start))
-            default: continue  // C counters, S/F async sections, others
-            }
+            lines.add(header, payload: payload, line: lineNumber, offset: start)
         }
-        if records.isEmpty {
-            log.error(
-                file,
-                "no tracing_mark_write B/E events: nothing to import (is tracing of the app's category ('-a PACKAGE' or 'app') on?)"
-            )
-            return nil
-        }
+        return lines
+    }
 
-        // Threads, with the process each belongs to.
-        var threadOf: [Int: Int32] = [:]
-        func thread(_ tid: Int) -> Int32 {
-            if let thread = threadOf[tid] { return thread }
-            let thread = trace.thread(pid: pidOf[tid] ?? tid, tid: tid)
-            trace.threads[Int(thread)].name = taskOf[tid]
-            threadOf[tid] = thread
+    /// The trace's thread of each tid, made on first use with its process and name.
+    private struct Threads {
+        let lines: Lines
+        var indexOf: [Int: Int32] = [:]
+
+        init(_ lines: Lines) { self.lines = lines }
+
+        mutating func index(_ tid: Int, in trace: inout Trace) -> Int32 {
+            if let thread = indexOf[tid] { return thread }
+            let thread = trace.thread(pid: lines.pidOf[tid] ?? tid, tid: tid)
+            trace.threads[Int(thread)].name = lines.taskOf[tid]
+            indexOf[tid] = thread
             return thread
         }
-        for (tid, task) in taskOf where pidOf[tid] == tid { trace.processNames[tid] = task }
+    }
 
-        // Sections: each E closes the innermost open B of its thread, in file (time) order.
+    /// Sections: each `E` closes the innermost open `B` of its thread, in
+    /// file (time) order; an `E` with nothing open, and a `B` never closed, are errors.
+    private static func matchSections(_ lines: Lines, threads: inout Threads, into trace: inout Trace) {
+        let file = trace.file
         var open: [Int: [Record]] = [:]
-        for record in records {
+        for record in lines.records {
             if record.begin {
                 open[record.tid, default: []].append(record)
                 continue
             }
-            let threadIndex = thread(record.tid)
+            let threadIndex = threads.index(record.tid, in: &trace)
             guard let begin = open[record.tid]?.popLast() else {
                 trace.record(
-                    pid: pidOf[record.tid] ?? record.tid,
+                    pid: lines.pidOf[record.tid] ?? record.tid,
                     ImportDiagnostic(
                         .error, file: file, line: record.line, location: location(record, trace, threadIndex),
                         message:
@@ -135,16 +163,14 @@ enum AtraceReader {
         }
         for (tid, list) in open.sorted(by: { $0.key < $1.key }) {
             for begin in list {
-                let threadIndex = thread(tid)
+                let threadIndex = threads.index(tid, in: &trace)
                 trace.record(
-                    pid: pidOf[tid] ?? tid,
+                    pid: lines.pidOf[tid] ?? tid,
                     ImportDiagnostic(
                         .error, file: file, line: begin.line, location: location(begin, trace, threadIndex),
                         message: "'B|…|\(begin.name)' never ends: no matching 'E' on this thread"))
             }
         }
-        for record in records where record.begin { _ = thread(record.tid) }
-        return trace
     }
 
     private static func location(_ record: Record, _ trace: Trace, _ thread: Int32) -> String {

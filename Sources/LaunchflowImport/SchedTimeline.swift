@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// What each thread was doing, from the kernel scheduler's events
 /// (`sched_switch`, `sched_waking`/`sched_wakeup`): running on a CPU,
 /// runnable (ready, waiting for a CPU), or sleeping (waiting for something:

@@ -1,14 +1,57 @@
+import LaunchflowCore
+
 /// ``PerfettoReader``'s events: TrackEvent slices and flows, ftrace `print`
 /// (atrace) sections and scheduler events; then each track's events matched
 /// into slices.
 extension PerfettoState {
     // MARK: TrackEvent
 
+    /// One TrackEvent: its fields read, then its kind, time, name and track
+    /// resolved against the packet and its sequence; a slice event is kept
+    /// (and its flow ids), anything else counted for the notes. (The steps
+    /// are inlined: this runs once per event of the trace.)
     mutating func readTrackEvent(
         _ message: ProtoReader, time packetTime: Int64?, clock: UInt8, sequence: inout Sequence, offset: Int
     ) throws(ProtoError) {
-        let what = "TrackEvent"
-        var reader = message
+        let fields = try readTrackEventFields(message)
+        guard let kind = Self.sliceKind(type: fields.type, legacyPhase: fields.legacyPhase) else {
+            counters += 1  // counters, async and other non-slice types
+            return
+        }
+        guard let time = eventTime(fields, packetTime: packetTime, sequence: &sequence) else {
+            eventsWithoutTrack += 1
+            return
+        }
+        let name = eventName(fields, sequence: sequence)
+        let category = fields.category ?? fields.categoryID.flatMap { sequence.categories[$0] }
+        // Track: the event's, the sequence's default, else the legacy thread.
+        let key: TrackKey
+        if let uuid = fields.track ?? sequence.defaultTrack, uuid != 0 {
+            key = .uuid(uuid)
+        } else if let thread = sequence.thread {
+            key = .legacyThread(pid: thread.pid, tid: thread.tid)
+        } else {
+            eventsWithoutTrack += 1
+            return
+        }
+        let eventIndex = Int32(truncatingIfNeeded: events.count)
+        var flowRef: Int32 = -1
+        if !fields.flows.isEmpty || !fields.terminating.isEmpty {
+            flowRef = Int32(truncatingIfNeeded: flowRefs.count)
+            for id in fields.flows { addFlow(id, terminating: false, event: eventIndex) }
+            for id in fields.terminating { addFlow(id, terminating: true, event: eventIndex) }
+        }
+        events.append(
+            Event(
+                time: time,
+                duration: kind == .complete ? min(max(fields.legacyDuration ?? 0, 0), 1 << 40) * 1000 : 0,
+                slot: slot(key), name: name ?? 0, category: category ?? 0, kind: kind, clock: clock,
+                flowRef: flowRef,
+                flowCount: flowRef < 0 ? 0 : Int32(truncatingIfNeeded: flowRefs.count) - flowRef, offset: offset))
+    }
+
+    /// What a TrackEvent says, as read (names given as text are interned at once).
+    struct TrackEventFields {
         var type: UInt64 = 0
         var track: UInt64?
         var name: Int32?
@@ -22,107 +65,102 @@ extension PerfettoState {
         var legacyPhase: UInt8?
         var legacyDuration: Int64?
         var legacyNameID: UInt64?
+    }
+
+    @inline(__always)
+    private mutating func readTrackEventFields(_ message: ProtoReader) throws(ProtoError) -> TrackEventFields {
+        let what = "TrackEvent"
+        var reader = message
+        var fields = TrackEventFields()
         while let (number, wire) = try reader.nextField() {
             switch number {
-            case 9: type = try reader.unsigned(wire, field: 9, of: what)
-            case 11: track = try reader.unsigned(wire, field: 11, of: what)
-            case 23: name = trace.names.intern(try reader.string(wire, field: 23, of: what))
-            case 10: nameID = try reader.unsigned(wire, field: 10, of: what)
+            case 9: fields.type = try reader.unsigned(wire, field: 9, of: what)
+            case 11: fields.track = try reader.unsigned(wire, field: 11, of: what)
+            case 23: fields.name = trace.names.intern(try reader.string(wire, field: 23, of: what))
+            case 10: fields.nameID = try reader.unsigned(wire, field: 10, of: what)
             case 22:
                 let text = try reader.string(wire, field: 22, of: what)
-                if category == nil { category = trace.names.intern(text) }
+                if fields.category == nil { fields.category = trace.names.intern(text) }
             case 3:
                 var ids: [UInt64] = []
                 try reader.repeatedVarints(wire, field: 3, of: what, into: &ids)
-                if categoryID == nil { categoryID = ids.first }
-            case 47: try reader.repeatedFixed64(wire, field: 47, of: what, into: &flows)
-            case 36: try reader.repeatedVarints(wire, field: 36, of: what, into: &flows)
-            case 48: try reader.repeatedFixed64(wire, field: 48, of: what, into: &terminating)
-            case 42: try reader.repeatedVarints(wire, field: 42, of: what, into: &terminating)
-            case 1: deltaMicros = try reader.signed(wire, field: 1, of: what)
-            case 16: absoluteMicros = try reader.signed(wire, field: 16, of: what)
-            case 6:
-                var legacy = try reader.message(wire, field: 6, of: what)
-                while let (field, wire) = try legacy.nextField() {
-                    switch field {
-                    case 1: legacyNameID = try legacy.unsigned(wire, field: 1, of: "LegacyEvent")
-                    case 2:
-                        legacyPhase = UInt8(truncatingIfNeeded: try legacy.unsigned(wire, field: 2, of: "LegacyEvent"))
-                    case 3: legacyDuration = try legacy.signed(wire, field: 3, of: "LegacyEvent")
-                    case 8:  // bind_id: a legacy (v1) flow, not read
-                        _ = try legacy.unsigned(wire, field: 8, of: "LegacyEvent")
-                        legacyFlows += 1
-                    default: try legacy.skip(wire, number: field)
-                    }
-                }
+                if fields.categoryID == nil { fields.categoryID = ids.first }
+            case 47: try reader.repeatedFixed64(wire, field: 47, of: what, into: &fields.flows)
+            case 36: try reader.repeatedVarints(wire, field: 36, of: what, into: &fields.flows)
+            case 48: try reader.repeatedFixed64(wire, field: 48, of: what, into: &fields.terminating)
+            case 42: try reader.repeatedVarints(wire, field: 42, of: what, into: &fields.terminating)
+            case 1: fields.deltaMicros = try reader.signed(wire, field: 1, of: what)
+            case 16: fields.absoluteMicros = try reader.signed(wire, field: 16, of: what)
+            case 6: try readLegacyEvent(try reader.message(wire, field: 6, of: what), into: &fields)
             default: try reader.skip(wire, number: number)
             }
         }
-        var kind: Kind
+        return fields
+    }
+
+    /// A `LegacyEvent`: its name, phase and duration (a v1 flow's `bind_id` is counted, not read).
+    @inline(__always)
+    private mutating func readLegacyEvent(_ message: ProtoReader, into fields: inout TrackEventFields)
+        throws(ProtoError)
+    {
+        var legacy = message
+        while let (field, wire) = try legacy.nextField() {
+            switch field {
+            case 1: fields.legacyNameID = try legacy.unsigned(wire, field: 1, of: "LegacyEvent")
+            case 2:
+                fields.legacyPhase = UInt8(truncatingIfNeeded: try legacy.unsigned(wire, field: 2, of: "LegacyEvent"))
+            case 3: fields.legacyDuration = try legacy.signed(wire, field: 3, of: "LegacyEvent")
+            case 8:  // bind_id: a legacy (v1) flow, not read
+                _ = try legacy.unsigned(wire, field: 8, of: "LegacyEvent")
+                legacyFlows += 1
+            default: try legacy.skip(wire, number: field)
+            }
+        }
+    }
+
+    /// A slice event's kind from its type (or, for type 0, its legacy phase); nil for anything else.
+    @inline(__always)
+    private static func sliceKind(type: UInt64, legacyPhase: UInt8?) -> Kind? {
         switch type {
-        case 1: kind = .begin
-        case 2: kind = .end
-        case 3: kind = .instant
+        case 1: return .begin
+        case 2: return .end
+        case 3: return .instant
         case 0:
             switch legacyPhase {
-            case UInt8(ascii: "B"): kind = .begin
-            case UInt8(ascii: "E"): kind = .end
-            case UInt8(ascii: "X"): kind = .complete
-            case UInt8(ascii: "I"), UInt8(ascii: "i"), UInt8(ascii: "R"): kind = .instant
-            default:
-                counters += 1  // async, counter and other legacy phases
-                return
+            case UInt8(ascii: "B"): return .begin
+            case UInt8(ascii: "E"): return .end
+            case UInt8(ascii: "X"): return .complete
+            case UInt8(ascii: "I"), UInt8(ascii: "i"), UInt8(ascii: "R"): return .instant
+            default: return nil
             }
-        default:
-            counters += 1  // counters and other non-slice types
-            return
+        default: return nil
         }
-        // Time: the packet's, else the legacy µs fields.
-        var time = packetTime
-        if time == nil, let absoluteMicros {
-            time = absoluteMicros &* 1000
+    }
+
+    /// The packet's time, else the legacy µs fields (absolute, or a delta on the sequence's clock).
+    @inline(__always)
+    private func eventTime(_ fields: TrackEventFields, packetTime: Int64?, sequence: inout Sequence) -> Int64? {
+        if let packetTime { return packetTime }
+        if let absoluteMicros = fields.absoluteMicros {
             sequence.legacyMicros = absoluteMicros
-        } else if time == nil, let deltaMicros {
+            return absoluteMicros &* 1000
+        }
+        if let deltaMicros = fields.deltaMicros {
             sequence.legacyMicros &+= deltaMicros
-            time = sequence.legacyMicros &* 1000
+            return sequence.legacyMicros &* 1000
         }
-        guard let time else {
-            eventsWithoutTrack += 1
-            return
-        }
-        // Name and category, interned per sequence.
-        if name == nil, let id = nameID ?? legacyNameID {
-            if let known = sequence.names[id] {
-                name = known
-            } else {
-                unknownNameIDs += 1
-                name = trace.names.intern("(name iid \(id))")
-            }
-        }
-        if category == nil, let id = categoryID { category = sequence.categories[id] }
-        // Track: the event's, the sequence's default, else the legacy thread.
-        let key: TrackKey
-        if let uuid = track ?? sequence.defaultTrack, uuid != 0 {
-            key = .uuid(uuid)
-        } else if let thread = sequence.thread {
-            key = .legacyThread(pid: thread.pid, tid: thread.tid)
-        } else {
-            eventsWithoutTrack += 1
-            return
-        }
-        let eventIndex = Int32(truncatingIfNeeded: events.count)
-        var flowRef: Int32 = -1
-        if !flows.isEmpty || !terminating.isEmpty {
-            flowRef = Int32(truncatingIfNeeded: flowRefs.count)
-            for id in flows { addFlow(id, terminating: false, event: eventIndex) }
-            for id in terminating { addFlow(id, terminating: true, event: eventIndex) }
-        }
-        events.append(
-            Event(
-                time: time, duration: kind == .complete ? min(max(legacyDuration ?? 0, 0), 1 << 40) * 1000 : 0,
-                slot: slot(key),
-                name: name ?? 0, category: category ?? 0, kind: kind, clock: clock, flowRef: flowRef,
-                flowCount: flowRef < 0 ? 0 : Int32(truncatingIfNeeded: flowRefs.count) - flowRef, offset: offset))
+        return nil
+    }
+
+    /// The event's name: given as text, else interned on its sequence (an
+    /// unknown iid is named `(name iid N)` and counted).
+    @inline(__always)
+    private mutating func eventName(_ fields: TrackEventFields, sequence: Sequence) -> Int32? {
+        if let name = fields.name { return name }
+        guard let id = fields.nameID ?? fields.legacyNameID else { return nil }
+        if let known = sequence.names[id] { return known }
+        unknownNameIDs += 1
+        return trace.names.intern("(name iid \(id))")
     }
 
     /// A flow id on an event (its flow is told apart in ``PerfettoState/finish(log:)``, in time order).

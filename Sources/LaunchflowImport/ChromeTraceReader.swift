@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Reads Chrome Trace Event JSON (the format of chrome://tracing, Perfetto's
 /// JSON importer, speedscope, and `launchflow simulate --format trace`) into
 /// the slice model, in one streaming pass with ``JSONReader``: no tree of the

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchflowCore
 
 /// The slice model every trace format is read into: processes, threads, the
 /// slices on each thread and the flow steps between them. Times are

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 extension SliceSelection {
     /// The walk over each app thread's slices in time order that finds the
     /// selected slices (see ``SliceSelection``), then binds the flows to them.

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// The protobuf wire format (protobuf.dev, "Encoding"), read without a
 /// schema: a message is a run of fields, each a key — `field number << 3 |
 /// wire type`, a varint — then its value. Just enough for

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// From a trace's slices to launch tasks: which process is the app, which
 /// thread is its main thread, which slices are tasks (and which pre-main
 /// phases), what each costs, and which flows become dependencies.

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// What `launchflow calibrate` prints, and the calibrated scenario it writes.
 extension Calibration {
     /// A warning when the fitted cost scale is far from 1 (below ×0.5 or above

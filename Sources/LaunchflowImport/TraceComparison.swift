@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// `calibrate SCENARIO --trace TRACE`: each task's measured start and end
 /// (from a trace of the launch, matched by id) against the simulated ones,
 /// so that you see *which* task the model gets wrong, not only the median.
@@ -51,6 +53,9 @@ public struct TraceComparison: Sendable {
     public let simulatedTimeToFirstFrame: Micros
     public let log: ImportLog
 
+    /// A task or phase in both: its measured span (ns, trace clock) and its simulated one.
+    private typealias Pair = (id: String, onMain: Bool, measured: ClosedRange<Nanos>, simulated: TimeSpan)
+
     /// Reads `trace` (any format `import` reads), simulates `scenario` under
     /// `strategy` and pairs the tasks.
     public static func run(
@@ -81,16 +86,14 @@ public struct TraceComparison: Sendable {
             scenario.preMain.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
 
         // Pairs (name, measured ns span, simulated µs span).
-        var taskPairs: [(id: String, onMain: Bool, measured: ClosedRange<Nanos>, simulated: TimeSpan)] = []
-        for task in run.tasks {
-            guard let k = index[task.id], let span = task.span else { continue }
+        let taskPairs: [Pair] = run.tasks.compactMap { task in
+            guard let k = index[task.id], let span = task.span else { return nil }
             let ran = schedule.tasks[k]
-            taskPairs.append((task.id, ran.isOnMain, span, TimeSpan(start: ran.start, end: ran.end)))
+            return (task.id, ran.isOnMain, span, TimeSpan(start: ran.start, end: ran.end))
         }
-        var phasePairs: [(id: String, onMain: Bool, measured: ClosedRange<Nanos>, simulated: TimeSpan)] = []
-        for phase in run.preMain {
-            guard let k = phaseIndex[phase.name], let span = phase.span, k < schedule.preMain.count else { continue }
-            phasePairs.append((phase.name, true, span, schedule.preMain[k]))
+        let phasePairs: [Pair] = run.preMain.compactMap { phase in
+            guard let k = phaseIndex[phase.name], let span = phase.span, k < schedule.preMain.count else { return nil }
+            return (phase.name, true, span, schedule.preMain[k])
         }
         guard
             let first = (phasePairs + taskPairs).min(by: {
@@ -109,7 +112,7 @@ public struct TraceComparison: Sendable {
             let value = ns - zero
             return Micros(value >= 0 ? (value + 500) / 1000 : -((-value + 500) / 1000)) + simulatedZero
         }
-        func row(_ pair: (id: String, onMain: Bool, measured: ClosedRange<Nanos>, simulated: TimeSpan)) -> Row {
+        func row(_ pair: Pair) -> Row {
             Row(
                 id: pair.id, onMain: pair.onMain,
                 measured: TimeSpan(start: micros(pair.measured.lowerBound), end: micros(pair.measured.upperBound)),
@@ -177,22 +180,13 @@ public struct TraceComparison: Sendable {
         w.key("tasks")
         w.raw("[")
         for (k, row) in rows.enumerated() {
-            w.raw(k == 0 ? "\n    { " : ",\n    { ")
-            w.key("id")
-            w.string(row.id)
-            for (key, value) in [
-                ("measuredStartMs", row.measured.start), ("measuredEndMs", row.measured.end),
-                ("simulatedStartMs", row.simulated.start), ("simulatedEndMs", row.simulated.end),
-                ("startErrorMs", row.startError), ("endErrorMs", row.endError),
-            ] {
-                w.raw(", ")
-                w.key(key)
-                w.millis(value)
-            }
-            w.raw(", ")
-            w.key("mainThread")
-            w.bool(row.onMain)
-            w.raw(" }")
+            w.raw(k == 0 ? "\n    " : ",\n    ")
+            w.inlineObject([
+                ("id", .string(row.id)), ("measuredStartMs", .millis(row.measured.start)),
+                ("measuredEndMs", .millis(row.measured.end)), ("simulatedStartMs", .millis(row.simulated.start)),
+                ("simulatedEndMs", .millis(row.simulated.end)), ("startErrorMs", .millis(row.startError)),
+                ("endErrorMs", .millis(row.endError)), ("mainThread", .bool(row.onMain)),
+            ])
         }
         w.raw("\n  ],\n  ")
         w.key("missing")
@@ -205,36 +199,20 @@ public struct TraceComparison: Sendable {
         if let firstFrame {
             w.raw(",\n  ")
             w.key("firstFrame")
-            w.raw("{ ")
-            w.key("task")
-            w.string(firstFrame.task)
-            w.raw(", ")
-            w.key("measuredMs")
-            w.millis(firstFrame.measured)
-            w.raw(", ")
-            w.key("simulatedMs")
-            w.millis(firstFrame.simulated)
-            w.raw(", ")
-            w.key("errorMs")
-            w.millis(firstFrame.simulated - firstFrame.measured)
-            w.raw(" }")
+            w.inlineObject([
+                ("task", .string(firstFrame.task)), ("measuredMs", .millis(firstFrame.measured)),
+                ("simulatedMs", .millis(firstFrame.simulated)),
+                ("errorMs", .millis(firstFrame.simulated - firstFrame.measured)),
+            ])
         }
         let summary = summary
         w.raw(",\n  ")
         w.key("summary")
-        w.raw("{ ")
-        w.key("early")
-        w.integer(summary.early)
-        w.raw(", ")
-        w.key("late")
-        w.integer(summary.late)
-        w.raw(", ")
-        w.key("medianStartErrorMs")
-        w.millis(summary.medianStartError)
-        w.raw(", ")
-        w.key("medianDurationErrorMs")
-        w.millis(summary.medianDurationError)
-        w.raw(" }")
+        w.inlineObject([
+            ("early", .integer(summary.early)), ("late", .integer(summary.late)),
+            ("medianStartErrorMs", .millis(summary.medianStartError)),
+            ("medianDurationErrorMs", .millis(summary.medianDurationError)),
+        ])
         if let gantt {
             w.raw(",\n  ")
             w.key("gantt")
@@ -267,7 +245,7 @@ public struct TraceComparison: Sendable {
                     signed(row.endError), signed(row.durationError),
                 ])
         }
-        out += LaunchflowCore.table(table)
+        out += LaunchflowImport.table(table)
         if rows.count > limit { out += "  … \(rows.count - limit) more, with smaller errors\n" }
         out += "\n"
         if let firstFrame {
@@ -298,5 +276,31 @@ public struct TraceComparison: Sendable {
             out += TerminalText.escape("Not in the trace (\(missing.count)): \(list).") + "\n"
         }
         return out
+    }
+}
+
+/// A value of an inline JSON object (``JSONWriter/inlineObject(_:)``).
+private enum InlineValue {
+    case string(String)
+    case millis(Micros)
+    case integer(Int)
+    case bool(Bool)
+}
+
+extension JSONWriter {
+    /// `{ "key": value, … }` on one line.
+    fileprivate mutating func inlineObject(_ members: [(String, InlineValue)]) {
+        raw("{ ")
+        for (k, (name, value)) in members.enumerated() {
+            if k > 0 { raw(", ") }
+            key(name)
+            switch value {
+            case .string(let text): string(text)
+            case .millis(let micros): millis(micros)
+            case .integer(let n): integer(n)
+            case .bool(let flag): bool(flag)
+            }
+        }
+        raw(" }")
     }
 }

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// `launchflow import`: traces (or MetricKit payloads) in, a scenario out —
 /// a new one, or an existing one whose costs are refreshed (`--into`).
 ///

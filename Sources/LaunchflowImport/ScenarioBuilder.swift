@@ -1,12 +1,23 @@
+import LaunchflowCore
+
 /// The scenario an import writes: a new one from the merged tasks, or the
-/// `--into` scenario with refreshed costs. Either is validated with the
-/// scenario loader before anything is written.
+/// `--into` scenario with refreshed costs. Either is validated before anything
+/// is written; a new one is a ``Scenario`` value, written by the one scenario
+/// writer (``Scenario/jsonBytes()``) as every other command writes scenarios.
 enum ScenarioBuilder {
     /// A new scenario file from `merged`.
     static func build(_ merged: MergedImport, log: ImportLog) throws(ImportError) -> ImportOutcome {
         var log = log
-        let runs = merged.runs
-        let source = runs[0].file
+        checkLimits(merged, log: &log)
+        guard !log.hasErrors else { throw ImportError(log) }
+        let scenario = try scenario(from: merged, log: &log)
+        return ImportOutcome(scenario: scenario.jsonBytes(), log: log, summary: summary(merged), changes: [])
+    }
+
+    /// Errors for what the model cannot hold: a time over an hour (MODEL.md
+    /// §1), or no task at all.
+    static func checkLimits(_ merged: MergedImport, log: inout ImportLog) {
+        let source = merged.runs[0].file
         for task in merged.tasks where task.cost > maximumCostNanos || (task.p90 ?? 0) > maximumCostNanos {
             log.error(
                 source,
@@ -40,173 +51,79 @@ enum ScenarioBuilder {
                 "no task was found: no slice on the app's threads was selected\(merged.preMain.isEmpty ? "" : " (only pre-main phases)"); try --match REGEX, --main-thread, or check that the trace holds the launch"
             )
         }
-        guard !log.hasErrors else { throw ImportError(log) }
+    }
 
-        var w = JSONWriter(capacity: 128 * merged.tasks.count + 1024)
-        w.raw("{\n  ")
-        w.key("name")
-        w.string(runs[0].appName ?? fileStem(source))
-        w.raw(",\n  ")
-        w.key("description")
-        w.string(description(merged))
-        if let cores = merged.cores {
-            w.raw(",\n  ")
-            w.key("device")
-            w.raw("{ ")
-            w.key("cores")
-            w.integer(cores)
-            if let device = merged.device {
-                // launchflow's own trace: the device it was simulated on, kept.
-                w.raw(", "); w.key("refreshRate"); w.double(device.refreshRate)
-                w.raw(", "); w.key("commitCost"); w.millis(device.commitCost)
-                w.raw(", "); w.key("renderTime"); w.millis(device.renderTime)
-            }
-            w.raw(" }")
-        }
-        if !merged.preMain.isEmpty {
-            w.raw(",\n  ")
-            w.key("preMain")
-            w.raw("[")
-            for (k, phase) in merged.preMain.enumerated() {
-                w.raw(k == 0 ? "\n    { " : ",\n    { ")
-                w.key("name")
-                w.string(phase.name)
-                w.raw(", ")
-                w.key("cost")
-                w.raw(formatMillis(nanos: phase.cost))
-                w.raw(" }")
-            }
-            w.raw("\n  ]")
-        }
-        if !merged.inputs.isEmpty {
-            w.raw(",\n  ")
-            w.key("inputs")
-            w.raw("[")
-            for (k, input) in merged.inputs.enumerated() {
-                w.raw(k == 0 ? "\n    { " : ",\n    { ")
-                if let name = input.name {
-                    w.key("name")
-                    w.string(name)
-                    w.raw(", ")
-                }
-                w.key("at")
-                w.raw(formatMillis(nanos: input.at))
-                w.raw(", ")
-                w.key("cost")
-                w.raw(formatMillis(nanos: input.cost))
-                w.raw(" }")
-            }
-            w.raw("\n  ]")
-        }
-        w.raw(",\n  ")
-        w.key("tasks")
-        w.raw("[")
-        for (k, task) in merged.tasks.enumerated() {
-            w.raw(k == 0 ? "\n    { " : ",\n    { ")
-            w.key("id")
-            w.string(task.id)
-            w.raw(", ")
-            w.key("cost")
-            w.raw(formatMillis(nanos: task.cost))
-            if let p90 = task.p90 {
-                w.raw(", ")
-                w.key("costP90")
-                w.raw(formatMillis(nanos: p90))
-            }
-            if let v2 = task.v2, v2.latency > 0 || task.latencyP90 != nil {
-                w.raw(", ")
-                w.key("latency")
-                w.raw(formatMillis(nanos: v2.latency))
-                if let p90 = task.latencyP90 {
-                    w.raw(", ")
-                    w.key("latencyP90")
-                    w.raw(formatMillis(nanos: p90))
-                }
-            }
-            if let delay = task.v2?.delay, delay > 0 {
-                w.raw(", ")
-                w.key("delay")
-                w.raw(formatMillis(nanos: delay))
-            }
-            if task.onMain == true {
-                w.raw(", ")
-                w.key("mainThreadOnly")
-                w.bool(true)
-            }
-            if let priority = task.priority, priority != 0 {
-                w.raw(", ")
-                w.key("priority")
-                w.integer(priority)
-            }
-            if task.firstFrame == true, task.onMain == true {
-                w.raw(", ")
-                w.key("firstFrame")
-                w.bool(true)
-            }
-            if let v2 = task.v2 {
-                if let queue = v2.queue, !queue.isEmpty {
-                    w.raw(", ")
-                    w.key("queue")
-                    w.string(queue)
-                }
-                if v2.idle, task.onMain == true {
-                    w.raw(", ")
-                    w.key("idle")
-                    w.bool(true)
-                }
-                if v2.anchor {
-                    w.raw(", ")
-                    w.key("anchor")
-                    w.bool(true)
-                }
-                if let group = v2.group, !group.isEmpty {
-                    w.raw(", ")
-                    w.key("group")
-                    w.string(group)
-                }
-                if v2.after == LaunchMilestone.firstFrame.rawValue {
-                    w.raw(", ")
-                    w.key("after")
-                    w.string(LaunchMilestone.firstFrame.rawValue)
-                }
-                if v2.fullyDrawn, task.onMain == true {
-                    w.raw(", ")
-                    w.key("fullyDrawn")
-                    w.bool(true)
-                }
-            }
-            if !task.dependsOn.isEmpty {
-                w.raw(", ")
-                w.key("dependsOn")
-                w.raw("[")
-                for (j, id) in task.dependsOn.enumerated() {
-                    if j > 0 { w.raw(", ") }
-                    w.string(id)
-                }
-                w.raw("]")
-            }
-            w.raw(" }")
-        }
-        w.raw("\n  ]\n}\n")
-        let bytes = w.bytes
-
+    /// The scenario `merged` describes, checked as a file would be; its
+    /// problems (a cycle of flows, say) are errors.
+    static func scenario(from merged: MergedImport, log: inout ImportLog) throws(ImportError) -> Scenario {
+        let runs = merged.runs
+        var index: [String: Int] = [:]
+        for (k, task) in merged.tasks.enumerated() { index[task.id] = k }
         do {
-            _ = try ScenarioLoader.decode(bytes, file: "imported scenario")
+            return try Scenario(
+                name: runs[0].appName ?? fileStem(runs[0].file), description: description(merged),
+                device: device(merged),
+                preMain: merged.preMain.map { PreMainPhase(name: $0.name, cost: micros($0.cost)) },
+                tasks: merged.tasks.map { launchTask($0, index: index) },
+                inputs: merged.inputs.enumerated().map { k, input in
+                    UserInput(name: input.name ?? "input-\(k + 1)", at: micros(input.at), cost: micros(input.cost))
+                })
         } catch {
             let cycle = error.problems.contains { $0.message.contains("cycle") }
             log.error(
-                source,
+                runs[0].file,
                 "the imported tasks do not make a valid scenario\(cycle ? " (the trace's flow events may form a cycle)" : ""):"
             )
             for problem in error.problems {
                 log.add(
                     ImportDiagnostic(
-                        .error, file: problem.file, location: problem.path.isEmpty ? nil : problem.path,
+                        .error, file: "imported scenario", location: problem.path.isEmpty ? nil : problem.path,
                         message: problem.message))
             }
             throw ImportError(log)
         }
-        return ImportOutcome(scenario: bytes, log: log, summary: summary(merged), changes: [])
+    }
+
+    /// The device a launchflow trace declares; else the cores the trace
+    /// shows (the model's defaults for the rest); else the model's default.
+    static func device(_ merged: MergedImport) -> Device {
+        if let device = merged.device { return device }
+        return merged.cores.map { Device(cores: $0) } ?? Device()
+    }
+
+    /// One task. Whether it ran on the main thread decides the keys that
+    /// need it (`firstFrame`, `idle`, `fullyDrawn`); dependencies are the
+    /// positions of the tasks they name (every one names a merged task:
+    /// ``SliceSelection`` keeps only those).
+    static func launchTask(_ task: MergedImport.Task, index: [String: Int]) -> LaunchTask {
+        let onMain = task.onMain == true
+        var built = LaunchTask(
+            id: task.id, cost: micros(task.cost), mainThreadOnly: onMain, priority: task.priority ?? 0,
+            dependsOn: task.dependsOn.compactMap { index[$0] }, firstFrame: onMain && task.firstFrame == true,
+            costP90: task.p90.map(micros))
+        if let v2 = task.v2 {
+            built.latency = micros(v2.latency)
+            built.latencyP90 = task.latencyP90.map(micros)
+            built.delay = micros(v2.delay)
+            built.queue = v2.queue?.isEmpty == false ? v2.queue : nil
+            built.idle = onMain && v2.idle
+            built.anchor = v2.anchor
+            built.group = v2.group?.isEmpty == false ? v2.group : nil
+            built.after = v2.after.flatMap(LaunchMilestone.init(rawValue:))
+            built.fullyDrawn = onMain && v2.fullyDrawn
+        }
+        return built
+    }
+
+    /// A trace's nanoseconds in the model's microseconds, as the scenario
+    /// loader converts the milliseconds of a file (MODEL.md §2: the double
+    /// `ms × 1000`, rounded half away from zero) — so a scenario is the same
+    /// whether import builds it or a file states its costs in exact
+    /// milliseconds. (`Double(nanos) / 1e6` is the double nearest the exact
+    /// milliseconds, as the loader's parse of them is: below an hour the
+    /// nanoseconds are exact doubles.)
+    static func micros(_ nanos: Nanos) -> Micros {
+        microseconds(fromMilliseconds: Double(nanos) / 1_000_000)
     }
 
     static func description(_ merged: MergedImport) -> String {

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// Reads MetricKit payloads (`MXMetricPayload.jsonRepresentation()`, one
 /// object, or an array of them as apps usually upload them): the duration
 /// histogram of each interval signpost (`signpostMetrics[]`) and the

@@ -1,3 +1,5 @@
+import LaunchflowCore
+
 /// A scenario file as text, with the places `import --into` and `calibrate
 /// --out` change: each task's `cost` and `costP90`, each pre-main phase's
 /// `cost`. Found with ``JSONReader`` (byte ranges of the values); an edit
