@@ -1,5 +1,6 @@
 import Foundation
 import LaunchflowCore
+import LaunchflowImport
 import LaunchflowRender
 
 /// `launchflow report`: one self-contained HTML page about the launch.

@@ -1,4 +1,5 @@
 import LaunchflowCore
+import LaunchflowImport
 
 /// One self-contained HTML page about a scenario's launch (`launchflow
 /// report`, `compare --out`, `sweep --out`): the headline, the comparison

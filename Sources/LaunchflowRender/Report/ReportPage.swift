@@ -1,4 +1,5 @@
 import LaunchflowCore
+import LaunchflowImport
 
 /// Assembles the report's HTML: sections in a fixed order, pictures from
 /// ``ReportPictures``, the page's data as JSON for ``ReportScript``.
