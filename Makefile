@@ -99,7 +99,8 @@ images: build
 ## summary; Swift Testing only: there are no XCTest cases, so XCTest's empty
 ## "Executed 0 tests" run is not started), and the independent Python
 ## reference: its own tests, then a cross-check of the simulator against it on
-## 60 random scenarios (make crosscheck: more).
+## 60 random scenarios (make crosscheck: more), and a check of advise's plans
+## against it on 15 random scenarios and the bundled ones (about 25 s).
 test: deps deps-browser deps-perfetto
 	@echo "== lint (swift format, .swift-format)"
 	@$(MAKE) --no-print-directory lint
@@ -109,6 +110,8 @@ test: deps deps-browser deps-perfetto
 	python3 Tools/reference/test_ref.py
 	@echo "== cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300)"
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
+	@echo "== advise's plans checked with the reference (15 random v2.1 scenarios and the bundled ones; 'make crosscheck' runs 100)"
+	python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed 7 --count 15 --files $(BUNDLED)
 	@echo "== a minute of fuzzing (Tools/fuzz/fuzz.py, $(FUZZ_SHORT) inputs through every command; 'make fuzz' runs more)"
 	python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow --seed 7 --count $(FUZZ_SHORT)
 
@@ -139,9 +142,14 @@ bench: deps
 	.build/release/launchflow-bench --perfetto
 	.build/release/launchflow-bench --advise
 
-## crosscheck: compare the simulator with the independent Python reference of the model (Tools/reference)
+## crosscheck: compare the simulator with the independent Python reference of the model (Tools/reference),
+## then check advise's plans with it (Tools/reference/crosscheck_advise.py) on ADVISE_COUNT random
+## scenarios (100; those over 300 tasks skipped) and the bundled ones
+BUNDLED = $(filter-out scenarios/scenario.schema.json,$(wildcard scenarios/*.json))
+ADVISE_COUNT ?= 100
 crosscheck: build
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed $${SEED:-1} --count $${COUNT:-300}
+	python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed $${SEED:-1} --count $(ADVISE_COUNT) --files $(BUNDLED)
 
 ## format: rewrite the sources in the project's style (.swift-format)
 format:

@@ -1460,6 +1460,178 @@ def test_v21_v2_scenarios_unchanged():
                 FAILS.append(f"v2 {k} {s}: lowerBound changed without queues")
 
 
+# --------------------------------------------------------------------------
+# crosscheck_advise.py's own logic: the closure, the simple plan, the legality
+# check (a tampered plan must be reported), the changes list, a whole run with
+# a stand-in binary.  Expected values worked out by hand from docs/advise.md.
+# --------------------------------------------------------------------------
+
+ADVISE_SC = {
+    "name": "advise", "device": {"cores": 2, "refreshRate": 1000},
+    "tasks": [
+        {"id": "late", "cost": 3},                                        # 0: not needed
+        {"id": "small", "cost": 1},                                       # 1
+        {"id": "big", "cost": 2, "latency": 4},                           # 2
+        {"id": "root", "cost": 1, "mainThreadOnly": True, "firstFrame": True,
+         "dependsOn": ["small", "big"]},                                  # 3
+        {"id": "anch", "cost": 1, "anchor": True, "priority": 7},         # 4: an anchor only
+        {"id": "bg", "cost": 1, "mainThreadOnly": True, "priority": 4,
+         "dependsOn": ["root"]},                                          # 5: not needed
+    ]}
+
+
+def _advise_copy():
+    import json
+    return json.loads(json.dumps(ADVISE_SC))
+
+
+def test_advise_closure_and_simple_plan():
+    import crosscheck_advise as ca
+    tasks = ADVISE_SC["tasks"]
+    need = ca.closure(tasks)
+    check("advise closure", sorted(need), [1, 2, 3, 4])
+    # longest path to a firstFrame task, cost + latency of every task on it:
+    # root 1; small 1 + 1; big 2 + 4 + 1; anch reaches none
+    check("advise longest", ca.longest_to_first_frame(tasks, need),
+          {3: 1000, 1: 2000, 2: 7000, 4: None})
+    sp = ca.simple_plan(ADVISE_SC)
+    # order big(2), small(1), root(3), anch(4): levels 0, 1 (1 < 2), 1, 1;
+    # the others at max(own, 2), deferred
+    check("advise simple plan",
+          [(t["id"], t.get("priority"), t.get("after")) for t in sp["tasks"]],
+          [("late", 2, "firstFrame"), ("small", 1, None), ("big", 0, None), ("root", 1, None),
+           ("anch", 1, None), ("bg", 4, "firstFrame")])
+    check("advise simple plan valid", ref.validate(sp), [])
+    check("advise simple plan legal", ca.legal_problems(ADVISE_SC, sp, ca.DEFAULT_KNOBS), [])
+    check("advise input untouched", ADVISE_SC["tasks"][0].get("after"), None)
+
+
+def test_advise_legal_catches_tampering():
+    import crosscheck_advise as ca
+    allow_all = ca.KNOBS
+
+    def problems(edit, allowed=ca.DEFAULT_KNOBS, strict=False):
+        plan = _advise_copy()
+        edit(plan)
+        return ca.legal_problems(ADVISE_SC, plan, allowed, strict)
+
+    def tamper(label, edit, want, allowed=ca.DEFAULT_KNOBS):
+        got = problems(edit, allowed)
+        if not any(want in p for p in got):
+            FAILS.append(f"advise legal, {label}: want {want!r} in {got!r}")
+
+    check("advise legal as written", problems(lambda p: None), [])
+    tamper("cost", lambda p: p["tasks"][2].update(cost=2.5), "cost changed (µs): 2000 -> 2500")
+    tamper("after on a needed task", lambda p: p["tasks"][1].update(after="firstFrame"),
+           "after null -> \"firstFrame\" on a task the first frame waits for")
+    tamper("after on a needed task (validate)", lambda p: p["tasks"][1].update(after="firstFrame"),
+           "the reference rejects the plan")
+    tamper("idle on a worker task", lambda p: p["tasks"][0].update(idle=True),
+           "on a task that is not mainThreadOnly")
+    tamper("idle on a needed task", lambda p: p["tasks"][3].update(idle=True),
+           "on a task the first frame waits for")
+    tamper("anchor not allowed", lambda p: p["tasks"][1].update(anchor=True), "anchor is not allowed")
+    tamper("anchor outside", lambda p: p["tasks"][0].update(anchor=True),
+           "on a task the first frame does not wait for", allow_all)
+    tamper("dependency dropped", lambda p: p["tasks"][3].update(dependsOn=["big"]), "dependsOn changed")
+    tamper("task order", lambda p: p["tasks"].reverse(), "at this position (task order)")
+    tamper("device", lambda p: p["device"].update(cores=3), "device changed")
+    tamper("key dropped", lambda p: p["tasks"][3].pop("firstFrame"), "key 'firstFrame' dropped")
+    sc = _advise_copy()
+    sc["$schema"] = "scenario.schema.json"
+    got = ca.legal_problems(sc, _advise_copy(), ca.DEFAULT_KNOBS)
+    check("advise legal $schema dropped", got, ["top-level: key '$schema' dropped (was \"scenario.schema.json\")"])
+    # allowed changes where the rules allow them
+    check("advise legal allowed", problems(lambda p: (p["tasks"][0].update(after="firstFrame", priority=9),
+                                                      p["tasks"][5].update(idle=True))), [])
+    check("advise legal anchor inside", problems(lambda p: p["tasks"][1].update(anchor=True), allow_all), [])
+    # the same meaning written differently: legal, but --strict reports it
+    def rewrite(p):
+        p["tasks"][0].update(latency=0, cost=3.0, mainThreadOnly=False, group=None)
+        p["tasks"][1]["cost"] = 1.0000004                   # the same µs
+        p["idleMode"] = "batch"
+        p["preMain"] = []
+        p["device"]["commitCost"] = 0
+    check("advise legal rewritten", problems(rewrite), [])
+    check("advise legal rewritten, strict", len(problems(rewrite, strict=True)) >= 5, True)
+
+
+def test_advise_changes_list():
+    import crosscheck_advise as ca
+    plan = _advise_copy()
+    plan["tasks"][0]["after"] = "firstFrame"
+    plan["tasks"][1]["priority"] = 3
+    ok = [{"task": "late", "key": "after", "from": None, "to": "firstFrame"},
+          {"task": "small", "key": "priority", "from": 0, "to": 3}]
+    check("advise changes ok", ca.changes_problems(ADVISE_SC, plan, ok), [])
+    check("advise changes missing", len(ca.changes_problems(ADVISE_SC, plan, ok[:1])), 1)
+    wrong = [ok[0], dict(ok[1], to=2)]
+    check("advise changes wrong to", len(ca.changes_problems(ADVISE_SC, plan, wrong)), 1)
+    extra = ok + [{"task": "bg", "key": "idle", "from": False, "to": True}]
+    check("advise changes extra", len(ca.changes_problems(ADVISE_SC, plan, extra)), 1)
+
+
+def test_advise_whole_run_with_a_stand_in():
+    """check_run against a stand-in for `launchflow advise` that proposes the simple
+    plan with the reference's metrics: it passes; tampered, it fails."""
+    import json
+    import shutil
+    import tempfile
+    import crosscheck_advise as ca
+    here = os.path.dirname(os.path.abspath(__file__))
+    d = tempfile.mkdtemp(prefix="advise-stand-in-")
+    try:
+        stand_in = os.path.join(d, "advise.py")
+        with open(stand_in, "w") as f:
+            f.write(f"#!{sys.executable}\n" + r"""
+import json, os, sys
+sys.path.insert(0, %r)
+import crosscheck_advise as ca, launchflow_ref as ref
+a = sys.argv
+path, strategy, out = a[2], a[a.index("--strategy") + 1], a[a.index("--out") + 1]
+inp = json.load(open(path))
+plan = ca.simple_plan(inp)
+tamper = os.environ.get("STAND_IN_TAMPER")
+if tamper == "cost":
+    plan["tasks"][0]["cost"] += 1
+json.dump(plan, open(out, "w"))
+def m(sc):
+    r = ref.simulate(sc, strategy)["metrics"]
+    return {k: (v.us / 1000 if isinstance(v, ref.Ms) else v) for k, v in r.items()}
+pm = m(plan)
+if tamper == "metric":
+    pm["launchCompleteMs"] += 0.001
+changes = []
+for t, u in zip(inp["tasks"], plan["tasks"]):
+    for k in ca.KNOBS:
+        if ca.knob_value(t, k) != ca.knob_value(u, k):
+            changes.append({"task": t["id"], "key": k, "from": t.get(k), "to": u.get(k)})
+print(json.dumps({"baseline": {"metrics": m(inp)}, "plan": {"metrics": pm},
+                  "firstFrameBoundMs": pm["firstFrameBoundMs"],
+                  "reachesBound": pm["timeToFirstFrameMs"] <= pm["firstFrameBoundMs"],
+                  "dagFloorMs": None, "reachesFloor": True, "changes": changes}))
+""" % here)
+        os.chmod(stand_in, 0o755)
+        scen = os.path.join(d, "s.json")
+        with open(scen, "w") as f:
+            json.dump(ADVISE_SC, f)
+        job = (stand_in, scen, "dag", None, 60, os.path.join(d, "plan.json"), False)
+        for tamper, want in ((None, None), ("cost", "illegal: task 0 'late': cost changed"),
+                             ("metric", "plan.metrics.launchCompleteMs")):
+            if tamper:
+                os.environ["STAND_IN_TAMPER"] = tamper
+            else:
+                os.environ.pop("STAND_IN_TAMPER", None)
+            _, _, probs, _ = ca.check_run(job)
+            if want is None:
+                check("advise stand-in passes", probs, [])
+            elif not any(p.startswith(want) for p in probs):
+                FAILS.append(f"advise stand-in tampered {tamper}: want {want!r} in {probs!r}")
+    finally:
+        os.environ.pop("STAND_IN_TAMPER", None)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def main():
     tests = 0
     for name, fn in sorted(globals().items()):
