@@ -175,4 +175,19 @@ struct DagFloorTests {
         #expect(plan.baseline.timeToFirstFrame == 6_000)
         #expect(plan.metrics.timeToFirstFrame == 1_000)
     }
+
+    /// A generated scenario (Python reference, seed 5, #24) where advise
+    /// under priority did worse than the simple plan (8 ms against 3): the
+    /// anchors' dependencies ranked with the after tasks made one more broken
+    /// dependency than as written, so the simple plan was not a candidate.
+    @Test func underPriorityTheSimplePlanStaysACandidate() throws {
+        let written = try ScenarioLoader.load(path: fixtureURL("advise-priority-anchors.json").path)
+        var configuration = AdviseConfiguration()
+        configuration.jobs = 1
+        configuration.strategy = .priority
+        let plan = try Advise.plan(written, configuration)
+        #expect(plan.baseline.timeToFirstFrame == 8_000)
+        #expect(plan.metrics.timeToFirstFrame <= 3_000)
+        #expect(plan.metrics.dependencyViolations <= plan.baseline.dependencyViolations)
+    }
 }

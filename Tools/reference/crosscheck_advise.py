@@ -199,6 +199,16 @@ def scenario_meaning(sc):
     return m
 
 
+def with_resolved_schema(sc, path):
+    """SC with a relative "$schema" made absolute from the folder of PATH, the
+    file it was read from (a URL or an absolute path is kept)."""
+    schema = sc.get("$schema") if isinstance(sc, dict) else None
+    if not isinstance(schema, str) or schema.startswith("/") or "://" in schema:
+        return sc
+    folder = os.path.dirname(os.path.abspath(path))
+    return dict(sc, **{"$schema": os.path.normpath(os.path.join(folder, schema))})
+
+
 def legal_problems(inp, plan, allowed, strict=False):
     """Why PLAN is not a legal plan of the scenario INP (parsed JSON) with the knobs
     ALLOWED (empty when it is): what they mean must differ only in the allowed
@@ -445,7 +455,9 @@ def check_run(args):
     except (OSError, ref.ScenarioError, UnicodeDecodeError) as e:
         return path, label, [f"cannot read the plan {plan_path}: {e}"], stats
 
-    # 2. legal
+    # 2. legal.  A relative $schema names a file beside the scenario: the plan,
+    # written elsewhere, names the same file relative to itself.
+    inp, plan = with_resolved_schema(inp, path), with_resolved_schema(plan, plan_path)
     allowed = DEFAULT_KNOBS if allow is None else tuple(allow.split(","))
     P += [f"illegal: {p}" for p in legal_problems(inp, plan, allowed)]
     if ref.validate(plan):

@@ -249,12 +249,16 @@ struct AdviseSearch {
 
     /// Critical-path-first ranks: the needed tasks by their longest path to
     /// the first frame (longest first), in as few priority levels as keep
-    /// that order with the index as tie-break; then every other task.
+    /// that order with the index as tie-break; then every other task. (Under
+    /// a strategy that ignores anchors, what only an anchor waits for comes
+    /// after what the first frame waits for, in index order.)
     func criticalPathRanks(_ s: AdviseSettings, tail: [Micros]? = nil) -> AdviseSettings {
         guard configuration.knobs.contains(.priority) else { return s }
         var s = s
         let tail = tail ?? tailLengths()
-        let order = (0..<n).filter { ranked[$0] && canPriority[$0] }.sorted { (-tail[$0], $0) < (-tail[$1], $1) }
+        let order =
+            (0..<n).filter { ranked[$0] && canPriority[$0] }.sorted { (-tail[$0], $0) < (-tail[$1], $1) }
+            + (0..<n).filter { needed[$0] && !ranked[$0] && canPriority[$0] }
         var level = 0
         var previous = -1
         for i in order {
@@ -263,7 +267,7 @@ struct AdviseSearch {
             previous = i
         }
         let rest = min(level + 1, 1_000_000)
-        for i in 0..<n where !ranked[i] && canPriority[i] { s.priority[i] = max(original.priority[i], rest) }
+        for i in 0..<n where !needed[i] && canPriority[i] { s.priority[i] = max(original.priority[i], rest) }
         return s
     }
 
