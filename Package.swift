@@ -31,10 +31,21 @@ let package = Package(
         .target(name: "LaunchflowCLI", dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowRender"]),
         .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI"]),
         .executableTarget(name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
+        // Tests in three targets — the model and the library (unit), the command line, and the report in a
+        // browser (headless Chromium) — sharing Tests/LaunchflowTests/Support (a symbolic link in the other two)
+        // and reading the fixtures in place.
         .testTarget(
             name: "LaunchflowTests",
             dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowCLI", "launchflow"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "LaunchflowCLITests",
+            dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowCLI", "LaunchflowRender", "launchflow"]
+        ),
+        .testTarget(
+            name: "LaunchflowBrowserTests",
+            dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowCLI", "LaunchflowRender", "launchflow"]
         ),
         .testTarget(
             name: "LaunchflowRenderTests", dependencies: ["LaunchflowCore", "LaunchflowRender", "launchflow-bench"]),

@@ -14,8 +14,9 @@ struct Launchflow {
     }
 
     static let url: URL = {
-        // The test bundle sits in the build products folder, beside the executable.
-        var folder = Bundle.module.bundleURL.deletingLastPathComponent()
+        // The test runner sits in the build products folder, beside the executable.
+        let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        var folder = runner.deletingLastPathComponent()
         for _ in 0..<3 {
             let candidate = folder.appendingPathComponent("launchflow")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }

@@ -67,9 +67,10 @@ func jsonDifferences(_ expected: Any, _ actual: Any, path: String = "$") -> [Str
     }
 }
 
-/// The test bundle's fixture folder.
+/// A file of the fixture folder (Tests/LaunchflowTests/Fixtures), read in
+/// place, so that every test target reaches it.
 func fixtureURL(_ name: String) -> URL {
-    Bundle.module.resourceURL!.appendingPathComponent("Fixtures").appendingPathComponent(name)
+    repositoryRoot.appendingPathComponent("Tests/LaunchflowTests/Fixtures").appendingPathComponent(name)
 }
 
 /// The repository root (for the bundled scenarios).
