@@ -48,6 +48,8 @@ struct ClusterStacking {
 
     typealias Point = LayoutGeometry.Point
 
+    /// Restacks the bands in tier order when dot drew them in another
+    /// (bands that overlap, or already in order, are left as dot drew them).
     func apply(_ geometry: inout LayoutGeometry) {
         let count = clusterCount
         guard count > 1, geometry.clusters.count == count, geometry.nodes.count == clusterOf.count,
@@ -64,24 +66,46 @@ struct ClusterStacking {
         if drawn == Array(0..<count) { return }
 
         let columns = Columns(geometry, clusterOf: clusterOf)
-        // Which gap (k: between bands k and k + 1 in the new order) each crossing edge runs along.
+        let gapOf = crossingGaps(columns)
+        let stack = restack(&geometry, drawn: drawn, gapOf: gapOf)
+        let routes = plannedRoutes(&geometry, columns: columns, gapOf: gapOf, stack: stack)
+        draw(routes, into: &geometry, columns: columns, stack: stack)
+    }
+
+    /// Which gap (k: between bands k and k + 1 in the new order) each edge
+    /// that skips a column between two bands runs along; nil for the others.
+    fileprivate func crossingGaps(_ columns: Columns) -> [Int?] {
         var gapOf = [Int?](repeating: nil, count: ends.count)
-        var lanesInGap = [Int](repeating: 0, count: count)
         for (e, (tail, head)) in ends.enumerated() {
             guard let a = clusterOf[tail], let b = clusterOf[head], a != b,
                 let ct = columns.index[tail], let ch = columns.index[head], ch > ct + 1
             else { continue }
-            let gap = a < b ? b - 1 : b  // beside the head's band, facing the tail
-            gapOf[e] = gap
-            lanesInGap[gap] += 1
+            gapOf[e] = a < b ? b - 1 : b  // beside the head's band, facing the tail
         }
+        return gapOf
+    }
+
+    /// Where the bands went: each band's vertical shift, the gaps below them and their centres.
+    struct Stack {
+        var shift: [Double]
+        var gaps: [Double]
+        var gapCenters: [Double]
+    }
+
+    /// Moves every band (its box, label and nodes, and the picture's title)
+    /// to its place in tier order, the gaps wide enough for their lanes.
+    func restack(_ geometry: inout LayoutGeometry, drawn: [Int], gapOf: [Int?]) -> Stack {
+        let count = clusterCount
+        let boxes = geometry.clusters.map(\.box)
+        var lanesInGap = [Int](repeating: 0, count: count)
+        for gap in gapOf.compactMap({ $0 }) { lanesInGap[gap] += 1 }
         var gaps = zip(drawn, drawn.dropFirst()).map { boxes[$0].minY - boxes[$1].maxY }
         for k in gaps.indices { gaps[k] = max(gaps[k], Double(lanesInGap[k] + 1) * Self.laneSpacing) }
         let oldHeight = boxes[drawn[0]].maxY - boxes[drawn[count - 1]].minY
         let newHeight = boxes.reduce(0) { $0 + $1.maxY - $1.minY } + gaps.reduce(0, +)
         let grow = max(newHeight - oldHeight, 0)
 
-        // Restack: the top band stays where the top band was (raised by what the gaps grew).
+        // The top band stays where the top band was (raised by what the gaps grew).
         var shift = [Double](repeating: 0, count: count)
         var top = boxes[drawn[0]].maxY + grow
         for c in 0..<count {
@@ -104,24 +128,30 @@ struct ClusterStacking {
         for k in 0..<(count - 1) {
             gapCenters[k] = (geometry.clusters[k].box.minY + geometry.clusters[k + 1].box.maxY) / 2
         }
+        return Stack(shift: shift, gaps: gaps, gapCenters: gapCenters)
+    }
 
-        // Each rerouted edge's legs: vertical ones in channels, a horizontal one in a gap.
-        struct Route {
-            var start: Point
-            var tip: Point
-            var arrow: Double
-            /// (channel, its vertical leg's length); the horizontal leg's gap and length.
-            var channels: [(channel: Int, length: Double)] = []
-            var gap: (index: Int, length: Double)? = nil
-        }
+    /// A rerouted edge's legs: vertical ones in channels, a horizontal one in a gap.
+    struct Route {
+        var start: Point
+        var tip: Point
+        var arrow: Double
+        /// (channel, its vertical leg's length); the horizontal leg's gap and length.
+        var channels: [(channel: Int, length: Double)] = []
+        var gap: (index: Int, length: Double)? = nil
+    }
+
+    /// Moves the edges inside a band with it and plans a route for every
+    /// edge between bands (or to a node outside them).
+    fileprivate func plannedRoutes(_ geometry: inout LayoutGeometry, columns: Columns, gapOf: [Int?], stack: Stack)
+        -> [Int: Route]
+    {
         var routes: [Int: Route] = [:]
-        var channelLegs: [Int: [(edge: Int, length: Double)]] = [:]
-        var gapLegs: [Int: [(edge: Int, length: Double)]] = [:]
         for (e, (tail, head)) in ends.enumerated() {
             let a = clusterOf[tail]
             let b = clusterOf[head]
             if let a, a == b {
-                geometry.edges[e] = geometry.edges[e].map { Self.shifted($0, by: shift[a]) }
+                geometry.edges[e] = geometry.edges[e].map { Self.shifted($0, by: stack.shift[a]) }
                 continue
             }
             guard a != nil || b != nil, let original = geometry.edges[e].first else { continue }
@@ -132,19 +162,29 @@ struct ClusterStacking {
                 arrow: original.end.map { ($0 - original.points[original.points.count - 1]).length } ?? 0)
             if let ct = columns.index[tail], let ch = columns.index[head], ch > ct {
                 if let gap = gapOf[e] {
-                    let y = gapCenters[gap]
+                    let y = stack.gapCenters[gap]
                     route.channels = [(ct, abs(y - route.start.y)), (ch - 1, abs(route.tip.y - y))]
                     route.gap = (gap, columns.channel(after: ch - 1).x - columns.channel(after: ct).x)
                 } else {
                     route.channels = [(ct, abs(route.tip.y - route.start.y))]
                 }
             }
-            for leg in route.channels { channelLegs[leg.channel, default: []].append((e, leg.length)) }
-            if let gap = route.gap { gapLegs[gap.index, default: []].append((e, gap.length)) }
             routes[e] = route
         }
-        // Lanes: the longest leg outermost (leftmost in a channel, farthest from the head's band in a
-        // gap), so that legs leaving a shared stretch earlier do not cross those that go on.
+        return routes
+    }
+
+    /// Lays the routes' legs in lanes — the longest leg outermost (leftmost
+    /// in a channel, farthest from the head's band in a gap), so that legs
+    /// leaving a shared stretch earlier do not cross those that go on — and
+    /// draws each as square lines with rounded corners.
+    fileprivate func draw(_ routes: [Int: Route], into geometry: inout LayoutGeometry, columns: Columns, stack: Stack) {
+        var channelLegs: [Int: [(edge: Int, length: Double)]] = [:]
+        var gapLegs: [Int: [(edge: Int, length: Double)]] = [:]
+        for (e, route) in routes {
+            for leg in route.channels { channelLegs[leg.channel, default: []].append((e, leg.length)) }
+            if let gap = route.gap { gapLegs[gap.index, default: []].append((e, gap.length)) }
+        }
         func offsets(_ legs: [(edge: Int, length: Double)], width: Double) -> [Int: Double] {
             let sorted = legs.sorted { $0.length > $1.length || ($0.length == $1.length && $0.edge < $1.edge) }
             let spacing = min(Self.laneSpacing, max(width - 4, 0) / Double(max(sorted.count - 1, 1)))
@@ -159,14 +199,14 @@ struct ClusterStacking {
             channelOffset[channel] = offsets(legs, width: columns.channel(after: channel).width)
         }
         var gapOffset: [Int: [Int: Double]] = [:]
-        for (gap, legs) in gapLegs { gapOffset[gap] = offsets(legs, width: gaps[gap]) }
+        for (gap, legs) in gapLegs { gapOffset[gap] = offsets(legs, width: stack.gaps[gap]) }
         for (e, route) in routes {
             var corners = [route.start]
             let xs = route.channels.map { columns.channel(after: $0.channel).x + channelOffset[$0.channel]![e]! }
             if let gap = route.gap {
                 // Outermost = farthest from the head's band: above it (tail above) is up, y growing upward.
                 let headBelow = clusterOf[ends[e].head]! == gap.index + 1
-                let y = gapCenters[gap.index] + (headBelow ? -1 : 1) * gapOffset[gap.index]![e]!
+                let y = stack.gapCenters[gap.index] + (headBelow ? -1 : 1) * gapOffset[gap.index]![e]!
                 corners += [Point(xs[0], route.start.y), Point(xs[0], y), Point(xs[1], y), Point(xs[1], route.tip.y)]
             } else if let x = xs.first {
                 corners += [Point(x, route.start.y), Point(x, route.tip.y)]
