@@ -104,16 +104,16 @@ images: build
 test: deps deps-browser deps-perfetto
 	@echo "== lint (swift format, .swift-format)"
 	@$(MAKE) --no-print-directory lint
-	@echo "== build and tests (swift test: unit, command line, pictures, browser)"
-	$(SWIFT) test -q --disable-xctest
+	@echo "== build (debug; the first build of a clone takes 2-3 minutes, quietly) and tests (swift test: unit, command line, pictures, browser)"
+	@$(SWIFT) test -q --disable-xctest
 	@echo "== the Python reference's own tests"
-	python3 Tools/reference/test_ref.py
+	@python3 Tools/reference/test_ref.py
 	@echo "== cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300)"
-	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
+	@python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
 	@echo "== advise's plans checked with the reference (15 random v2.1 scenarios and the bundled ones; 'make crosscheck' runs 100)"
-	python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed 7 --count 15 --files $(BUNDLED)
-	@echo "== a minute of fuzzing (Tools/fuzz/fuzz.py, $(FUZZ_SHORT) inputs through every command; 'make fuzz' runs more)"
-	python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow --seed 7 --count $(FUZZ_SHORT)
+	@python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed 7 --count 15 --files $(BUNDLED)
+	@echo "== fuzzing (Tools/fuzz/fuzz.py, $(FUZZ_SHORT) inputs through every command, about 30 s; 'make fuzz' runs more)"
+	@python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow --seed 7 --count $(FUZZ_SHORT)
 
 ## fuzz: the seeded fuzzer (Tools/fuzz/fuzz.py): N mutated scenarios, traces and
 ## measurement files through every command, SEED picks them; fails on a trap,
@@ -121,7 +121,7 @@ test: deps deps-browser deps-perfetto
 ## a terminal stream, a file left behind, time growing faster than the input,
 ## or a kill mid-write leaving a temporary file. FUZZ_ARGS passes more options
 ## (--jobs, --timeout, --keep DIR to keep the failing inputs).
-## `make test` runs $(FUZZ_SHORT) inputs (about a minute); `make fuzz N=100000` the long run.
+## `make test` runs $(FUZZ_SHORT) inputs (about 30 s); `make fuzz N=100000` the long run.
 N ?= 10000
 SEED ?= 1
 FUZZ_SHORT ?= 1000

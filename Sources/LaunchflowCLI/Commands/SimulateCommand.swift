@@ -11,7 +11,7 @@ enum SimulateCommand {
             OptionSpec(
                 name: "format", value: "<format>",
                 help:
-                    "text (a readable report), json (MODEL.md §6; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
+                    "text (a readable report), json (docs/model.md §8; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
                 choices: ["text", "json", "trace"]),
             OptionSpec(
                 name: "sort", value: "<order>",

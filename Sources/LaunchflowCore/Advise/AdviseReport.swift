@@ -71,7 +71,7 @@ public enum AdviseReport {
                     ))
             case .priority:
                 let details = changes.map { c in
-                    "\(priorityText(c.task, plan)): \(gainText(c.gain))\(secondaryText(c)) (priority \(c.from) → \(c.to))"
+                    "\(priorityText(c.task, plan)): \(gainText(c.gain))\(secondaryText(c)) (priority of \(tasks[c.task].id) \(c.from) → \(c.to))"
                 }
                 lines.append(
                     (
