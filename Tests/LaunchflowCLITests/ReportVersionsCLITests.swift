@@ -28,7 +28,12 @@ import Testing
         ),
         (
             ["--advise", "--strategy", "anchored", "--max-blocked", "0"],
-            "error: unknown option '--max-blocked'"
+            "error: no plan keeps the main thread blocked ≤ 0 ms under anchored"
+        ),
+        (["--max-blocked", "5"], "error: '--max-blocked' is an option of '--advise', which is not given"),
+        (
+            ["--advise", "--max-regression", "launchComplete=ten"],
+            "error: invalid limit 'ten' for 'launchComplete' in '--max-regression'"
         ),
     ]
 
@@ -92,7 +97,10 @@ import Testing
 
     /// The advice section shows what `advise --format json` prints: the
     /// metrics as written and of the plan, the bound and the gap, each change's gain.
-    @Test(arguments: [["scenarios/modules.json"], ["scenarios/modules.json", "--objective", "fullDisplay"]])
+    @Test(arguments: [
+        ["scenarios/modules.json"], ["scenarios/modules.json", "--objective", "fullDisplay"],
+        ["scenarios/modules.json", "--max-regression", "timeToFullDisplay=0ms"],
+    ])
     func theAdviceNumbersAreAdvisesOwn(_ args: [String]) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -135,7 +143,10 @@ import Testing
 
     @Test func theHelpListsBothOptions() throws {
         let out = try Launchflow.run(["report", "--help"])
-        for option in ["--baseline <old.json>", "--advise", "--allow <list>", "--keep <ids>", "--objective <metric>"] {
+        for option in [
+            "--baseline <old.json>", "--advise", "--allow <list>", "--keep <ids>", "--objective <metric>",
+            "--max-blocked <ms>", "--max-regression <metric=limit>",
+        ] {
             #expect(out.stdout.contains(option), "\(option)")
         }
     }

@@ -73,16 +73,7 @@ enum AdviseCommand {
         configuration.knobs = try knobs(args, spec)
         configuration.keep = list(args.value("keep"))
         configuration.objective = args.choice(spec.options[3]) ?? .firstFrame
-        if let text = args.value("max-blocked") {
-            guard let ms = Double(text), ms.isFinite, ms >= 0, ms <= 3_600_000 else {
-                throw CLIError.usage(
-                    spec, "invalid value '\(text)' for '--max-blocked': expected a number of ms ≥ 0, such as 5")
-            }
-            configuration.maxBlocked = microseconds(fromMilliseconds: ms)
-        }
-        for text in args.all("max-regression") {
-            for item in list(text) { configuration.maxRegressions.append(try regression(item)) }
-        }
+        try constraints(args, spec, into: &configuration)
         configuration.runs = try args.integer("runs", spec, in: 0...1_000_000, default: 0)
         configuration.seed = try args.seed(spec)
         configuration.jobs = try args.jobs(spec)
@@ -119,6 +110,27 @@ enum AdviseCommand {
         default: streams.writeText(AdviseReport.text(plan))
         }
         return 0
+    }
+
+    /// `--max-blocked` and `--max-regression` (advise's, and report's with `--advise`; `spec` names the command).
+    static func constraints(_ args: ParsedArguments, _ spec: CommandSpec, into configuration: inout AdviseConfiguration)
+        throws(CLIError)
+    {
+        if let text = args.value("max-blocked") {
+            guard let ms = Double(text), ms.isFinite, ms >= 0, ms <= 3_600_000 else {
+                throw CLIError.usage(
+                    spec, "invalid value '\(text)' for '--max-blocked': expected a number of ms ≥ 0, such as 5")
+            }
+            configuration.maxBlocked = microseconds(fromMilliseconds: ms)
+        }
+        for text in args.all("max-regression") {
+            for item in list(text) { configuration.maxRegressions.append(try regression(item)) }
+        }
+    }
+
+    /// The options of advise's constraints, for another command that runs advise.
+    static var constraintOptions: [OptionSpec] {
+        spec.options.filter { ["max-blocked", "max-regression"].contains($0.name) }
     }
 
     static func list(_ text: String?) -> [String] {

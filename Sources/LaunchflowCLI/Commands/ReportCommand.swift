@@ -46,7 +46,13 @@ enum ReportCommand {
                 name: "objective", value: "<metric>",
                 help: "With --advise: what to bring forward first (default:\nfirstFrame).",
                 choices: AdviseObjective.allCases.map(\.rawValue)),
-        ],
+        ]
+            + AdviseCommand.constraintOptions.map { option in
+                var option = option
+                option.help =
+                    "With --advise: as advise \(option.name == "max-blocked" ? "--max-blocked" : "--max-regression")."
+                return option
+            },
         discussion: """
             The page holds, inline (no network; it works from file://): the time to
             first frame and launch completion per strategy and the best strategy
@@ -66,10 +72,11 @@ enum ReportCommand {
             the first of --strategies) stacked on the page's time axis.
 
             --advise adds an Advice section: 'advise''s plan under --strategy
-            (options --allow, --keep, --objective as for advise), its metrics
-            against the scenario as written, the first-frame bound and the gap to
-            it, each change with its measured gain, and the Gantt charts of the
-            scenario as written and of the plan on the page's time axis.
+            (--allow, --keep, --objective, --max-blocked and --max-regression
+            as for advise), its metrics against the scenario as written, the
+            first-frame bound and the gap to it, each change with its measured
+            gain, and the Gantt charts of the scenario as written and of the
+            plan on the page's time axis.
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
@@ -115,7 +122,7 @@ enum ReportCommand {
         -> AdviseConfiguration?
     {
         guard args.has("advise") else {
-            for name in ["allow", "keep", "objective"] where args.has(name) {
+            for name in ["allow", "keep", "objective", "max-blocked", "max-regression"] where args.has(name) {
                 throw CLIError.usage(spec, "'--\(name)' is an option of '--advise', which is not given")
             }
             if args.has("strategy") && !args.has("baseline") {
@@ -130,6 +137,7 @@ enum ReportCommand {
         if let text = args.value("objective") {
             configuration.objective = AdviseObjective(rawValue: text) ?? .firstFrame
         }
+        try AdviseCommand.constraints(args, spec, into: &configuration)
         configuration.jobs = jobs
         configuration.options = options
         return configuration
