@@ -162,6 +162,18 @@ struct CLITests {
             "error: scenarios/modules.jsn: no such file; did you mean 'scenarios/modules.json'?"
         ),
         (["validate", "scenarios"], "error: scenarios: is a directory, expected a scenario file (.json)"),
+        (
+            ["validate", "scenario/article.json"],
+            "error: scenario/article.json: no such file; did you mean 'scenarios/article.json'?"
+        ),
+        (
+            ["validate", "scenario/articel.json"],
+            "error: scenario/articel.json: no such file; did you mean 'scenarios/article.json'?"
+        ),
+        (
+            ["validate", "no-such-folder-at-all/article.json"],
+            "error: no-such-folder-at-all/article.json: no such file\n"
+        ),
     ]
 
     @Test(arguments: badInvocations.indices)

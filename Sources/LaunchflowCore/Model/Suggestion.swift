@@ -87,10 +87,20 @@ public func didYouMean(_ word: String, in candidates: some Sequence<String>) -> 
 /// - Complexity: one listing of the folder; names of other lengths are skipped at once.
 public func closestExistingFile(to path: String) -> String? {
     let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[...$0]) } ?? ""
+    var folder = slash.map { String(path[...$0]) } ?? ""
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    guard !name.isEmpty,
-        let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
+    guard !name.isEmpty else { return nil }
+    func isFolder(_ path: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    }
+    if folder.count > 1 && !isFolder(folder) {
+        // A typo in a folder's name: scenario/article.json → scenarios/article.json.
+        guard let fixed = closestExistingFile(to: String(folder.dropLast())), isFolder(fixed) else { return nil }
+        folder = fixed + "/"
+        if FileManager.default.fileExists(atPath: folder + name) { return folder + name }
+    }
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
     else { return nil }
     // The name's stem and extension are compared apart, so that a long
     // extension does not make short, unrelated names look close.
