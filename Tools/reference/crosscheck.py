@@ -389,15 +389,25 @@ def main(argv=None):
             if bad_here and path not in failing_files:
                 failing_files.append(path)
 
-    if failing_files:
-        more = len(failing_files)
-        print(f"failing scenarios ({more}): " + " ".join(failing_files[:20])
-              + (" ..." if more > 20 else ""))
+    print_failing(failing_files)
     print(f"{passed} passed, {failed} failed ({len(paths)} scenarios, "
           f"{time.monotonic() - started:.1f} s)")
+    return finish(tmp, failed, "scenarios")
+
+
+def print_failing(files):
+    """The failing scenarios' paths, the first 20 of them."""
+    if files:
+        print(f"failing scenarios ({len(files)}): " + " ".join(files[:20])
+              + (" ..." if len(files) > 20 else ""))
+
+
+def finish(tmp, failed, kept):
+    """The exit status; the temporary folder TMP (None: --keep) is kept, and
+    named, when something failed, and removed otherwise."""
     if tmp is not None:
         if failed:
-            print(f"scenarios kept in {tmp}")
+            print(f"{kept} kept in {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failed else 0

@@ -71,7 +71,6 @@ with each failing run's plan beside its scenario: NAME.STRATEGY[-anchor].plan.js
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -83,7 +82,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import launchflow_ref as ref      # noqa: E402
 import gen_scenarios as gen       # noqa: E402
-from crosscheck import ms_to_us, fmt_us, ref_plain, Bad, CPU_TOL, MS_METRICS, INT_METRICS  # noqa: E402
+from crosscheck import (ms_to_us, fmt_us, ref_plain, Bad, CPU_TOL, MS_METRICS, INT_METRICS,  # noqa: E402
+                        finish, print_failing)
 
 KNOBS = ("after", "priority", "idle", "anchor")
 DEFAULT_KNOBS = ("after", "priority", "idle")
@@ -627,9 +627,7 @@ def main(argv=None):
             reach_floor += stats["ttff"] <= target
             above_floor += stats["floor"] is not None and stats["floor"] > stats["bound"]
 
-    if failing_files:
-        print(f"failing scenarios ({len(failing_files)}): " + " ".join(failing_files[:20])
-              + (" ..." if len(failing_files) > 20 else ""))
+    print_failing(failing_files)
     print(f"dag, default knobs: {reach_bound} of {dag_runs} plans reach the first-frame bound, "
           f"{reach_floor} of {dag_runs} reach dag's floor (the later of the bound and dagFloorMs; "
           f"the floor is later than the bound on {above_floor})")
@@ -643,12 +641,7 @@ def main(argv=None):
         print(f"slowest advise run: {slowest[0]:.1f} s, {slowest[1]}")
     print(f"{passed} runs passed, {failed} failed ({len(paths)} scenarios x {len(RUNS)} runs, "
           f"{time.monotonic() - started:.1f} s)")
-    if tmp is not None:
-        if failed:
-            print(f"scenarios and failing plans kept in {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return 1 if failed else 0
+    return finish(tmp, failed, "scenarios and failing plans")
 
 
 if __name__ == "__main__":
