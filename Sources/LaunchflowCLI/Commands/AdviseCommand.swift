@@ -195,27 +195,23 @@ enum AdviseCommand {
 /// `../scenarios/scenario.schema.json`.
 func rebasedPath(_ path: String, from: String, to: String) -> String {
     if path.hasPrefix("/") || path.contains("://") { return path }
-    func folder(_ file: String) -> [String] {
-        let current = FileManager.default.currentDirectoryPath
-        let absolute = file.hasPrefix("/") ? file : current + "/" + file
-        var parts: [String] = []
-        for part in absolute.split(separator: "/").dropLast() {
+    /// `parts` followed from `base`, `.` and `..` resolved.
+    func walk(_ parts: some Sequence<Substring>, from base: [String]) -> [String] {
+        var result = base
+        for part in parts {
             switch part {
             case ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(String(part))
+            case "..": if !result.isEmpty { result.removeLast() }
+            default: result.append(String(part))
             }
         }
-        return parts
+        return result
     }
-    var target = folder(from)
-    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-        switch part {
-        case ".": continue
-        case "..": if !target.isEmpty { target.removeLast() }
-        default: target.append(String(part))
-        }
+    func folder(_ file: String) -> [String] {
+        let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        return walk(absolute.split(separator: "/").dropLast(), from: [])
     }
+    let target = walk(path.split(separator: "/"), from: folder(from))
     let base = folder(to)
     var common = 0
     while common < min(base.count, target.count - 1) && base[common] == target[common] { common += 1 }

@@ -111,12 +111,12 @@ struct AdviseSearch {
             }
             kept[i] = true
         }
-        let needed = TaskGraph(tasks: tasks).dependencyClosure(
-            of: (0..<n).filter { tasks[$0].firstFrame || tasks[$0].anchor })
+        let graph = TaskGraph(tasks: tasks)
+        let needed = graph.dependencyClosure(of: (0..<n).filter { tasks[$0].firstFrame || tasks[$0].anchor })
         self.needed = needed
         ranked =
             configuration.strategy.definition.waitsForAnchors
-            ? needed : TaskGraph(tasks: tasks).dependencyClosure(of: (0..<n).filter { tasks[$0].firstFrame })
+            ? needed : graph.dependencyClosure(of: (0..<n).filter { tasks[$0].firstFrame })
         let knobs = Set(configuration.knobs)
         canAfter = (0..<n).map { knobs.contains(.after) && !kept[$0] && !needed[$0] }
         canIdle = (0..<n).map { knobs.contains(.idle) && !kept[$0] && !needed[$0] && tasks[$0].mainThreadOnly }
@@ -136,7 +136,8 @@ struct AdviseSearch {
         self.limits = limits
         floor =
             configuration.strategy == .dag && !knobs.contains(.anchor)
-            ? DagFloor.firstFrame(scenario, options: configuration.options, bound: baseline.firstFrameBound) : nil
+            ? DagFloor.firstFrame(
+                scenario, graph: graph, options: configuration.options, bound: baseline.firstFrameBound) : nil
     }
 
     // MARK: Plans and their simulation

@@ -24,7 +24,9 @@ enum DagFloor {
     /// (then `didFinishLaunching` keeps the main thread and none of the above
     /// holds) or no task is `firstFrame`. Never below `bound`, the scenario's
     /// `firstFrameBoundMs`.
-    static func firstFrame(_ scenario: Scenario, options: SimulationOptions, bound: Micros) -> Micros? {
+    static func firstFrame(_ scenario: Scenario, graph: TaskGraph, options: SimulationOptions, bound: Micros)
+        -> Micros?
+    {
         let tasks = scenario.tasks
         guard !tasks.contains(where: \.anchor) else { return nil }
         let firstFrames = tasks.indices.filter { tasks[$0].firstFrame }
@@ -32,7 +34,6 @@ enum DagFloor {
         let t0 = scenario.preMainTotal
         let c = device.commitCost
         guard !firstFrames.isEmpty else { return nil }
-        let graph = TaskGraph(tasks: tasks)
         let needed = graph.dependencyClosure(of: firstFrames)
         var start = [Micros](repeating: 0, count: tasks.count)
         var end = [Micros](repeating: 0, count: tasks.count)
