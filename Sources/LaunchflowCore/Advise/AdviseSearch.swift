@@ -386,8 +386,23 @@ struct AdviseSearch {
 
     mutating func run(progress: (@Sendable (Int, Int) -> Void)?) -> AdvicePlan {
         let configuration = self.configuration
+        var (best, constructed) = search(progress: progress)
+        var notes: [String] = []
+        let uncertainty = keepGainAtP90(&best, constructed: constructed, notes: &notes)
+        let (changes, groups) = measuredChanges(of: best)
+        let (bestStrategy, bestMetrics) = bestBuiltInStrategy()
+        return AdvicePlan(
+            configuration: configuration, written: written, scenario: scenario(best.settings), baseline: baseline,
+            metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics, changes: changes,
+            groups: groups, simpleMetrics: constructed[3].metrics, uncertainty: uncertainty,
+            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits, dagFloor: floor,
+            withoutAnchors: bestWithoutAnchors())
+    }
+
+    /// The best plan found — the best constructive plan improved by local
+    /// search — and the constructive plans (the simple plan at index 3).
+    mutating func search(progress: (@Sendable (Int, Int) -> Void)?) -> (AdviseEvaluation, [AdviseEvaluation]) {
         let constructed = evaluateAll(startingPlans())
-        let simpleEvaluation = constructed[3]
         var best = constructed[0]
         for e in constructed.dropFirst() where e.key < best.key { best = e }
         let budget = configuration.evaluationBudget(taskCount: n)
@@ -400,29 +415,22 @@ struct AdviseSearch {
             (best, spent) = improve(best, budget: budget * 2 / 3, keyLength: 3, total: budget, progress: progress)
         }
         best = improve(best, budget: budget - spent, done: spent, total: budget, progress: progress).0
-        var notes: [String] = []
-        let uncertainty = keepGainAtP90(&best, constructed: constructed, notes: &notes)
-        let (changes, groups) = measuredChanges(of: best)
-        let (bestStrategy, bestMetrics) = bestBuiltInStrategy()
-        return AdvicePlan(
-            configuration: configuration, written: written, scenario: scenario(best.settings), baseline: baseline,
-            metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics, changes: changes,
-            groups: groups, simpleMetrics: simpleEvaluation.metrics, uncertainty: uncertainty,
-            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits, dagFloor: floor,
-            withoutAnchors: bestWithoutAnchors())
+        return (best, constructed)
     }
 
     /// With `anchor` allowed, the same search without it (anchors keep the
     /// main thread blocked: the reader sees what the plan costs without them).
+    /// Only the search: its changes' effects and the built-in strategies are not needed here.
     func bestWithoutAnchors() -> AdviseAlternative? {
         guard configuration.knobs.contains(.anchor) else { return nil }
         var c = configuration
         c.knobs.removeAll { $0 == .anchor }
-        c.runs = 0
-        guard var search = try? AdviseSearch(written, c) else { return nil }
-        let plan = search.run(progress: nil)
-        guard plan.excess == 0 else { return nil }
-        return AdviseAlternative(scenario: plan.scenario, metrics: plan.metrics, changeCount: plan.changes.count)
+        guard var other = try? AdviseSearch(written, c) else { return nil }
+        let best = other.search(progress: nil).0
+        guard best.excess == 0 else { return nil }
+        return AdviseAlternative(
+            scenario: other.scenario(best.settings), metrics: best.metrics,
+            changeCount: other.changeCount(best.settings))
     }
 
     /// The constructive plans the search starts from: as written, everything
