@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Layers, each in its own folder (see README "Code map"); each depends only on those above it:
-//   LaunchflowCore    model + validation, engine, strategies, metrics, output — no Graphviz, no zlib
+//   LaunchflowModel   the scenario (keys, decoder, validation, writer) and the strategies' rules (plans,
+//                     policies, ranking): what the simulator and the runtime share — Foundation only
+//   LaunchflowCore    the simulator: engine, metrics, advise, check, output — no Graphviz, no zlib
 //   CZlib             zlib, for gzip'd Perfetto traces (only LaunchflowImport/Gzip.swift imports it)
 //   LaunchflowImport  traces and measurements in: import, calibrate (Core + CZlib)
 //   LaunchflowRender  pictures, the report; the only code that imports CGraphviz
@@ -16,7 +18,8 @@ let package = Package(
         .library(name: "LaunchflowImport", targets: ["LaunchflowImport"]),
     ],
     targets: [
-        .target(name: "LaunchflowCore"),
+        .target(name: "LaunchflowModel"),
+        .target(name: "LaunchflowCore", dependencies: ["LaunchflowModel"]),
         .target(name: "LaunchflowImport", dependencies: ["LaunchflowCore", "CZlib"]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(

@@ -112,7 +112,7 @@ struct PropertyRunLoopTests {
         }
         // An idle task never starts while a main-queue task or an input waits
         // (the first idle task of an idle step; strict, to leave same-instant order aside).
-        let plan = strategy.definition.plan(PreparedScenario(scenario))
+        let plan = strategy.definition.plan(StrategyInputs(scenario))
         if strategy != .serial {
             var firstOfStep: [Int32: Int] = [:]  // iteration → its first idle task
             // (Not those `didFinishLaunching` takes out while it waits: they run at once.)

@@ -68,7 +68,7 @@ extension Lint {
         let prepared = PreparedScenario(scenario)
         var lines: [String] = []
         for strategy in [Strategy.anchored, .dag] {
-            let plan = strategy.definition.plan(prepared)
+            let plan = strategy.definition.plan(prepared.rules)
             guard let closure = plan.closure, !closure.isEmpty else { continue }
             let schedule = prepared.schedule(strategy, options: SimulationOptions(), plan: plan)
             let launch = schedule.didFinishLaunching

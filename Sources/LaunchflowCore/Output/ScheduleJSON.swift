@@ -120,15 +120,6 @@ extension JSONWriter {
         raw(violations.isEmpty ? "]\n\(indent)}" : "\n\(inner)]\n\(indent)}")
     }
 
-    /// A metric's value as JSON: exact milliseconds for times.
-    public mutating func metricValue(_ metric: Metric, of metrics: Metrics) {
-        switch metric.info.value {
-        case .time(let path): millis(metrics[keyPath: path])
-        case .count(let path): integer(metrics[keyPath: path])
-        case .ratio(let path): double(metrics[keyPath: path])
-        }
-    }
-
     private mutating func threadName(_ thread: Int32) {
         if thread == 0 {
             raw("\"main\"")
@@ -182,5 +173,12 @@ extension JSONWriter {
             raw("] }")
         }
         raw("\n  }")
+    }
+}
+
+extension TraceExport {
+    /// The trace of `result`: its schedule with the simulator's metrics.
+    public static func json(_ result: SimulationResult) -> [UInt8] {
+        json(result.schedule, metrics: result.metrics)
     }
 }

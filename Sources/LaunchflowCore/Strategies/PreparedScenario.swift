@@ -2,6 +2,8 @@
 /// graph, the queues, the ranking and the critical path. Strategy plans are
 /// built on first use.
 struct PreparedScenario: Sendable {
+    /// What the strategies' plans read (shared with the runtime).
+    let rules: StrategyInputs
     let scenario: Scenario
     let graph: TaskGraph
     let ranking: Ranking
@@ -30,43 +32,17 @@ struct PreparedScenario: Sendable {
     var count: Int { costs.count }
 
     init(_ scenario: Scenario) {
+        let rules = StrategyInputs(scenario)
+        self.rules = rules
         self.scenario = scenario
-        graph = TaskGraph(tasks: scenario.tasks)
-        ranking = Ranking(tasks: scenario.tasks)
-        // One pass over the tasks for the per-task arrays.
-        let n = scenario.tasks.count
-        var costs = [Micros](repeating: 0, count: n)
-        var latencies = costs
-        var delays = costs
-        var queueOf = [Int32](repeating: -1, count: n)
-        var routes = [Route](repeating: .worker, count: n)
-        var numbers: [String: Int32] = [:]
-        scenario.tasks.withUnsafeBufferPointer { tasks in
-            for i in 0..<n {
-                costs[i] = tasks[i].cost
-                latencies[i] = tasks[i].latency
-                delays[i] = tasks[i].delay
-                if tasks[i].idle {
-                    routes[i] = .idle
-                } else if tasks[i].mainThreadOnly {
-                    routes[i] = .main
-                }
-                if let name = tasks[i].queue {
-                    if let k = numbers[name] {
-                        queueOf[i] = k
-                    } else {
-                        queueOf[i] = Int32(numbers.count)
-                        numbers[name] = queueOf[i]
-                    }
-                }
-            }
-        }
-        self.costs = costs
-        self.latencies = latencies
-        self.delays = delays
-        self.queueOf = queueOf
-        baseRoutes = routes
-        queueCount = numbers.count
+        graph = rules.graph
+        ranking = rules.ranking
+        delays = rules.delays
+        queueOf = rules.queueOf
+        queueCount = rules.queueCount
+        baseRoutes = rules.baseRoutes
+        costs = scenario.tasks.map(\.cost)
+        latencies = scenario.tasks.map(\.latency)
         criticalPath = CriticalPath(graph: graph, cost: costs, latency: latencies)
         bounds = LaunchBounds(
             tasks: scenario.tasks, graph: graph, cost: costs, latency: latencies, queueOf: queueOf,
@@ -83,14 +59,7 @@ struct PreparedScenario: Sendable {
         }
     }
 
-    /// Where each admitted task is handed over; an idle task of the anchor
-    /// closure goes to the main queue.
-    func routes(closure: [Bool]?) -> [Route] {
-        guard let closure else { return baseRoutes }
-        var routes = baseRoutes
-        for i in routes.indices where routes[i] == .idle && closure[i] { routes[i] = .main }
-        return routes
-    }
+    func routes(closure: [Bool]?) -> [Route] { rules.routes(closure: closure) }
 
     /// The engine's inputs for one run of `definition`.
     func runInputs(
@@ -117,7 +86,7 @@ struct PreparedScenario: Sendable {
         let definition = strategy.definition
         let inputs = runInputs(definition, options: options, costs: costs, latencies: latencies)
         var buffers = SimulatorBuffers()
-        let outcome = definition.execute(self, plan ?? definition.plan(self), inputs, &buffers)
+        let outcome = strategy.execute(self, plan ?? definition.plan(rules), inputs, &buffers)
         var preMain: [TimeSpan] = []
         var clock: Micros = 0
         for phase in scenario.preMain {

@@ -26,7 +26,7 @@ public struct HeadlineTimes: Sendable, Equatable {
 ///
 /// Equal, by definition and by test (`SweepTests`), to
 /// `engine.metrics(strategy, costs:options:)`'s two fields: both run
-/// ``StrategyDefinition/execute`` on the same plan.
+/// ``Strategy/execute(_:_:_:_:)`` on the same plan.
 public struct LaunchRunner {
     let prepared: PreparedScenario
     /// Each strategy's plan, built on first use: it depends on the graph, the
@@ -49,11 +49,11 @@ public struct LaunchRunner {
         if let known = plans[strategy] {
             plan = known
         } else {
-            plan = definition.plan(prepared)
+            plan = definition.plan(prepared.rules)
             plans[strategy] = plan
         }
         let inputs = prepared.runInputs(definition, options: options, costs: costs, latencies: latencies)
-        let outcome = definition.execute(prepared, plan, inputs, &buffers)
+        let outcome = definition.strategy.execute(prepared, plan, inputs, &buffers)
         lastRunBrokeADependency =
             definition.canBreakDependencies && Self.breaksADependency(outcome.tasks, prepared.graph)
         return HeadlineTimes(

@@ -7,22 +7,22 @@
 /// memory to accept).
 extension FieldLimits {
     /// The longest id or name, in characters (Unicode scalars).
-    static let maxTextLength = 4096
+    package static let maxTextLength = 4096
     /// The longest free text (the scenario's description), in characters.
-    static let maxFreeTextLength = 65_536
+    package static let maxFreeTextLength = 65_536
 
     /// The most characters this string may hold.
-    var maxLength: Int { freeText ? Self.maxFreeTextLength : Self.maxTextLength }
+    package var maxLength: Int { freeText ? Self.maxFreeTextLength : Self.maxTextLength }
 
     /// The most bytes a JSON string literal of ``maxLength`` characters can
     /// take (`\uXXXX\uXXXX` for each, and the quotes): a longer literal is
     /// too long before it is decoded.
-    var maxLiteralBytes: Int { 12 * maxLength + 2 }
+    package var maxLiteralBytes: Int { 12 * maxLength + 2 }
 
     /// The problem with a string read from a file or set in code, or nil.
     ///
     /// - Complexity: O(n), stopping at the first control character or past ``maxLength``.
-    func textProblem(_ text: String) -> String? {
+    package func textProblem(_ text: String) -> String? {
         var count = 0
         for scalar in text.unicodeScalars {
             count += 1
@@ -35,10 +35,10 @@ extension FieldLimits {
     }
 
     /// The problem with a string that is too long; `found` says how long it is.
-    func tooLong(_ found: String) -> String { "must be at most \(maxLength) characters long, found \(found)" }
+    package func tooLong(_ found: String) -> String { "must be at most \(maxLength) characters long, found \(found)" }
 
     /// C0 controls, DEL and C1 controls.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 

@@ -4,16 +4,16 @@
 ///
 /// - Complexity: O(n + e) for n tasks and e dependencies (suggestions for
 ///   unknown ids aside, which are limited to the first few).
-struct ScenarioValidator {
+package struct ScenarioValidator {
     /// Unknown ids beyond this many get no "did you mean" (each costs a scan of all ids).
-    static let suggestionLimit = 64
+    package static let suggestionLimit = 64
 
-    let tasks: [LaunchTask]
+    package let tasks: [LaunchTask]
     /// Each task's byte offset in its file (orders the problems).
-    let offsets: [Int]
+    package let offsets: [Int]
     private(set) var problems: [LocatedProblem] = []
 
-    init(tasks: [LaunchTask], offsets: [Int]) {
+    package init(tasks: [LaunchTask], offsets: [Int]) {
         self.tasks = tasks
         self.offsets = offsets
     }
@@ -21,7 +21,7 @@ struct ScenarioValidator {
     /// Resolves every task's `dependsOn` ids (nil: an element that was not a
     /// string) to task indices, recording problems; invalid entries are left
     /// out of the result.
-    mutating func resolve(_ dependencies: DependencyEntries) -> [[Int]] {
+    package mutating func resolve(_ dependencies: DependencyEntries) -> [[Int]] {
         let (indexOf, duplicateIDs) = indexIDs()
         var resolved = [[Int]](repeating: [], count: tasks.count)
         var suggestionsLeft = Self.suggestionLimit
@@ -71,7 +71,7 @@ struct ScenarioValidator {
 
     /// Checks every task's `dependsOn` indices (a scenario built in code):
     /// out of range, listed twice, the task itself, cycles.
-    mutating func checkIndices() {
+    package mutating func checkIndices() {
         _ = indexIDs()
         var valid = [[Int]](repeating: [], count: tasks.count)
         for i in tasks.indices {

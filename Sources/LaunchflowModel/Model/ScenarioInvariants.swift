@@ -7,7 +7,7 @@ extension Scenario {
     /// device, pre-main, budgets and inputs first, then task by task.
     ///
     /// - Complexity: O(n + e) for n tasks and e dependencies.
-    func problems() -> [Diagnostic] {
+    package func problems() -> [Diagnostic] {
         var found: [LocatedProblem] = []
         func report(_ location: Location, _ offset: Int, _ message: String, suggestion: String? = nil) {
             found.append(LocatedProblem(offset: offset, location: location, message: message, suggestion: suggestion))
@@ -58,7 +58,7 @@ extension ScenarioField {
     /// The problem with this key's value in `model`, as the decoder words it
     /// for a file; nil when it is fine. Relations between keys and nested
     /// values are checked elsewhere.
-    func problem(in model: Model) -> String? {
+    package func problem(in model: Model) -> String? {
         let limits = self.limits
         switch access {
         case .string(let get, _):

@@ -139,3 +139,14 @@ public struct JSONWriter {
         return i
     }
 }
+
+extension JSONWriter {
+    /// A metric's value as JSON: exact milliseconds for times.
+    public mutating func metricValue(_ metric: Metric, of metrics: Metrics) {
+        switch metric.info.value {
+        case .time(let path): millis(metrics[keyPath: path])
+        case .count(let path): integer(metrics[keyPath: path])
+        case .ratio(let path): double(metrics[keyPath: path])
+        }
+    }
+}

@@ -12,7 +12,7 @@
 /// of only such tasks is done the instant it opens.
 ///
 /// - Complexity: O(n) besides the engine's heaps.
-struct PriorityPolicy: LaunchPolicy, Sendable {
+package struct PriorityPolicy: LaunchPolicy, Sendable {
     /// The tasks of each tier, in index order.
     private let tiers: [[Int]]
     private let tierOf: [Int32]
@@ -35,7 +35,7 @@ struct PriorityPolicy: LaunchPolicy, Sendable {
 
     /// Builds the tiers from the ranking: in rank order, the tasks of a tier
     /// are contiguous and in index order.
-    init(tasks: [LaunchTask], ranking: Ranking, delay: [Micros], queueOf: [Int32]) {
+    package init(tasks: [LaunchTask], ranking: Ranking, delay: [Micros], queueOf: [Int32]) {
         var tiers: [[Int]] = []
         var tierOf = [Int32](repeating: 0, count: tasks.count)
         var level: Int?
@@ -66,11 +66,11 @@ struct PriorityPolicy: LaunchPolicy, Sendable {
         hasQueue = queueOf.map { $0 >= 0 }
     }
 
-    mutating func launchBegan(ready: inout [Int32]) {
+    package mutating func launchBegan(ready: inout [Int32]) {
         for task in otherTasksOfTierZero { ready.append(Int32(task)) }
     }
 
-    mutating func nextLaunchStep() -> LaunchStep {
+    package mutating func nextLaunchStep() -> LaunchStep {
         if nextInline < inlineTasks.count {
             let task = inlineTasks[nextInline]
             if hasQueue[task] {
@@ -88,14 +88,14 @@ struct PriorityPolicy: LaunchPolicy, Sendable {
         return awaitedLeft > 0 ? .wait : .finish
     }
 
-    mutating func inlineAdmitted(_ task: Int) { inlineAdmitted = true }
+    package mutating func inlineAdmitted(_ task: Int) { inlineAdmitted = true }
 
-    mutating func launchReturned(ready: inout [Int32]) {
+    package mutating func launchReturned(ready: inout [Int32]) {
         returned = true
         if remaining.first == 0 { open(tier: 1, ready: &ready) }
     }
 
-    mutating func taskDone(_ task: Int, ready: inout [Int32]) {
+    package mutating func taskDone(_ task: Int, ready: inout [Int32]) {
         if awaited[task] { awaitedLeft -= 1 }
         if !deferred.isEmpty && deferred[task] { return }
         let k = Int(tierOf[task])

@@ -41,25 +41,15 @@ public struct StrategyDefinition: Sendable {
     public var runsDeferredWorkInline: Bool { strategy == .serial }
     /// `didFinishLaunching` waits for `anchor` tasks (the others ignore the key).
     public var waitsForAnchors: Bool { strategy == .dag || strategy == .anchored }
-    /// What the engine needs of the strategy for one scenario, built once.
-    let plan: @Sendable (PreparedScenario) -> StrategyPlan
-    /// One run of the engine with this strategy's policy.
-    let execute: @Sendable (PreparedScenario, StrategyPlan, RunInputs, inout SimulatorBuffers) -> RunOutcome
+    /// What an executor — the simulator's engine or the runtime's scheduler —
+    /// needs of the strategy for one scenario, built once: the rank order,
+    /// where each task is handed over, and the policy that decides what
+    /// `didFinishLaunching` does and which tasks become ready.
+    package let plan: @Sendable (StrategyInputs) -> StrategyPlan
 
     /// Every strategy, in report order.
     public static var all: [StrategyDefinition] { Strategy.allCases.map(\.definition) }
 
     /// The strategy the others are compared with (deltas in reports).
     public static let baseline = Strategy.serial
-}
-
-extension StrategyDefinition {
-    /// Runs `policy` on the engine (specialised for each policy type).
-    static func runEngine<P: LaunchPolicy>(
-        _ prepared: PreparedScenario, _ plan: StrategyPlan, _ inputs: RunInputs, _ policy: P,
-        _ buffers: inout SimulatorBuffers
-    ) -> RunOutcome {
-        Simulator.run(
-            scenario: prepared.scenario, plan: plan, run: inputs, policy: policy, from: prepared.t0, buffers: &buffers)
-    }
 }

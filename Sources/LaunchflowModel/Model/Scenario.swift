@@ -12,20 +12,20 @@ public typealias Micros = Int
 /// valid (inside the package, `calibrate` scales the tasks' costs and sets
 /// its overhead phase). Times are in microseconds.
 public struct Scenario: Sendable {
-    public internal(set) var name: String
-    public internal(set) var description: String
-    public internal(set) var device: Device
+    public package(set) var name: String
+    public package(set) var description: String
+    public package(set) var device: Device
     public package(set) var preMain: [PreMainPhase]
     public package(set) var tasks: [LaunchTask]
     /// Metric limits for `launchflow check`, in file order.
-    public internal(set) var budgets: [Budget]
+    public package(set) var budgets: [Budget]
     /// Lognormal σ for tasks without `costP90` (used by `sweep`).
-    public internal(set) var jitter: Double?
-    public internal(set) var schema: String?
+    public package(set) var jitter: Double?
+    public package(set) var schema: String?
     /// How the run loop runs idle tasks (v2); the CLI's `--idle-mode` overrides it.
-    public internal(set) var idleMode: IdleMode
+    public package(set) var idleMode: IdleMode
     /// User input arriving during the launch (v2), in file order.
-    public internal(set) var inputs: [UserInput]
+    public package(set) var inputs: [UserInput]
 
     /// A scenario from values, checked as a file would be.
     ///
@@ -85,7 +85,7 @@ public struct Scenario: Sendable {
 
     /// An empty scenario to fill in, without checks: for code that checks what
     /// it puts in (the decoder) or derives it from a valid scenario.
-    static var draft: Scenario { Scenario() }
+    package static var draft: Scenario { Scenario() }
 
     /// Whether any task is deferred — a `delay`, an `idle` task or (v2.1)
     /// `after` — so that strategies which honour deferrals do work at other

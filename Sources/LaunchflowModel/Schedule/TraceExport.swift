@@ -36,9 +36,12 @@ public enum TraceExport {
     /// The trace event id (`tid`) of a schedule thread (0 = main, k = worker-k).
     public static func tid(ofThread thread: Int32) -> Int { Int(thread) + 1 }
 
-    /// The trace of `result`, as JSON bytes ending in a newline.
-    public static func json(_ result: SimulationResult) -> [UInt8] {
-        var trace = TraceWriter(result)
+    /// The trace of `schedule`, as JSON bytes ending in a newline. `metrics`
+    /// (the simulator's, of this schedule) add the milestones' instants and
+    /// the metric values in `otherData`; a real run recorded by the runtime
+    /// has none, and its trace imports back all the same.
+    public static func json(_ schedule: Schedule, metrics: Metrics?) -> [UInt8] {
+        var trace = TraceWriter(schedule, metrics: metrics)
         trace.metadataEvents()
         trace.mainThread()
         trace.workers()
@@ -51,7 +54,7 @@ public enum TraceExport {
 
     /// The trace's events, one section after the other; `separate()` before each event.
     private struct TraceWriter {
-        let result: SimulationResult
+        let metrics: Metrics?
         let schedule: Schedule
         let scenario: Scenario
         let mainTid = TraceExport.tid(ofThread: 0)
@@ -59,10 +62,10 @@ public enum TraceExport {
         var w: JSONWriter
         private var first = true
 
-        init(_ result: SimulationResult) {
-            self.result = result
-            schedule = result.schedule
-            scenario = result.schedule.scenario
+        init(_ schedule: Schedule, metrics: Metrics?) {
+            self.metrics = metrics
+            self.schedule = schedule
+            scenario = schedule.scenario
             displayTid = scenario.device.cores + 1
             w = JSONWriter(
                 capacity: 256 * scenario.tasks.count + 128 * scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }
@@ -213,15 +216,15 @@ public enum TraceExport {
 
         /// Instants: presentations, the first frame, (v2.1) full display, launch completion.
         mutating func instants() {
-            let metrics = result.metrics
             for (k, commit) in schedule.commits.enumerated() {
                 separate()
-                let name = k == metrics.firstFrameIteration ? "first frame presented" : "frame presented"
+                let name = k == metrics?.firstFrameIteration ? "first frame presented" : "frame presented"
                 instant(&w, name, tid: displayTid, scope: "t", at: commit.presented) { w in
                     w.key("iteration"); w.integer(k)
                     w.raw(", "); w.key("commitEndMs"); w.millis(commit.end)
                 }
             }
+            guard let metrics else { return }
             separate()
             instant(&w, "first frame", tid: mainTid, scope: "g", at: metrics.timeToFirstFrame) { w in
                 w.key("timeToFirstFrameMs"); w.millis(metrics.timeToFirstFrame)
@@ -268,7 +271,8 @@ public enum TraceExport {
             w.raw(", "); w.key("commitCostMs"); w.millis(device.commitCost)
             w.raw(", "); w.key("renderTimeMs"); w.millis(device.renderTime); w.raw("}")
             for metric in Metric.allCases {
-                w.raw(", "); w.key(metric.rawValue); w.metricValue(metric, of: result.metrics)
+                guard let metrics else { break }
+                w.raw(", "); w.key(metric.rawValue); w.metricValue(metric, of: metrics)
             }
             w.raw("}\n}\n")
         }

@@ -1,6 +1,6 @@
 extension StrategyDefinition {
     /// `priority`: tiers, tier 0 in `didFinishLaunching`; ignores dependencies.
-    static let priority = StrategyDefinition(
+    package static let priority = StrategyDefinition(
         strategy: .priority,
         summary: "priority tiers: tier 0 in didFinishLaunching, each later tier when the one before is done",
         limitsConcurrency: false, canBreakDependencies: true,
@@ -14,8 +14,5 @@ extension StrategyDefinition {
                 policy: PriorityPolicy(
                     tasks: prepared.scenario.tasks, ranking: prepared.ranking, delay: prepared.delays,
                     queueOf: prepared.queueOf))
-        },
-        execute: { prepared, plan, inputs, buffers in
-            runEngine(prepared, plan, inputs, plan.policy(as: PriorityPolicy.self), &buffers)
         })
 }

@@ -8,8 +8,8 @@
 /// default, in row order), `diff` (one comparison per row), the JSON Schema
 /// and the key table of docs/scenarios.md (both generated from the rows and checked by
 /// the tests). Adding a key is one row here, plus its use in the engine.
-enum ScenarioFields {
-    static let root = FieldTable<Scenario>(
+package enum ScenarioFields {
+    package static let root = FieldTable<Scenario>(
         .root, defaults: .draft,
         [
             ScenarioField(
@@ -55,7 +55,7 @@ enum ScenarioFields {
                 .nested(.tasks)),
         ])
 
-    static let device = FieldTable<Device>(
+    package static let device = FieldTable<Device>(
         .device, defaults: Device(),
         [
             ScenarioField(
@@ -83,7 +83,7 @@ enum ScenarioFields {
                 .ms({ $0.renderTime }, { $0.renderTime = $1 })),
         ])
 
-    static let preMain = FieldTable<PreMainPhase>(
+    package static let preMain = FieldTable<PreMainPhase>(
         .preMain, defaults: PreMainPhase(name: "", cost: 0),
         [
             ScenarioField(
@@ -93,7 +93,7 @@ enum ScenarioFields {
                 "cost", .ms, required: true, doc: "How long the phase takes", .ms({ $0.cost }, { $0.cost = $1 })),
         ])
 
-    static let task = FieldTable<LaunchTask>(
+    package static let task = FieldTable<LaunchTask>(
         .task, defaults: LaunchTask(id: "", cost: 0),
         [
             ScenarioField(
@@ -180,7 +180,7 @@ enum ScenarioFields {
                 .dependencies({ $0.dependsOn }, { $0.dependsOn = $1 })),
         ])
 
-    static let input = FieldTable<UserInput>(
+    package static let input = FieldTable<UserInput>(
         .input, defaults: UserInput(name: "", at: 0, cost: 0),
         [
             ScenarioField(
@@ -194,15 +194,15 @@ enum ScenarioFields {
         ])
 
     /// The largest millisecond value accepted anywhere: an hour.
-    static let maxMilliseconds = 3_600_000.0
+    package static let maxMilliseconds = 3_600_000.0
 }
 
 /// A JSON object of the scenario file.
-enum ScenarioObject: String, CaseIterable, Sendable {
+package enum ScenarioObject: String, CaseIterable, Sendable {
     case root, device, preMain, task, input
 
     /// How this object's keys are written in docs: `device.`, `tasks[].`.
-    var keyPrefix: String {
+    package var keyPrefix: String {
         switch self {
         case .root: ""
         case .device: "device."
@@ -214,7 +214,7 @@ enum ScenarioObject: String, CaseIterable, Sendable {
 }
 
 /// The type of a key's value, as the docs name it.
-enum FieldType: String, Sendable {
+package enum FieldType: String, Sendable {
     case string, bool, integer, number, object, array
     /// Milliseconds: a number from 0 to 3,600,000, kept as integer microseconds.
     case ms
@@ -224,32 +224,32 @@ enum FieldType: String, Sendable {
 
 /// What values a key accepts beyond its type. Every `ms` key is also
 /// 0 … ``ScenarioFields/maxMilliseconds``.
-struct FieldLimits: Sendable {
-    var minimum: Double?
-    var minimumIsExclusive = false
-    var maximum: Double?
+package struct FieldLimits: Sendable {
+    package var minimum: Double?
+    package var minimumIsExclusive = false
+    package var maximum: Double?
     /// Appended to the numbers in range problems: `" ms"`, `" (Hz)"`.
-    var unit = ""
+    package var unit = ""
     /// Further rule on a number in range: the problem, or nil.
-    var check: (@Sendable (Double) -> String?)?
+    package var check: (@Sendable (Double) -> String?)?
     /// A string that may not be empty; the problem is "`nonEmpty` is empty".
-    var nonEmpty: String?
+    package var nonEmpty: String?
     /// Unique among the objects of its array (task ids).
-    var unique = false
+    package var unique = false
     /// The values a string may take.
-    var choices: [String]?
+    package var choices: [String]?
     /// An `ms` key that may not be less than the object's key of this name.
-    var atLeast: String?
+    package var atLeast: String?
     /// A bool that, when true, needs the object's bool `key` true as well, or `message` is a problem.
-    var requires: (key: String, message: String)?
+    package var requires: (key: String, message: String)?
     /// An id list without repeats.
-    var distinct = false
+    package var distinct = false
     /// An array with at least `count` elements, or `message` is a problem.
-    var minItems: (count: Int, message: String)?
+    package var minItems: (count: Int, message: String)?
     /// A string of free text, which may be longer: see ``FieldLimits/textProblem(_:)``.
-    var freeText = false
+    package var freeText = false
 
-    init(
+    package init(
         minimum: Double? = nil, minimumIsExclusive: Bool = false, maximum: Double? = nil, unit: String = "",
         check: (@Sendable (Double) -> String?)? = nil, nonEmpty: String? = nil, unique: Bool = false,
         choices: [String]? = nil, atLeast: String? = nil, requires: (key: String, message: String)? = nil,
@@ -276,9 +276,9 @@ struct FieldLimits: Sendable {
 /// Small closures rather than key paths: the decoder sets every value of a
 /// 100,000-task file through them, and applying a key path costs ten times
 /// a closure call.
-enum FieldAccess<Model>: Sendable {
-    typealias Get<Value> = @Sendable (borrowing Model) -> Value
-    typealias Set<Value> = @Sendable (inout Model, Value) -> Void
+package enum FieldAccess<Model>: Sendable {
+    package typealias Get<Value> = @Sendable (borrowing Model) -> Value
+    package typealias Set<Value> = @Sendable (inout Model, Value) -> Void
 
     case string(Get<String>, Set<String>)
     case optionalString(Get<String?>, Set<String?>)
@@ -296,11 +296,11 @@ enum FieldAccess<Model>: Sendable {
     /// An object or array with rows or rules of its own.
     case nested(Nested)
 
-    enum Nested: Sendable {
+    package enum Nested: Sendable {
         case device, preMain, tasks, inputs, budgets
     }
 
-    static func choice<E: RawRepresentable<String> & Sendable>(
+    package static func choice<E: RawRepresentable<String> & Sendable>(
         _: E.Type, _ get: @escaping @Sendable (Model) -> E, _ set: @escaping @Sendable (inout Model, E) -> Void
     ) -> FieldAccess {
         .choice(
@@ -313,7 +313,7 @@ enum FieldAccess<Model>: Sendable {
     }
 
     /// An enumeration that may be absent (nil).
-    static func optionalChoice<E: RawRepresentable<String> & Sendable>(
+    package static func optionalChoice<E: RawRepresentable<String> & Sendable>(
         _: E.Type, _ get: @escaping @Sendable (Model) -> E?, _ set: @escaping @Sendable (inout Model, E?) -> Void
     ) -> FieldAccess {
         .choice(
@@ -333,30 +333,30 @@ enum FieldAccess<Model>: Sendable {
 /// One key of one object of the scenario file. A class: the decoder looks
 /// rows up for every key it reads, and a reference is cheaper to pass around
 /// than a copy of the row.
-final class ScenarioField<Model>: Sendable {
-    enum Written: Sendable {
+package final class ScenarioField<Model>: Sendable {
+    package enum Written: Sendable {
         /// Required keys and keys whose value differs from the default.
         case unlessDefault
         /// Always, default or not (the device and pre-main, so that a written file shows them).
         case always
     }
 
-    let key: String
-    let type: FieldType
-    let required: Bool
-    let limits: FieldLimits
+    package let key: String
+    package let type: FieldType
+    package let required: Bool
+    package let limits: FieldLimits
     /// For a string with a default that depends on the position: `input-` for `input-<k>`, k 1-based.
-    let defaultPrefix: String?
-    let written: Written
+    package let defaultPrefix: String?
+    package let written: Written
     /// Whether the simulation reads the key: `diff` re-simulates changes of these and lists the others as information.
-    let simulated: Bool
+    package let simulated: Bool
     /// Whether `diff` compares the key at all (`$schema`, a path for editors, is not).
-    let compared: Bool
+    package let compared: Bool
     /// One line (no final period) for the key table (docs/scenarios.md), the schema and `diff`.
-    let doc: String
-    let access: FieldAccess<Model>
+    package let doc: String
+    package let access: FieldAccess<Model>
 
-    init(
+    package init(
         _ key: String, _ type: FieldType, required: Bool = false, written: Written = .unlessDefault,
         limits: FieldLimits = FieldLimits(), defaultPrefix: String? = nil, simulated: Bool = true,
         compared: Bool = true, doc: String, _ access: FieldAccess<Model>
@@ -375,20 +375,20 @@ final class ScenarioField<Model>: Sendable {
 }
 
 /// The rows of one object, with a fast lookup by key. A class, like its rows.
-final class FieldTable<Model: Sendable>: Sendable {
-    let object: ScenarioObject
-    let fields: [ScenarioField<Model>]
-    let keys: [String]
+package final class FieldTable<Model: Sendable>: Sendable {
+    package let object: ScenarioObject
+    package let fields: [ScenarioField<Model>]
+    package let keys: [String]
     /// The object with every key at its default (required keys: any value).
-    let defaults: Model
+    package let defaults: Model
     /// The rules between keys of the object (`requires`, `atLeast`), in row order.
-    let relations: [FieldRelation<Model>]
+    package let relations: [FieldRelation<Model>]
     /// Each key's UTF-8 length: most keys are told apart without comparing text.
     private let lengths: [Int]
     /// Each key's UTF-8 (every key is ASCII).
     private let utf8: [[UInt8]]
 
-    init(_ object: ScenarioObject, defaults: Model, _ fields: [ScenarioField<Model>]) {
+    package init(_ object: ScenarioObject, defaults: Model, _ fields: [ScenarioField<Model>]) {
         precondition(fields.count <= 64, "KeySet holds 64 keys")
         self.object = object
         self.defaults = defaults
@@ -404,13 +404,13 @@ final class FieldTable<Model: Sendable>: Sendable {
     /// search starts at `hint`, the row after the previous key's.
     ///
     /// - Complexity: O(rows), usually O(1).
-    func index(of key: String, from hint: Int) -> Int? {
+    package func index(of key: String, from hint: Int) -> Int? {
         search(from: hint, length: key.utf8.count) { keys[$0] == key }
     }
 
     /// The row of the key whose UTF-8 is `bytes`, ASCII (as Swift compares
     /// strings, an ASCII key equals only itself); the same search.
-    func index(ofASCII bytes: UnsafeBufferPointer<UInt8>, from hint: Int) -> Int? {
+    package func index(ofASCII bytes: UnsafeBufferPointer<UInt8>, from hint: Int) -> Int? {
         search(from: hint, length: bytes.count) { row in utf8[row].withUnsafeBufferPointer { sameBytes($0, bytes) } }
     }
 
@@ -428,10 +428,10 @@ final class FieldTable<Model: Sendable>: Sendable {
         return nil
     }
 
-    subscript(key: String) -> ScenarioField<Model>? { index(of: key, from: 0).map { fields[$0] } }
+    package subscript(key: String) -> ScenarioField<Model>? { index(of: key, from: 0).map { fields[$0] } }
 
     /// Sets the rows not `given` whose default depends on the position (`input-<k>`).
-    func fillPositionalDefaults(_ given: KeySet, in model: inout Model, position: Int) {
+    package func fillPositionalDefaults(_ given: KeySet, in model: inout Model, position: Int) {
         for (f, field) in fields.enumerated() where !given.contains(f) {
             if let prefix = field.defaultPrefix, case .string(_, let set) = field.access {
                 set(&model, prefix + String(position + 1))
@@ -442,14 +442,14 @@ final class FieldTable<Model: Sendable>: Sendable {
 
 /// A rule between two keys of one object, stated by a row's limits: a bool
 /// that `requires` another, an `ms` value `atLeast` another.
-struct FieldRelation<Model>: Sendable {
+package struct FieldRelation<Model>: Sendable {
     /// The key the problem is reported at.
-    let key: String
+    package let key: String
     /// The problem with `model`, or nil. Borrows the model: the rules are
     /// checked on every task of a file.
-    let problem: @Sendable (borrowing Model) -> String?
+    package let problem: @Sendable (borrowing Model) -> String?
 
-    static func rules(of field: ScenarioField<Model>, among fields: [ScenarioField<Model>]) -> [FieldRelation] {
+    package static func rules(of field: ScenarioField<Model>, among fields: [ScenarioField<Model>]) -> [FieldRelation] {
         func access(_ key: String) -> FieldAccess<Model>? { fields.first { $0.key == key }?.access }
         var rules: [FieldRelation] = []
         if let (other, message) = field.limits.requires, case .bool(let flag, _) = field.access,
@@ -473,7 +473,7 @@ struct FieldRelation<Model>: Sendable {
 extension ScenarioField {
     /// Whether `model` holds the same value as `defaults` for this key (false
     /// for nested objects and arrays, which their own rows or rules compare).
-    func hasDefault(in model: Model, _ defaults: Model) -> Bool {
+    package func hasDefault(in model: Model, _ defaults: Model) -> Bool {
         switch access {
         case .string(let get, _): get(model) == get(defaults)
         case .optionalString(let get, _): get(model) == get(defaults)
@@ -490,7 +490,7 @@ extension ScenarioField {
     }
 
     /// Whether the writer writes this key of `model`, element `position` of its array.
-    func isWritten(in model: Model, _ defaults: Model, position: Int = 0) -> Bool {
+    package func isWritten(in model: Model, _ defaults: Model, position: Int = 0) -> Bool {
         switch written {
         case .always: return true
         case .unlessDefault:
@@ -503,7 +503,7 @@ extension ScenarioField {
     }
 
     /// Copies this key's value from `source` into `target` (nested values are not copied).
-    func copy(from source: Model, to target: inout Model) {
+    package func copy(from source: Model, to target: inout Model) {
         switch access {
         case .string(let get, let set): set(&target, get(source))
         case .optionalString(let get, let set): set(&target, get(source))

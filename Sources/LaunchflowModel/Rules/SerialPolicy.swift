@@ -5,7 +5,7 @@
 /// returns. `delay`, `idle` and `anchor` are ignored.
 ///
 /// - Complexity: O((n + e) log n).
-struct SerialPolicy: LaunchPolicy, Sendable {
+package struct SerialPolicy: LaunchPolicy, Sendable {
     private let graph: TaskGraph
     private let ranking: Ranking
     private let queueOf: [Int32]
@@ -18,7 +18,7 @@ struct SerialPolicy: LaunchPolicy, Sendable {
     private var parked: [[Int32]]
     private var started = 0
 
-    init(graph: TaskGraph, ranking: Ranking, queueOf: [Int32], queueCount: Int) {
+    package init(graph: TaskGraph, ranking: Ranking, queueOf: [Int32], queueCount: Int) {
         self.graph = graph
         self.ranking = ranking
         self.queueOf = queueOf
@@ -29,11 +29,11 @@ struct SerialPolicy: LaunchPolicy, Sendable {
         parked = [[Int32]](repeating: [], count: Swift.max(queueCount, 1))
     }
 
-    mutating func launchBegan(ready: inout [Int32]) {
+    package mutating func launchBegan(ready: inout [Int32]) {
         available = MinHeap((0..<graph.count).filter { pending[$0] == 0 }.map { ranking.rank(of: $0) })
     }
 
-    mutating func nextLaunchStep() -> LaunchStep {
+    package mutating func nextLaunchStep() -> LaunchStep {
         while let rank = available.popMin() {
             let task = ranking.task(atRank: rank)
             if !queueBusy.isEmpty, queueOf[task] >= 0 {
@@ -50,7 +50,7 @@ struct SerialPolicy: LaunchPolicy, Sendable {
         return started == graph.count ? .finish : .wait
     }
 
-    mutating func taskDone(_ task: Int, ready: inout [Int32]) {
+    package mutating func taskDone(_ task: Int, ready: inout [Int32]) {
         if !queueBusy.isEmpty, queueOf[task] >= 0 {
             let queue = Int(queueOf[task])
             queueBusy[queue] = false

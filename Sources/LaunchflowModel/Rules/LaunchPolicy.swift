@@ -1,5 +1,5 @@
 /// What `didFinishLaunching` does next on the main thread (MODEL.md §4).
-enum LaunchStep: Equatable {
+package enum LaunchStep: Equatable {
     /// Run this task on the main thread, inside `didFinishLaunching`.
     case run(Int)
     /// Release this task into its queue; `didFinishLaunching` runs it itself
@@ -16,7 +16,7 @@ enum LaunchStep: Equatable {
 /// which tasks become ready when. Tasks a policy makes *ready* are released
 /// (after their `delay`), admitted by their queue and handed over by the
 /// engine (MODEL.md §3, "A task's way to a thread").
-protocol LaunchPolicy {
+package protocol LaunchPolicy {
     /// `didFinishLaunching` has started: the tasks it makes ready, in order.
     mutating func launchBegan(ready: inout [Int32])
     /// The next step of `didFinishLaunching`; asked again after every change.
@@ -32,13 +32,13 @@ protocol LaunchPolicy {
 }
 
 extension LaunchPolicy {
-    mutating func launchReturned(ready: inout [Int32]) {}
-    mutating func taskEnded(_ task: Int) {}
-    mutating func inlineAdmitted(_ task: Int) {}
+    package mutating func launchReturned(ready: inout [Int32]) {}
+    package mutating func taskEnded(_ task: Int) {}
+    package mutating func inlineAdmitted(_ task: Int) {}
 }
 
 /// Where an admitted task is handed over (MODEL.md §3).
-enum Route: UInt8 {
+package enum Route: UInt8 {
     /// The main queue: `mainThreadOnly`, not idle (or idle in the anchor closure).
     case main
     /// The idle queue: run when the run loop is about to sleep.
@@ -51,18 +51,18 @@ enum Route: UInt8 {
 /// scenario: the rank order, where each task is handed over, and which
 /// tasks `didFinishLaunching` may take out of the main and idle queues while
 /// it waits.
-struct StrategyPlan: Sendable {
-    let ranking: Ranking
-    let route: [Route]
+package struct StrategyPlan: Sendable {
+    package let ranking: Ranking
+    package let route: [Route]
     /// Tasks `didFinishLaunching` takes out of the main/idle queue while it waits:
     /// priority's tasks with a `queue`, the anchor closure under dag and anchored.
-    let takeOut: [Bool]
+    package let takeOut: [Bool]
     /// Whether any task may be taken out (skips the bookkeeping when not).
-    let hasTakeOut: Bool
+    package let hasTakeOut: Bool
     /// `--max-concurrent` applies (dag and anchored).
-    let limitsConcurrency: Bool
+    package let limitsConcurrency: Bool
     /// The anchor closure (dag and anchored).
-    let closure: AnchorClosure?
+    package let closure: AnchorClosure?
     /// The strategy's policy before a run, built once (its tiers or graph
     /// counters do not depend on costs); each run starts from a copy. Boxed
     /// without its type so that the plan stays one type; ``policy(as:)``
@@ -70,7 +70,7 @@ struct StrategyPlan: Sendable {
     /// run showed in the sweep's profile).
     private var policyBox: (AnyObject & Sendable)?
 
-    init(ranking: Ranking, route: [Route], takeOut: [Bool], limitsConcurrency: Bool, closure: AnchorClosure?) {
+    package init(ranking: Ranking, route: [Route], takeOut: [Bool], limitsConcurrency: Bool, closure: AnchorClosure?) {
         self.ranking = ranking
         self.route = route
         self.takeOut = takeOut
@@ -80,21 +80,33 @@ struct StrategyPlan: Sendable {
     }
 
     /// This plan with `policy` as its prototype.
-    func with<P: LaunchPolicy & Sendable>(policy: P) -> StrategyPlan {
+    package func with<P: LaunchPolicy & Sendable>(policy: P) -> StrategyPlan {
         var plan = self
         plan.policyBox = PolicyBox(policy)
         return plan
     }
 
     /// The prototype, as the type its strategy stored (``with(policy:)``).
-    func policy<P: LaunchPolicy & Sendable>(as type: P.Type) -> P {
+    package func policy<P: LaunchPolicy & Sendable>(as type: P.Type) -> P {
         unsafeDowncast(policyBox!, to: PolicyBox<P>.self).policy
+    }
+
+    /// The prototype without its type, for an executor that runs one launch
+    /// (the runtime's scheduler): a copy to mutate.
+    package func makePolicy() -> any LaunchPolicy & Sendable {
+        (policyBox as! any ErasedPolicyBox).erasedPolicy
     }
 }
 
 /// A policy prototype kept by a plan. A class for the type-erased reference;
 /// immutable, hence sendable.
-final class PolicyBox<P: LaunchPolicy & Sendable>: Sendable {
-    let policy: P
-    init(_ policy: P) { self.policy = policy }
+package final class PolicyBox<P: LaunchPolicy & Sendable>: Sendable, ErasedPolicyBox {
+    package let policy: P
+    var erasedPolicy: any LaunchPolicy & Sendable { policy }
+    package init(_ policy: P) { self.policy = policy }
+}
+
+/// A policy box whose policy's type is not known statically.
+protocol ErasedPolicyBox {
+    var erasedPolicy: any LaunchPolicy & Sendable { get }
 }

@@ -34,7 +34,7 @@ public func closestMatch(to word: String, in candidates: some Sequence<String>) 
 /// characters compare in a moment.
 ///
 /// - Complexity: O(n × limit) for strings of length n.
-func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
+package func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
     if abs(a.count - b.count) > limit { return limit + 1 }
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

@@ -14,7 +14,7 @@ public struct AnchorClosure: Sendable {
     public var isEmpty: Bool { count == 0 }
 
     /// - Complexity: O(n + e).
-    init(tasks: [LaunchTask], graph: TaskGraph, queueOf: [Int32], firstFrameIsAnchor: Bool) {
+    package init(tasks: [LaunchTask], graph: TaskGraph, queueOf: [Int32], firstFrameIsAnchor: Bool) {
         self.firstFrameIsAnchor = firstFrameIsAnchor
         let anchors = tasks.indices.filter { tasks[$0].anchor || (firstFrameIsAnchor && tasks[$0].firstFrame) }
         guard !anchors.isEmpty else {
@@ -45,7 +45,7 @@ extension AnchorClosure {
     ///
     /// - Complexity: O(n + e).
     public init?(of scenario: Scenario, strategy: Strategy) {
-        guard let closure = strategy.definition.plan(PreparedScenario(scenario)).closure else { return nil }
+        guard let closure = strategy.definition.plan(StrategyInputs(scenario)).closure else { return nil }
         self = closure
     }
 

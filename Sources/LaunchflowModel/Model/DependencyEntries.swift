@@ -3,8 +3,8 @@
 /// ids are then resolved from their bytes, without making a string), any other
 /// id as its text, and an element that was not a string as a gap that keeps
 /// the positions of the others.
-struct DependencyEntries {
-    enum Entry {
+package struct DependencyEntries {
+    package enum Entry {
         /// An ASCII id without an escape: `document[range]`.
         case ascii(Range<Int>)
         /// Any other id, decoded.
@@ -14,14 +14,14 @@ struct DependencyEntries {
     }
 
     /// The document the `.ascii` ranges point into.
-    let document: [UInt8]
+    package let document: [UInt8]
     private(set) var entries: [Entry] = []
     /// Task k's entries are `entries[starts[k]..<starts[k + 1]]`.
     private var starts: [Int] = [0]
 
-    init(document: [UInt8]) { self.document = document }
+    package init(document: [UInt8]) { self.document = document }
 
-    mutating func append(_ id: JSONReader.Key) {
+    package mutating func append(_ id: JSONReader.Key) {
         if id.isASCII {
             entries.append(.ascii(id.range))
         } else {
@@ -29,18 +29,18 @@ struct DependencyEntries {
         }
     }
 
-    mutating func appendNotAString() { entries.append(.notAString) }
+    package mutating func appendNotAString() { entries.append(.notAString) }
 
     /// Closes the current task's list (every task has one, maybe empty).
-    mutating func endTask() { starts.append(entries.count) }
+    package mutating func endTask() { starts.append(entries.count) }
 
     /// The positions of task `task`'s entries in ``entries``.
-    func range(of task: Int) -> Range<Int> {
+    package func range(of task: Int) -> Range<Int> {
         task + 1 < starts.count ? starts[task]..<starts[task + 1] : 0..<0
     }
 
     /// Task `task`'s ids as strings (nil for an element that was not a string).
-    func names(of task: Int) -> [String?] {
+    package func names(of task: Int) -> [String?] {
         entries[range(of: task)].map { entry in
             switch entry {
             case .ascii(let range): String(decoding: document[range], as: UTF8.self)

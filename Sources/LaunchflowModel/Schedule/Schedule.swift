@@ -46,22 +46,22 @@ public struct TaskRun: Sendable, Equatable {
 
     /// Made ready, released and handed over at `time` (one write for the
     /// engine's common case).
-    @inline(__always)
-    mutating func handOver(at time: Micros) {
+    @inlinable
+    package mutating func handOver(at time: Micros) {
         madeReady = time
         released = time
         ready = time
     }
 
-    @inline(__always)
-    mutating func start(on thread: Int32, iteration: Int32, at time: Micros) {
+    @inlinable
+    package mutating func start(on thread: Int32, iteration: Int32, at time: Micros) {
         self.thread = thread
         self.iteration = iteration
         start = time
     }
 
-    @inline(__always)
-    mutating func end(at time: Micros, doneAt done: Micros) {
+    @inlinable
+    package mutating func end(at time: Micros, doneAt done: Micros) {
         end = time
         self.done = done
     }
@@ -86,6 +86,15 @@ public struct InputRun: Sendable, Equatable {
 
     /// How long it was pending before its handler started.
     public var wait: Micros { start - at }
+
+    package init(
+        input: Int, at: Micros, start: Micros, end: Micros
+    ) {
+        self.input = input
+        self.at = at
+        self.start = start
+        self.end = end
+    }
 }
 
 /// One Core Animation commit: the end of a run-loop iteration.
@@ -98,6 +107,16 @@ public struct Commit: Sendable, Equatable {
     public var presented: Micros
     /// (v2) Whether its iteration ran `didFinishLaunching` or a task (not only inputs).
     public var ranWork: Bool = true
+
+    package init(
+        iterationStart: Micros, start: Micros, end: Micros, presented: Micros, ranWork: Bool = true
+    ) {
+        self.iterationStart = iterationStart
+        self.start = start
+        self.end = end
+        self.presented = presented
+        self.ranWork = ranWork
+    }
 }
 
 /// The finished schedule of one strategy on one scenario: where and when
@@ -117,20 +136,40 @@ public struct Schedule: Sendable {
     public let t0: Micros
     public let preMain: [TimeSpan]
     /// One entry per scenario task, in scenario order.
-    public internal(set) var tasks: [TaskRun]
+    public package(set) var tasks: [TaskRun]
     /// In time order; commit `i` ends run-loop iteration `i`.
-    public internal(set) var commits: [Commit]
+    public package(set) var commits: [Commit]
     /// The spans the main thread spent blocked in `didFinishLaunching`.
-    public internal(set) var blocked: [TimeSpan]
+    public package(set) var blocked: [TimeSpan]
     /// From the start of `didFinishLaunching` until it returned.
-    public internal(set) var didFinishLaunching: TimeSpan
+    public package(set) var didFinishLaunching: TimeSpan
     /// (v2) One entry per scenario input, in scenario order.
-    public internal(set) var inputs: [InputRun]
+    public package(set) var inputs: [InputRun]
     /// (v2) The idle mode the run used (the scenario's, or the option's).
-    public internal(set) var idleMode: IdleMode
+    public package(set) var idleMode: IdleMode
 
     /// The display name of a thread: `main`, `worker-1`, …
     public static func threadName(_ thread: Int32) -> String {
         thread == 0 ? "main" : "worker-\(thread)"
+    }
+
+    package init(
+        scenario: Scenario, strategy: Strategy, maxConcurrent: Int?, costs: [Micros], latencies: [Micros], t0: Micros,
+        preMain: [TimeSpan], tasks: [TaskRun], commits: [Commit], blocked: [TimeSpan], didFinishLaunching: TimeSpan,
+        inputs: [InputRun], idleMode: IdleMode
+    ) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.maxConcurrent = maxConcurrent
+        self.costs = costs
+        self.latencies = latencies
+        self.t0 = t0
+        self.preMain = preMain
+        self.tasks = tasks
+        self.commits = commits
+        self.blocked = blocked
+        self.didFinishLaunching = didFinishLaunching
+        self.inputs = inputs
+        self.idleMode = idleMode
     }
 }

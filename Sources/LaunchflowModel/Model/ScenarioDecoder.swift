@@ -5,34 +5,34 @@ import Foundation
 ///
 /// A class because the reader's callbacks record problems into it while the
 /// reader itself is passed `inout`.
-final class ScenarioDecoder {
-    let file: String
+package final class ScenarioDecoder {
+    package let file: String
     private(set) var problems: [LocatedProblem] = []
 
     /// The root's own values (name, description, jitter, idleMode, $schema).
-    var root = Scenario.draft
-    var device = Device()
-    var preMain: [PreMainPhase] = []
-    var budgets: [Budget] = []
-    var inputs: [UserInput] = []
-    var tasks: [LaunchTask] = []
+    package var root = Scenario.draft
+    package var device = Device()
+    package var preMain: [PreMainPhase] = []
+    package var budgets: [Budget] = []
+    package var inputs: [UserInput] = []
+    package var tasks: [LaunchTask] = []
     /// Each task's byte offset in the file (orders the problems).
-    var taskOffsets: [Int] = []
+    package var taskOffsets: [Int] = []
     /// Each task's `dependsOn` entries in file order.
-    var dependencies = DependencyEntries(document: [])
+    package var dependencies = DependencyEntries(document: [])
 
     /// The task rows, fetched once (read for every task).
     private let taskFields = ScenarioFields.task
 
-    init(file: String) { self.file = file }
+    package init(file: String) { self.file = file }
 
-    func report(_ message: String, at location: Location?, offset: Int, suggestion: String? = nil) {
+    package func report(_ message: String, at location: Location?, offset: Int, suggestion: String? = nil) {
         problems.append(LocatedProblem(offset: offset, location: location, message: message, suggestion: suggestion))
     }
 
     // MARK: Objects
 
-    func decodeRoot(_ r: inout JSONReader) throws {
+    package func decodeRoot(_ r: inout JSONReader) throws {
         let start = r.valueOffset()
         let kind = try r.peekKind()
         guard kind == .object else {
@@ -399,7 +399,7 @@ final class ScenarioDecoder {
     // MARK: Finish
 
     /// Resolves ids, runs the checks between tasks and builds the scenario, or throws every problem.
-    func finish() throws(ScenarioError) -> Scenario {
+    package func finish() throws(ScenarioError) -> Scenario {
         let (resolved, relational) = {
             var validator = ScenarioValidator(tasks: tasks, offsets: taskOffsets)
             return (validator.resolve(dependencies), validator.problems)

@@ -1,7 +1,7 @@
 /// Tasks ordered by rank (MODEL.md §1): `(priority, index)`, or under `dag`
 /// and `anchored` `(c, priority, index)` with `c = 0` for the anchor closure.
 /// Position 0 is the best.
-struct Ranking: Sendable {
+package struct Ranking: Sendable {
     private let rankOf: [Int32]
     private let taskAt: [Int32]
 
@@ -10,7 +10,7 @@ struct Ranking: Sendable {
     /// - Complexity: O(n): a stable radix sort of the indices by priority
     ///   (priorities are at most 1,000,000 < 2²²), so ties keep index order,
     ///   then a stable partition by class.
-    init(tasks: [LaunchTask], first: [Bool]? = nil) {
+    package init(tasks: [LaunchTask], first: [Bool]? = nil) {
         let n = tasks.count
         var order = Array(0..<n)
         let priority = tasks.map(\.priority)
@@ -37,6 +37,6 @@ struct Ranking: Sendable {
         taskAt = order.map(Int32.init)
     }
 
-    @inline(__always) func rank(of task: Int) -> Int32 { rankOf[task] }
-    @inline(__always) func task(atRank rank: Int32) -> Int { Int(taskAt[Int(rank)]) }
+    @inline(__always) package func rank(of task: Int) -> Int32 { rankOf[task] }
+    @inline(__always) package func task(atRank rank: Int32) -> Int { Int(taskAt[Int(rank)]) }
 }

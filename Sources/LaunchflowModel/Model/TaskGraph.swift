@@ -23,7 +23,7 @@ public struct TaskGraph: Sendable {
         }
     }
 
-    init(dependencies: [[Int]]) {
+    package init(dependencies: [[Int]]) {
         self.init(count: dependencies.count, edges: dependencies.reduce(0) { $0 + $1.count }) { body in
             for i in 0..<dependencies.count { body(i, dependencies[i]) }
         }

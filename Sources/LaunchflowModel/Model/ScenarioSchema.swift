@@ -2,9 +2,9 @@
 /// files (`scenarios/scenario.schema.json`) and the key table of docs/scenarios.md. Both
 /// are committed; the tests check that they are what these functions give
 /// (`LAUNCHFLOW_REGENERATE=1 swift test --filter SchemaTests` rewrites them).
-enum ScenarioSchema {
+package enum ScenarioSchema {
     /// The JSON Schema (draft 2020-12), pretty-printed, with a final newline.
-    static func jsonSchema() -> String {
+    package static func jsonSchema() -> String {
         let root: [(String, JSONValue)] = [
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string("https://github.com/launchflow/launchflow/scenarios/scenario.schema.json")),
@@ -23,7 +23,7 @@ enum ScenarioSchema {
     }
 
     /// The table of scenario keys in docs/scenarios.md (markdown, a final newline).
-    static func markdownKeyTable() -> String {
+    package static func markdownKeyTable() -> String {
         var out = "| key | type | default | meaning |\n|---|---|---|---|\n"
         func rows<Model>(_ table: FieldTable<Model>) {
             for field in table.fields {
@@ -203,7 +203,7 @@ enum ScenarioSchema {
     }
 
     /// The default as JSON; nil for required keys, nested values and optional values without one.
-    static func defaultValue<Model>(_ field: ScenarioField<Model>, _ defaults: Model) -> JSONValue? {
+    package static func defaultValue<Model>(_ field: ScenarioField<Model>, _ defaults: Model) -> JSONValue? {
         guard !field.required, field.defaultPrefix == nil else { return nil }
         switch field.access {
         case .string(let get, _): return .string(get(defaults))
@@ -286,7 +286,7 @@ enum ScenarioSchema {
     // MARK: Printing
 
     /// Objects one member a line, arrays of plain values on one line.
-    static func pretty(_ value: JSONValue, indent: String) -> String {
+    package static func pretty(_ value: JSONValue, indent: String) -> String {
         switch value {
         case .object(let members):
             guard !members.isEmpty else { return "{}" }

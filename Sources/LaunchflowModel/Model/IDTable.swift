@@ -12,7 +12,7 @@ import Foundation
 /// can equal an ASCII id. Any non-ASCII id falls back to a Swift dictionary.
 ///
 /// - Complexity: O(length) per insert and lookup, expected.
-struct IDTable {
+package struct IDTable {
     private var ids: [String] = []
     private var slots: [Int32] = []  // index + 1; 0 = empty
     private var hashes: [UInt64] = []
@@ -21,7 +21,7 @@ struct IDTable {
 
     /// Indexes `ids` in order, skipping empty ones; `duplicate(i, first)` is
     /// called for each id seen before.
-    init(_ ids: [String], duplicate: (Int, Int) -> Void) {
+    package init(_ ids: [String], duplicate: (Int, Int) -> Void) {
         let allASCII = ids.allSatisfy(Self.isASCII)
         if !allASCII {
             var dictionary = [String: Int](minimumCapacity: ids.count)
@@ -60,7 +60,7 @@ struct IDTable {
     }
 
     /// The index of the task whose id equals `id` as a Swift string.
-    func index(of id: String) -> Int? {
+    package func index(of id: String) -> Int? {
         if let fallback { return fallback[id] }
         guard Self.isASCII(id) else {
             let normalized = id.precomposedStringWithCanonicalMapping
@@ -77,12 +77,12 @@ struct IDTable {
     }
 
     /// Whether every id is ASCII (the table hashes bytes; see ``index(ofASCII:)``).
-    var isASCII: Bool { fallback == nil }
+    package var isASCII: Bool { fallback == nil }
 
     /// The index of the task whose id is the ASCII text `bytes` — the same as
     /// ``index(of:)`` of that text, without making a string. Only for a table
     /// whose ids are all ASCII (``isASCII``).
-    func index(ofASCII bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package func index(ofASCII bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         precondition(isASCII, "index(ofASCII:) needs an ASCII table")
         let hash = Self.hash(bytes)
         var slot = Int(truncatingIfNeeded: hash) & mask

@@ -7,7 +7,7 @@
 /// has ended.
 ///
 /// - Complexity: O(n + e) besides the engine's heaps.
-struct DAGPolicy: LaunchPolicy, Sendable {
+package struct DAGPolicy: LaunchPolicy, Sendable {
     private let graph: TaskGraph
     private var pending: [Int32]
     /// Whether `didFinishLaunching` waits at all (the closure is not empty).
@@ -19,7 +19,7 @@ struct DAGPolicy: LaunchPolicy, Sendable {
     private var waitingForDone: Int
     private var waitingForEnd: Int
 
-    init(graph: TaskGraph, tasks: [LaunchTask], closure: AnchorClosure) {
+    package init(graph: TaskGraph, tasks: [LaunchTask], closure: AnchorClosure) {
         self.graph = graph
         pending = graph.dependencyCount
         keepsMainThread = !closure.isEmpty
@@ -37,19 +37,19 @@ struct DAGPolicy: LaunchPolicy, Sendable {
         waitingForEnd = untilEnded.lazy.filter { $0 }.count
     }
 
-    mutating func launchBegan(ready: inout [Int32]) {
+    package mutating func launchBegan(ready: inout [Int32]) {
         for i in 0..<graph.count where pending[i] == 0 { ready.append(Int32(i)) }
     }
 
-    mutating func nextLaunchStep() -> LaunchStep {
+    package mutating func nextLaunchStep() -> LaunchStep {
         !keepsMainThread || (waitingForDone == 0 && waitingForEnd == 0) ? .finish : .wait
     }
 
-    mutating func taskEnded(_ task: Int) {
+    package mutating func taskEnded(_ task: Int) {
         if keepsMainThread && untilEnded[task] { waitingForEnd -= 1 }
     }
 
-    mutating func taskDone(_ task: Int, ready: inout [Int32]) {
+    package mutating func taskDone(_ task: Int, ready: inout [Int32]) {
         if keepsMainThread && untilDone[task] { waitingForDone -= 1 }
         let start = Int(graph.dependentStart[task])
         let end = Int(graph.dependentStart[task + 1])

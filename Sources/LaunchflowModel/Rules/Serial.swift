@@ -1,6 +1,6 @@
 extension StrategyDefinition {
     /// `serial`: everything in the app delegate, the baseline.
-    static let serial = StrategyDefinition(
+    package static let serial = StrategyDefinition(
         strategy: .serial,
         summary: "everything in didFinishLaunching, on the main thread, in dependency order",
         limitsConcurrency: false, canBreakDependencies: false,
@@ -14,8 +14,5 @@ extension StrategyDefinition {
                 policy: SerialPolicy(
                     graph: prepared.graph, ranking: prepared.ranking, queueOf: prepared.queueOf,
                     queueCount: prepared.queueCount))
-        },
-        execute: { prepared, plan, inputs, buffers in
-            runEngine(prepared, plan, inputs, plan.policy(as: SerialPolicy.self), &buffers)
         })
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The small types the scenario decoder works with.
 
 /// Where a value sits in the document; turned into a path string only for problems.
-enum Location {
+package enum Location {
     case root(String)
     case device(String)
     case preMain(Int, String)
@@ -15,7 +15,7 @@ enum Location {
     case input(Int, String)
     case inputElement(Int)
 
-    var path: String {
+    package var path: String {
         switch self {
         case .root(let key): key
         case .device(let key): "device.\(key)"
@@ -30,7 +30,7 @@ enum Location {
         }
     }
 
-    var taskIndex: Int? {
+    package var taskIndex: Int? {
         switch self {
         case .task(let i, _), .taskElement(let i), .dependency(let i, _): i
         default: nil
@@ -41,15 +41,15 @@ enum Location {
 /// A problem with a scenario, before it becomes a ``Diagnostic``: where it is,
 /// and the offset that orders it (its byte offset in the file; for a scenario
 /// built in code, see ``Scenario/problems()``).
-struct LocatedProblem {
-    var offset: Int
-    var location: Location?
-    var message: String
-    var suggestion: String?
+package struct LocatedProblem {
+    package var offset: Int
+    package var location: Location?
+    package var message: String
+    package var suggestion: String?
 
     /// Diagnostics in a stable order: by offset, then in the order found. A
     /// problem inside a task names the task when it has an id.
-    static func diagnostics(_ problems: [LocatedProblem], file: String, tasks: [LaunchTask]) -> [Diagnostic] {
+    package static func diagnostics(_ problems: [LocatedProblem], file: String, tasks: [LaunchTask]) -> [Diagnostic] {
         problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map {
             let problem = $0.element
             let taskID = problem.location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
@@ -62,47 +62,47 @@ struct LocatedProblem {
 
 /// The result of reading one key: absent (or null), present but invalid (a
 /// problem was recorded), or a value.
-enum Field<Value> {
+package enum Field<Value> {
     case absent, invalid
     case value(Value)
 
-    var value: Value? {
+    package var value: Value? {
         if case .value(let v) = self { return v }
         return nil
     }
 
-    var isAbsent: Bool {
+    package var isAbsent: Bool {
         if case .absent = self { return true }
         return false
     }
 
-    var isInvalid: Bool {
+    package var isInvalid: Bool {
         if case .invalid = self { return true }
         return false
     }
 }
 
 /// Which of an object's known keys were seen, as bits.
-struct KeySet {
+package struct KeySet {
     private var bits: UInt64 = 0
 
     /// Marks key number `position` seen; false if it already was.
     @discardableResult
-    mutating func insert(_ position: Int) -> Bool {
+    package mutating func insert(_ position: Int) -> Bool {
         let mask: UInt64 = 1 << UInt64(position)
         defer { bits |= mask }
         return bits & mask == 0
     }
 
-    func contains(_ position: Int) -> Bool { bits & (1 << UInt64(position)) != 0 }
+    package func contains(_ position: Int) -> Bool { bits & (1 << UInt64(position)) != 0 }
 }
 
 extension FieldLimits {
     /// Every millisecond value: 0 … an hour.
-    static let milliseconds = FieldLimits(minimum: 0, maximum: ScenarioFields.maxMilliseconds, unit: " ms")
+    package static let milliseconds = FieldLimits(minimum: 0, maximum: ScenarioFields.maxMilliseconds, unit: " ms")
 
     /// The problem with a number `v` read from a file, or nil when it is within these limits.
-    func problem(with v: Double) -> String? {
+    package func problem(with v: Double) -> String? {
         guard v.isFinite else { return "number out of range (beyond the double range)" }
         let low = minimum ?? -.infinity
         let high = maximum ?? .infinity
@@ -127,7 +127,7 @@ extension FieldLimits {
     }
 
     /// The problem with a number `v` that should be an integer within these limits, or nil.
-    func integerProblem(with v: Double) -> String? {
+    package func integerProblem(with v: Double) -> String? {
         guard v.isFinite else { return "number out of range (beyond the double range)" }
         guard v.rounded(.towardZero) == v else { return "must be an integer, found \(formatNumber(v))" }
         if let min = minimum, let max = maximum, !(v >= min && v <= max) {
@@ -143,7 +143,7 @@ extension Budget {
     public static let maximum = 1e12
 
     /// A budget's limit: a number from 0 to ``maximum`` in the metric's unit.
-    static let limits = FieldLimits(minimum: 0, maximum: maximum)
+    package static let limits = FieldLimits(minimum: 0, maximum: maximum)
 }
 
 /// A number as a reader would write it: `5`, `-2.5`, `1e+300`.
@@ -154,7 +154,7 @@ public func formatNumber(_ value: Double) -> String {
 
 /// Whether two byte strings are equal (one `memcmp`): how ASCII keys and ids
 /// are compared with the document's bytes.
-func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+package func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     guard let x = a.baseAddress, let y = b.baseAddress, a.count > 0 else { return true }
     return memcmp(x, y, a.count) == 0
