@@ -41,6 +41,8 @@ METRIC_NAMES = ("timeToFirstFrameMs", "firstFrameReadyMs", "timeToFullDisplayMs"
                 "dependencyViolations")
 MODELS = ("v2.1", "v2")
 AFTER_VALUES = ("firstFrame",)
+MAIN_EXECUTORS = ("dispatch", "operationQueue")     # (§3.11)
+MAX_CPUS = 1024                                       # (§3.10, §4: device.cpus 1 … 1024)
 
 
 class SimulationStuck(RuntimeError):
@@ -102,8 +104,8 @@ def ceil_div(a, b):
 # --------------------------------------------------------------------------
 
 TOP_KEYS = ("name", "description", "device", "preMain", "tasks", "idleMode", "inputs",
-            "$schema", "budgets", "jitter")
-DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime")
+            "$schema", "budgets", "jitter", "mainExecutor")
+DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority")
 PHASE_KEYS = ("name", "cost")
 INPUT_KEYS = ("name", "at", "cost")
 TASK_KEYS = ("id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame",
@@ -234,6 +236,9 @@ def validate(data):
             for k in ("commitCost", "renderTime"):
                 if present(dev, k):
                     ms(dev[k], f"device.{k}")
+            if present(dev, "cpus"):                              # (§3.10)
+                number(dev["cpus"], "device.cpus", lo=1, hi=MAX_CPUS, integer=True, what="integer")
+            boolean(dev, "mainThreadPriority", "device")
 
     pm = data.get("preMain")
     if pm is not None:
@@ -258,6 +263,14 @@ def validate(data):
         elif im not in IDLE_MODES:
             P.append(f"idleMode: {im!r} is neither \"batch\" nor \"oneByOne\""
                      f"{_did_you_mean(im, IDLE_MODES)}")
+
+    mx = data.get("mainExecutor")                                  # (§3.11)
+    if mx is not None:
+        if not isinstance(mx, str):
+            P.append(f"mainExecutor: expected a string, got {_type_name(mx)}")
+        elif mx not in MAIN_EXECUTORS:
+            P.append(f"mainExecutor: {mx!r} is neither \"dispatch\" nor \"operationQueue\""
+                     f"{_did_you_mean(mx, MAIN_EXECUTORS)}")
 
     inputs = data.get("inputs")
     if inputs is not None:
@@ -531,6 +544,13 @@ class Scenario:
         self.refresh_rate = float(_opt(dev, "refreshRate", 60))
         self.commit_cost = ms_to_us(_opt(dev, "commitCost", 0))
         self.render_time = ms_to_us(_opt(dev, "renderTime", 0))
+        # (§3.10) the CPUs the threads share (None: a CPU per thread) and the main
+        # thread's priority over the workers
+        cpus = _opt(dev, "cpus", None)
+        self.cpus = None if cpus is None else int(cpus)
+        self.main_thread_priority = bool(_opt(dev, "mainThreadPriority", False))
+        # (§3.11) how main-thread tasks reach the main thread under dag and anchored
+        self.main_executor = _opt(data, "mainExecutor", "dispatch")
         # frame interval: (1_000_000 / refreshRate).rounded(), double quotient
         self.frame = round_half_away(1_000_000.0 / self.refresh_rate)
 
@@ -585,6 +605,21 @@ class Scenario:
     def uses_v21(self):
         """Does the scenario use a v2.1 task key (after, fullyDrawn)?"""
         return any(self.after) or any(self.fully_drawn)
+
+    def contended(self):
+        """(§3.10) Can threads share CPUs?  Only with cpus < cores: there are cores
+        threads (main + cores - 1 workers), so with cpus >= cores every rate is 1
+        (with mainThreadPriority too: the workers then share cpus - 1 >= cores - 1)."""
+        return self.cpus is not None and self.cpus < self.cores
+
+    def cpu_count(self):
+        """min(cores, cpus), cpus absent counting as cores (§3.10, §7)."""
+        return self.cores if self.cpus is None else min(self.cores, self.cpus)
+
+    def uses_new_keys(self):
+        """Does the scenario use cpus / mainThreadPriority / mainExecutor (§3.10-3.11)
+        in a way that can change a schedule?"""
+        return self.contended() or self.main_executor != "dispatch"
 
 
 def load_scenario(path):
@@ -654,6 +689,24 @@ class Simulation:
         # an idle task of the closure is treated as not idle; serial runs idle tasks itself
         self.eff_idle = [sc.idle[i] and strategy != "serial" and not self.in_closure[i]
                          for i in range(n)]
+
+        # (§3.11) mainExecutor "operationQueue" (dag and anchored only): a main-thread
+        # task neither idle nor in the anchor closure is handed over to the main
+        # operation queue, a serial queue (busy from the admission of one of its tasks
+        # until that task is done) that enqueues the task it admits on the main queue
+        self.op_mode = self.dagish and sc.main_executor == "operationQueue"
+        self.in_op = [self.op_mode and sc.main_only[i] and not sc.idle[i] and not self.in_closure[i]
+                      for i in range(n)]
+        self.op_holder = None         # the task keeping the main operation queue busy
+        self.op_waiting = []          # heap of (rank, task): handed over, not yet admitted
+        self.op_admitted = [None] * n  # when the main operation queue admitted the task
+        self.mq_at = [None] * n       # when a task was enqueued on the main queue
+
+        # (§3.10) CPU contention, only with cpus < cores (otherwise every rate is 1 and
+        # the plain event loop below is used, unchanged)
+        self.contended = sc.contended()
+        self.main_left = None         # remaining work (µs) of the main thread's running item
+        self.running = {}             # contended: worker -> [task, remaining work µs]
 
         # (v2.1) after "firstFrame": held until the first-frame commit is presented (P)
         self.hold_after = strategy != "serial" and any(sc.after)   # serial ignores after
@@ -803,11 +856,18 @@ class Simulation:
         if self.eff_idle[i]:
             bisect.insort(self.idle_q, (self.t, self.rank[i], i))
         elif sc.main_only[i]:
-            bisect.insort(self.mq, (self.t, self.rank[i], i))
-            if self.in_closure[i]:
-                self.mq_closure += 1
+            if self.in_op[i]:                 # (§3.11) waits for the main operation queue
+                heapq.heappush(self.op_waiting, (self.rank[i], i))
+            else:
+                self.enqueue_main(i)
         else:
             heapq.heappush(self.ready_set, (self.rank[i], i))
+
+    def enqueue_main(self, i):
+        bisect.insort(self.mq, (self.t, self.rank[i], i))
+        self.mq_at[i] = self.t
+        if self.in_closure[i]:
+            self.mq_closure += 1
 
     def admit_queues(self):
         """Every free queue admits its best-ranked held task (until none may)."""
@@ -818,6 +878,13 @@ class Simulation:
                 if self.holder[q] is None and self.held[q]:
                     _, i = heapq.heappop(self.held[q])
                     self.admit(i)
+        # (§3.11) the main operation queue admits last: once no free queue can admit,
+        # it admits one task, if free, and enqueues it on the main queue now
+        if self.op_holder is None and self.op_waiting:
+            _, i = heapq.heappop(self.op_waiting)
+            self.op_holder = i
+            self.op_admitted[i] = self.t
+            self.enqueue_main(i)
 
     # ---- effects -------------------------------------------------------------
 
@@ -856,6 +923,9 @@ class Simulation:
             assert self.holder[q] == i
             self.holder[q] = None
             self.dirty.add(q)
+        if self.in_op[i]:                     # (§3.11) the main operation queue is free
+            assert self.op_holder == i
+            self.op_holder = None
         if self.dagish:
             if sc.anchor[i]:
                 self.anchors_left -= 1
@@ -923,8 +993,15 @@ class Simulation:
         if sc.cost[i] == 0:
             self.on_end(i)
         else:
-            self.busy_until = self.t + sc.cost[i]
-            self.activity = ("task", i)
+            self.main_busy(sc.cost[i], ("task", i))
+
+    def main_busy(self, cost, activity):
+        """The main thread starts an item of positive duration.  Without contention
+        busy_until is its end; with contention (§3.10) it only says "running" and the
+        end follows from main_left, the remaining work, and the rates."""
+        self.busy_until = self.t + cost
+        self.activity = activity
+        self.main_left = cost
 
     def begin_input(self, k):
         self.in_start[k] = self.t
@@ -932,8 +1009,7 @@ class Simulation:
         if c == 0:
             self.in_end[k] = self.t
         else:
-            self.busy_until = self.t + c
-            self.activity = ("input", k)
+            self.main_busy(c, ("input", k))
 
     def block(self):
         if self.blocked_since is None:
@@ -1112,8 +1188,7 @@ class Simulation:
             if sc.commit_cost == 0:
                 self.finish_commit()
             else:
-                self.busy_until = self.t + sc.commit_cost
-                self.activity = ("commit",)
+                self.main_busy(sc.commit_cost, ("commit",))
         else:
             raise AssertionError(step)
         return True
@@ -1145,6 +1220,7 @@ class Simulation:
         act = self.activity
         self.busy_until = None
         self.activity = None
+        self.main_left = None
         if act[0] == "task":
             self.on_end(act[1])
         elif act[0] == "input":
@@ -1173,8 +1249,61 @@ class Simulation:
                 self.admit_queues()
             else:
                 heapq.heappop(self.free_workers)
-                self.push_event(self.t + sc.cost[i], "wend", w, i)
+                if self.contended:            # (§3.10) its end follows from its rate
+                    self.running[w] = [i, sc.cost[i]]
+                else:
+                    self.push_event(self.t + sc.cost[i], "wend", w, i)
         return changed
+
+    # ---- CPU contention (§3.10) -------------------------------------------------
+
+    def rates(self):
+        """The rates n/d of the running items, as (main thread's, each worker's),
+        from the state after step 2 at the current instant."""
+        sc = self.sc
+        C = sc.cpus
+        main_running = self.busy_until is not None
+        W = len(self.running)
+        if sc.main_thread_priority:
+            Cp = C - 1 if main_running else C     # the main thread keeps one CPU
+            return (1, 1), ((1, 1) if W <= Cp else (Cp, W))    # (0, W) when Cp = 0
+        R = W + (1 if main_running else 0)
+        r = (1, 1) if R <= C else (C, R)
+        return r, r
+
+    def advance_contended(self):
+        """Step 3 with contention: the next visited instant is the earliest projected
+        end (s + ceil(w d / n) for rate n/d > 0) or timed event; every running item
+        loses floor((t - s) n / d) of its remaining work; the main thread's item, then
+        the workers' (lowest number first), whose work reaches 0 end now (step 1).
+        Returns False when nothing is left to happen."""
+        s = self.t
+        (mn, md), (wn, wd) = self.rates()
+        cands = []
+        if self.busy_until is not None:
+            cands.append(s + ceil_div(self.main_left * md, mn))    # mn > 0: never 0
+        if wn > 0:
+            cands += [s + ceil_div(left * wd, wn) for (_, left) in self.running.values()]
+        if self.events:
+            cands.append(self.events[0][0])
+        if not cands:
+            return False
+        nt = min(cands)
+        assert nt > s, (nt, s)
+        dt = nt - s
+        if self.busy_until is not None:
+            self.main_left = max(0, self.main_left - dt * mn // md)
+        for item in self.running.values():
+            item[1] = max(0, item[1] - dt * wn // wd)
+        self.t = nt
+        if self.busy_until is not None and self.main_left == 0:
+            self.main_activity_ends()
+        for w in sorted(self.running):
+            if self.running[w][1] == 0:
+                i = self.running.pop(w)[0]
+                heapq.heappush(self.free_workers, w)
+                self.on_end(i)
+        return True
 
     # ---- the event loop --------------------------------------------------------
 
@@ -1220,19 +1349,26 @@ class Simulation:
                 self.present_first_frame()
                 self.admit_queues()
             # 3. advance t to the next event time
-            cands = []
-            if self.busy_until is not None:
-                cands.append(self.busy_until)
-            if self.events:
-                cands.append(self.events[0][0])
-            if not cands:
-                break
-            nt = min(cands)
-            assert nt > self.t, (nt, self.t)
-            self.t = nt
-            # 1. the effects of every event at t, then queues admit
-            if self.busy_until == nt:
-                self.main_activity_ends()
+            if self.contended:
+                # (§3.10) ends projected from remaining work and rates; the items
+                # ending now are applied first in step 1
+                if not self.advance_contended():
+                    break
+                nt = self.t
+            else:
+                cands = []
+                if self.busy_until is not None:
+                    cands.append(self.busy_until)
+                if self.events:
+                    cands.append(self.events[0][0])
+                if not cands:
+                    break
+                nt = min(cands)
+                assert nt > self.t, (nt, self.t)
+                self.t = nt
+                # 1. the effects of every event at t, then queues admit
+                if self.busy_until == nt:
+                    self.main_activity_ends()
             while self.events and self.events[0][0] == nt:
                 _, _, kind, a, b = heapq.heappop(self.events)
                 if kind == "wend":
@@ -1269,6 +1405,10 @@ class Simulation:
             problems.append("tasks left held in a queue")
         if self.held_after:
             problems.append("after tasks never released")
+        if self.op_waiting or self.op_holder is not None:
+            problems.append("tasks left in the main operation queue")
+        if self.running:
+            problems.append("worker items left running")
         if problems:
             raise SimulationStuck(f"no event left at t={us_to_ms_text(self.t)} ms "
                                   f"({self.strategy}): " + "; ".join(problems))
@@ -1286,11 +1426,17 @@ class Simulation:
         work_commit_end = max(e for (_, e, ran) in self.iterations if ran)
         launch = max(last_done, work_commit_end)
         end = max(launch, max(e for (_, e, _) in self.commits))
-        main_task_time = sum(sc.cost[i] for i in range(n) if self.thread[i] == "main")
-        busy = t0 + main_task_time + input_cost + commit_time
+        # (§3.10, §7) busy: wall time on the main thread's items (a stretched item
+        # counts its stretch; without contention these are the costs)
+        main_task_time = sum(self.end[i] - self.start[i] for i in range(n) if self.thread[i] == "main")
+        input_time = sum(self.in_end[k] - self.in_start[k] for k in range(len(sc.inputs)))
+        busy = t0 + main_task_time + input_time + commit_time
         total_cost = sum(sc.cost)
-        work = t0 + total_cost + input_cost + commit_time
-        cpu = 0 if end == 0 else work / (sc.cores * end)
+        # cpuUtilization: the work done (the costs; a stretched commit counts its
+        # commitCost) over min(cores, cpus) x end
+        work = t0 + total_cost + input_cost + len(self.commits) * sc.commit_cost
+        cpus = sc.cpu_count()
+        cpu = 0 if end == 0 else work / (cpus * end)
 
         ff_tasks = [i for i in range(n) if sc.first_frame[i]]
         if ff_tasks:
@@ -1317,7 +1463,7 @@ class Simulation:
             lp[i] = sc.cost[i] + sc.latency[i] + max((lp[d] for d in sc.deps[i]), default=0)
         longest = max(lp) if n else 0
         main_total = sum(sc.cost[i] for i in range(n) if sc.main_only[i])
-        lower_v2 = t0 + max(longest, main_total, ceil_div(total_cost, sc.cores))
+        lower_v2 = t0 + max(longest, main_total, ceil_div(total_cost, cpus))
         # (v2.1) for each queue, the sum of its tasks' cost + latency
         per_queue = [0] * len(sc.queue_names)
         for i in range(n):
@@ -1398,6 +1544,8 @@ def result_object(sim, model="v2.1"):
     v2 = model == "v2"
     if v2 and sc.uses_v21():
         raise ValueError("a scenario with after or fullyDrawn has no v2 result")
+    if v2 and sc.uses_new_keys():
+        raise ValueError("a scenario with cpus or mainExecutor has no v2 result")
     metrics = {"timeToFirstFrameMs": Ms(m["timeToFirstFrameMs"])}
     if not v2:
         metrics["firstFrameReadyMs"] = Ms(m["firstFrameReadyMs"])
@@ -1507,6 +1655,9 @@ def main(argv=None):
         return 2
     if args.model == "v2" and sc.uses_v21():
         sys.stderr.write("error: --model v2: the scenario uses after or fullyDrawn (v2.1)\n")
+        return 2
+    if args.model == "v2" and sc.uses_new_keys():
+        sys.stderr.write("error: --model v2: the scenario uses cpus or mainExecutor\n")
         return 2
     out = simulate(sc, args.strategy, args.max_concurrent, args.idle_mode, args.model)
     sys.stdout.write(dumps(out) + "\n")
