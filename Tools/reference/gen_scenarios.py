@@ -2,7 +2,7 @@
 """Random VALID launchflow scenarios (MODEL.md section 1, v2.1), deterministic per seed.
 
 Usage:
-    python3 gen_scenarios.py --seed N --count K --out DIR [--no-extras] [--v1 | --v2]
+    python3 gen_scenarios.py --seed N --count K --out DIR [--no-extras] [--v1 | --v2] [--new-keys]
 
 Writes DIR/s<seed>-<k>.json for k = 0..K-1.  Scenario k depends only on
 (seed, k) (and --v1 / --v2 / --no-extras), so a failing scenario can be
@@ -25,6 +25,14 @@ that no after task is needed by a firstFrame task or an anchor.
 
 --v2 gives exactly the v2 generator's scenarios (only v2 keys), described
 below; --v1 the v1 generator's.
+
+--new-keys (off by default, so every seed gives the same scenarios as before
+without it) adds the keys of docs/model.md §3.10-3.11 to each scenario, drawn
+from a random stream of their own (the rest of scenario k is unchanged):
+device.cpus in about 75 % (mostly 1 … cores - 1, so that threads share CPUs,
+sometimes cores or more: no contention), device.mainThreadPriority in about
+40 % (true, false or null), mainExecutor in about 60 % ("operationQueue"
+mostly, "dispatch" or null).
 
 --v1 gives exactly the v1 generator's scenarios (only v1 keys):
 1 task .. ~3000 tasks (mostly 1-30), zero-cost tasks (often), zero / positive
@@ -755,19 +763,51 @@ def gen_scenario_v21(seed, k, extras=True):
     return gen_tricky_v21(rng, seed, k, extras)
 
 
-def gen_scenario(seed, k, extras=True, v1=False, v2=False):
+def add_new_keys(sc, seed, k):
+    """(docs/model.md §3.10-3.11) Adds device.cpus, device.mainThreadPriority and
+    mainExecutor to scenario k, in place, from a random stream of their own."""
+    rng = random.Random(f"launchflow-newkeys-{seed}-{k}")
+    dev = sc.get("device")
+    if not isinstance(dev, dict):
+        dev = {}
+        sc["device"] = dev
+    cores = int(dev.get("cores") or 4)
+    if rng.random() < 0.75:
+        r = rng.random()
+        if r < 0.35:
+            cpus = 1
+        elif r < 0.8:
+            cpus = rng.randint(1, max(1, cores - 1))       # threads share CPUs
+        elif r < 0.9:
+            cpus = min(cores, 1024)                          # no contention
+        else:
+            cpus = min(cores + rng.randint(1, 8), 1024)      # no contention either
+        dev["cpus"] = maybe_int_as_float(rng, cpus, 0.05)
+    if rng.random() < 0.4:
+        dev["mainThreadPriority"] = rng.choice([True, True, False, None])
+    if rng.random() < 0.6:
+        sc["mainExecutor"] = rng.choice(["operationQueue", "operationQueue", "dispatch", None])
+    return sc
+
+
+def gen_scenario(seed, k, extras=True, v1=False, v2=False, new_keys=False):
     """Scenario k of a seed: v2.1 by default; v1=True: exactly the v1 generator's
-    scenario; v2=True: exactly the v2 generator's."""
+    scenario; v2=True: exactly the v2 generator's.  new_keys=True: the same
+    scenario with the keys of §3.10-3.11 added (add_new_keys)."""
     if v1:
-        return gen_scenario_v1(seed, k, extras)
-    if v2:
-        return gen_scenario_v2(seed, k, extras)
-    return gen_scenario_v21(seed, k, extras)
+        sc = gen_scenario_v1(seed, k, extras)
+    elif v2:
+        sc = gen_scenario_v2(seed, k, extras)
+    else:
+        sc = gen_scenario_v21(seed, k, extras)
+    if new_keys:
+        add_new_keys(sc, seed, k)
+    return sc
 
 
 TOP_KEYS = {"name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter",
-            "idleMode", "inputs"}
-DEVICE_KEYS = {"cores", "refreshRate", "commitCost", "renderTime"}
+            "idleMode", "inputs", "mainExecutor"}
+DEVICE_KEYS = {"cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority"}
 TASK_KEYS = {"id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90",
              "latency", "delay", "queue", "idle", "anchor", "group", "latencyP90",
              "after", "fullyDrawn"}
@@ -804,6 +844,12 @@ def validate(sc):
     for k in ("commitCost", "renderTime"):
         if dev.get(k) is not None and not ms_ok(dev[k]):
             bad.append(k)
+    if dev.get("cpus") is not None and not (is_int(dev["cpus"]) and 1 <= dev["cpus"] <= 1024):
+        bad.append("cpus")
+    if dev.get("mainThreadPriority") is not None and not isinstance(dev["mainThreadPriority"], bool):
+        bad.append("mainThreadPriority")
+    if sc.get("mainExecutor") is not None and sc["mainExecutor"] not in ("dispatch", "operationQueue"):
+        bad.append("mainExecutor")
     for ph in sc.get("preMain") or []:
         if set(ph) != {"name", "cost"} or not isinstance(ph["name"], str) or not ms_ok(ph["cost"]):
             bad.append(f"preMain {ph}")
@@ -897,11 +943,11 @@ def validate(sc):
     return bad
 
 
-def write_scenarios(seed, count, out, extras=True, v1=False, v2=False):
+def write_scenarios(seed, count, out, extras=True, v1=False, v2=False, new_keys=False):
     os.makedirs(out, exist_ok=True)
     paths = []
     for k in range(count):
-        sc = gen_scenario(seed, k, extras, v1, v2)
+        sc = gen_scenario(seed, k, extras, v1, v2, new_keys)
         problems = validate(sc)
         if problems:
             raise AssertionError(f"generator bug, scenario {seed}/{k}: {problems[:5]}")
@@ -925,8 +971,12 @@ def main(argv=None):
                       help="only v1 keys: exactly the scenarios of the v1 generator")
     mode.add_argument("--v2", action="store_true",
                       help="only v2 keys: exactly the scenarios of the v2 generator")
+    ap.add_argument("--new-keys", action="store_true",
+                    help="also generate device.cpus, device.mainThreadPriority and mainExecutor "
+                         "(docs/model.md §3.10-3.11); off by default, so seeds are unchanged")
     args = ap.parse_args(argv)
-    paths = write_scenarios(args.seed, args.count, args.out, not args.no_extras, args.v1, args.v2)
+    paths = write_scenarios(args.seed, args.count, args.out, not args.no_extras, args.v1, args.v2,
+                            args.new_keys)
     print(f"wrote {len(paths)} scenarios to {args.out}")
     return 0
 
