@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Self-tests of launchflow_ref.py (MODEL.md v2.1): the section 6 examples, hand-checked
-v1, v2 and v2.1 cases, validation, and schedule invariants over generated scenarios.
+v1, v2 and v2.1 cases, the hand cases of docs/model.md §3.10 (device.cpus,
+mainThreadPriority) and §3.11 (mainExecutor), validation, and schedule
+invariants over generated scenarios.
 
 Usage: python3 test_ref.py        (exit 0 when all pass)
 
@@ -1458,6 +1460,461 @@ def test_v21_v2_scenarios_unchanged():
                 FAILS.append(f"v2 {k} {s}: schedules differ between models")
             if not any(t.get("queue") for t in sc["tasks"]) and m["lowerBoundMs"] != o2["metrics"]["lowerBoundMs"]:
                 FAILS.append(f"v2 {k} {s}: lowerBound changed without queues")
+
+
+# ==========================================================================
+# docs/model.md §3.10 (device.cpus, mainThreadPriority) and §3.11
+# (mainExecutor) hand cases.  Every expected number was worked out by hand
+# from the docs' wording (the derivation is in the comments), not taken from
+# the output.  Times in µs; 1000 Hz (F = 1 ms) unless stated.  "rate n/d":
+# an item loses floor((t - s) n / d) µs of work between visited instants s < t
+# and is projected to end at s + ceil(w d / n).
+# ==========================================================================
+
+def test_cpus_two_workers_one_cpu():
+    # cores 3 (2 workers), cpus 1, dag.  At 0 dFL makes a and b ready (c needs b):
+    # worker-1 takes a (4 ms), worker-2 b (2 ms); R = 2 > C = 1: rate 1/2 each.
+    # Projected ends: a 0 + ceil(4000 * 2) = 8000, b 4000.  At 4000 b ends (a has
+    # lost 2000: 2000 left); c (1 ms) is ready and worker-2 takes it: R = 2 again,
+    # rate 1/2: a 4000 + 4000 = 8000, c 4000 + 2000 = 6000.  At 6000 c ends, a has
+    # 2000 - 1000 = 1000 left, alone at rate 1: ends 7000.
+    # launch 7; busy 0; cpu = (4 + 2 + 1) / (min(3, 1) * 7) = 1;
+    # critical path = a alone, 4 (b + c is 3): unchanged by contention;
+    # lowerBound = max(4, ceil(7000 / min(3, 1)) = 7000) = 7.
+    sc = {"name": "C1", "device": {"cores": 3, "cpus": 1, "refreshRate": 1000}, "tasks": [
+        {"id": "a", "cost": 4}, {"id": "b", "cost": 2}, {"id": "c", "cost": 1, "dependsOn": ["b"]}]}
+    o = run(sc, "dag")
+    check("C1 dag", t5(o), {"a": ("worker-1", 0, 0, 7 * MS, 7 * MS),
+                            "b": ("worker-2", 0, 0, 4 * MS, 4 * MS),
+                            "c": ("worker-2", 4 * MS, 4 * MS, 6 * MS, 6 * MS)})
+    check("C1 metrics", mets(o, "launchCompleteMs", "mainThreadBusyMs", "cpuUtilization",
+                             "criticalPathMs", "lowerBoundMs", "frames"),
+          (7 * MS, 0, 1.0, 4 * MS, 7 * MS, 1))
+    # the docs' example: a 4, b 2: a 0-6, b 0-4 (without cpus: a 0-4)
+    sc2 = {"name": "C1b", "device": {"cores": 3, "cpus": 1, "refreshRate": 1000}, "tasks": [
+        {"id": "a", "cost": 4}, {"id": "b", "cost": 2}]}
+    check("C1b docs example", t5(run(sc2, "dag")), {"a": ("worker-1", 0, 0, 6 * MS, 6 * MS),
+                                                   "b": ("worker-2", 0, 0, 4 * MS, 4 * MS)})
+    sc2["device"]["cpus"] = None                        # null = absent: no contention
+    check("C1b without cpus", t5(run(sc2, "dag"))["a"], ("worker-1", 0, 0, 4 * MS, 4 * MS))
+
+
+def test_cpus_main_and_workers_priority():
+    # cores 3, cpus 2; m (main, 4 ms), a and b (workers, 3 ms each); dag.
+    # At 0: iteration 0 (dFL; commit 0, zero length); iteration 1 snapshots [m]
+    # and runs it; worker-1 takes a, worker-2 b.
+    # Without mainThreadPriority: R = 3 > 2, every item at rate 2/3.  Ends:
+    # m 0 + ceil(4000 * 3 / 2) = 6000, a and b ceil(3000 * 3 / 2) = 4500.  At 4500
+    # a and b have lost floor(4500 * 2 / 3) = 3000: they end; m has 1000 left,
+    # alone (R = 1): ends 5500, commit 5500.
+    # busy = 5.5 (wall time of m); cpu = (4 + 3 + 3) / (2 * 5.5) = 10/11;
+    # lowerBound = max(4, main 4, ceil(10000 / 2) = 5000) = 5.
+    dev = {"cores": 3, "cpus": 2, "refreshRate": 1000}
+    sc = {"name": "C2", "device": dev, "tasks": [
+        {"id": "m", "cost": 4, "mainThreadOnly": True}, {"id": "a", "cost": 3}, {"id": "b", "cost": 3}]}
+    o = run(sc, "dag")
+    check("C2 dag", t5(o), {"m": ("main", 0, 0, 5500, 5500),
+                            "a": ("worker-1", 0, 0, 4500, 4500),
+                            "b": ("worker-2", 0, 0, 4500, 4500)})
+    check("C2 commits", commits(o), [(0, 0, 0), (5500, 5500, 6000)])
+    check("C2 metrics", mets(o, "launchCompleteMs", "mainThreadBusyMs", "lowerBoundMs"),
+          (5500, 5500, 5 * MS))
+    check("C2 cpu", abs(o["metrics"]["cpuUtilization"] - 10 / 11) < 1e-12, True)
+    # With mainThreadPriority: m at rate 1, a and b share C' = 2 - 1 = 1: rate 1/2.
+    # m ends 4000; a, b projected ceil(3000 * 2) = 6000.  At 4000 they have lost
+    # 2000 (1000 left); m's iteration commits (zero) and the main thread sleeps:
+    # C' = 2, W = 2: rate 1, both end 5000.
+    # busy 4; cpu = 10 / (2 * 5) = 1.
+    sc["device"] = dict(dev, mainThreadPriority=True)
+    o = run(sc, "dag")
+    check("C2p dag", t5(o), {"m": ("main", 0, 0, 4 * MS, 4 * MS),
+                             "a": ("worker-1", 0, 0, 5 * MS, 5 * MS),
+                             "b": ("worker-2", 0, 0, 5 * MS, 5 * MS)})
+    check("C2p metrics", mets(o, "launchCompleteMs", "mainThreadBusyMs", "cpuUtilization"),
+          (5 * MS, 4 * MS, 1.0))
+    # the docs' example: cores 2, cpus 1, main first: m 0-3, w 0-5 (rate 0 while m
+    # runs); without mainThreadPriority both at 1/2: w 0-4, m 0-5
+    d1 = {"cores": 2, "cpus": 1, "mainThreadPriority": True, "refreshRate": 1000}
+    sc1 = {"name": "C2d", "device": d1, "tasks": [
+        {"id": "m", "cost": 3, "mainThreadOnly": True}, {"id": "w", "cost": 2}]}
+    check("C2d priority", tasks_by_id(run(sc1, "dag")), {"m": ("main", 0, 0, 3 * MS),
+                                                        "w": ("worker-1", 0, 0, 5 * MS)})
+    sc1["device"] = dict(d1, mainThreadPriority=False)
+    check("C2d shared", tasks_by_id(run(sc1, "dag")), {"m": ("main", 0, 0, 5 * MS),
+                                                      "w": ("worker-1", 0, 0, 4 * MS)})
+
+
+def test_cpus_commit_stretched():
+    # cores 2, cpus 1, commitCost 2; w (worker, 4 ms), f (main, 1 ms, firstFrame); dag.
+    # At 0 iteration 0's commit (2 ms of work) starts and worker-1 takes w: R = 2,
+    # rate 1/2: commit projected 0 + 4000, w 8000.  At 4000 the commit ends (on
+    # screen at 4, not the first frame: f has not run); w has 2000 left.
+    # Iteration 1 snapshots [f]: f at 1/2 ends 4000 + 2000 = 6000, w 4000 + 4000.
+    # At 6000 w has 1000 left; the commit starts: projected 6000 + 4000, w 6000 +
+    # 2000 = 8000.  At 8000 w ends (0-8), the commit has 1000 left, alone: ends 9000.
+    # First frame 9 (ready 9); launch 9; busy = 4 + 2 + 3 = 9 (wall);
+    # cpu = (w 4 + f 1 + 2 commits x 2) / (1 x 9) = 1 (the stretched commits count
+    # their commitCost, not their 4 and 3 ms); firstFrameBound = 0 + max(1, 1) + 2 = 3;
+    # lowerBound = max(4, 1, ceil(5000 / 1)) = 5.
+    sc = {"name": "C3", "device": {"cores": 2, "cpus": 1, "refreshRate": 1000, "commitCost": 2},
+          "tasks": [{"id": "w", "cost": 4},
+                    {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True}]}
+    o = run(sc, "dag")
+    check("C3 dag", t5(o), {"w": ("worker-1", 0, 0, 8 * MS, 8 * MS),
+                            "f": ("main", 0, 4 * MS, 6 * MS, 6 * MS)})
+    check("C3 commits", commits(o), [(0, 4 * MS, 4 * MS), (6 * MS, 9 * MS, 9 * MS)])
+    check("C3 metrics", mets(o, "timeToFirstFrameMs", "firstFrameReadyMs", "launchCompleteMs",
+                             "mainThreadBusyMs", "cpuUtilization", "firstFrameBoundMs",
+                             "lowerBoundMs", "maxInputDelayMs"),
+          (9 * MS, 9 * MS, 9 * MS, 9 * MS, 1.0, 3 * MS, 5 * MS, 0))
+
+
+def test_cpus_input_stretched():
+    # cores 2, cpus 1; an input at 0 (2 ms), w (worker, 2 ms); dag.  Iteration 0
+    # (dFL, commit 0) takes no input; worker-1 takes w at 0; iteration 1 at 0
+    # handles the input: R = 2, rate 1/2, both end 4000; commit 4.
+    # busy = input's wall time 4; cpu = (2 + 2) / (1 x 4) = 1;
+    # maxInputDelay: iteration 1 (after the first-frame iteration 0) lasts 0-4.
+    sc = {"name": "C3i", "device": {"cores": 2, "cpus": 1, "refreshRate": 1000},
+          "inputs": [{"at": 0, "cost": 2}], "tasks": [{"id": "w", "cost": 2}]}
+    o = run(sc, "dag")
+    check("C3i input", ins(o), [("input-1", 0, 0, 4 * MS)])
+    check("C3i w", t5(o)["w"], ("worker-1", 0, 0, 4 * MS, 4 * MS))
+    check("C3i metrics", mets(o, "mainThreadBusyMs", "cpuUtilization", "maxInputDelayMs",
+                              "launchCompleteMs", "frames"), (4 * MS, 1.0, 4 * MS, 4 * MS, 2))
+
+
+def test_cpus_latency_and_delay_hold_no_cpu():
+    # cores 3, cpus 1; x (1 ms, latency 3), d (2 ms, delay 1), y (4 ms); dag.
+    # At 0 worker-1 takes x, worker-2 y (rate 1/2; d is not released yet and holds
+    # no CPU): x projected 2000, y 8000; d's release at 1000 is a visited instant:
+    # x, y lose 500 (x 500 left, y 3500).  d is ready but both workers are busy.
+    # At 2000 x ends (done at 5000: its latency holds no CPU); y 3000 left;
+    # worker-1 takes d: rate 1/2, d projected 2000 + 4000 = 6000, y 8000.  At 5000
+    # (x done, a visited instant) d 500 left, y 1500.  At 6000 d ends; y 1000 left,
+    # alone: ends 7000.
+    sc = {"name": "C4", "device": {"cores": 3, "cpus": 1, "refreshRate": 1000}, "tasks": [
+        {"id": "x", "cost": 1, "latency": 3}, {"id": "d", "cost": 2, "delay": 1},
+        {"id": "y", "cost": 4}]}
+    o = run(sc, "dag")
+    check("C4 dag", t5(o), {"x": ("worker-1", 0, 0, 2 * MS, 5 * MS),
+                            "d": ("worker-1", 1 * MS, 2 * MS, 6 * MS, 6 * MS),
+                            "y": ("worker-2", 0, 0, 7 * MS, 7 * MS)})
+    # the docs' example: x 1 ms + latency 5, y 6 ms: x 0-2 (done 7), y 0-7
+    sc2 = {"name": "C4b", "device": {"cores": 3, "cpus": 1, "refreshRate": 1000}, "tasks": [
+        {"id": "x", "cost": 1, "latency": 5}, {"id": "y", "cost": 6}]}
+    check("C4b docs example", t5(run(sc2, "dag")), {"x": ("worker-1", 0, 0, 2 * MS, 7 * MS),
+                                                   "y": ("worker-2", 0, 0, 7 * MS, 7 * MS)})
+
+
+def test_cpus_end_on_a_visited_instant():
+    # cores 3, cpus 1; a (2 ms), b (3 ms), c (1 ms, delay 4); dag.  a and b at 1/2:
+    # a projected 4000 — exactly the instant c is released (a visited instant of
+    # its own).  At 4000, step 1: a ends and c is released; worker-1 takes c.  b has
+    # 3000 - 2000 = 1000 left: b and c at 1/2 both end 4000 + 2000 = 6000.
+    sc = {"name": "C5", "device": {"cores": 3, "cpus": 1, "refreshRate": 1000}, "tasks": [
+        {"id": "a", "cost": 2}, {"id": "b", "cost": 3}, {"id": "c", "cost": 1, "delay": 4}]}
+    check("C5 dag", t5(run(sc, "dag")), {"a": ("worker-1", 0, 0, 4 * MS, 4 * MS),
+                                         "b": ("worker-2", 0, 0, 6 * MS, 6 * MS),
+                                         "c": ("worker-1", 4 * MS, 4 * MS, 6 * MS, 6 * MS)})
+
+
+def test_cpus_rounding():
+    # (a) rate 2/3: cores 4 (3 workers), cpus 2; a (1 µs), b, c (1 ms).  R = 3:
+    # a projected ceil(1 * 3 / 2) = 2; b, c ceil(1000 * 3 / 2) = 1500.  At 2 each
+    # loses floor(2 * 2 / 3) = 1: a ends (at 2, not 1.5), b and c have 999 left,
+    # now R = 2 <= 2: rate 1, they end 2 + 999 = 1001 (exact fractions would give
+    # 1000.667: a third of a µs is dropped at the instant 2).
+    sc = {"name": "C6", "device": {"cores": 4, "cpus": 2, "refreshRate": 1000}, "tasks": [
+        {"id": "a", "cost": 0.001}, {"id": "b", "cost": 1}, {"id": "c", "cost": 1}]}
+    check("C6 2/3", tasks_by_id(run(sc, "dag")), {"a": ("worker-1", 0, 0, 2),
+                                                  "b": ("worker-2", 0, 0, 1001),
+                                                  "c": ("worker-3", 0, 0, 1001)})
+    # (b) a visited instant that changes nothing still drops progress: cores 3,
+    # cpus 1; a, b (3 ms) at 1/2; z (cost 0, delay 1 µs) released at 1: a visited
+    # instant, both workers busy.  a and b lose floor(1 / 2) = 0 (3000 left) and
+    # end 1 + 6000 = 6001 (without z: 6000); z runs at 6001 on worker-1.
+    sc = {"name": "C7", "device": {"cores": 3, "cpus": 1, "refreshRate": 1000}, "tasks": [
+        {"id": "a", "cost": 3}, {"id": "b", "cost": 3}, {"id": "z", "cost": 0, "delay": 0.001}]}
+    check("C7 visited", t5(run(sc, "dag")), {"a": ("worker-1", 0, 0, 6001, 6001),
+                                             "b": ("worker-2", 0, 0, 6001, 6001),
+                                             "z": ("worker-1", 1, 6001, 6001, 6001)})
+    sc["tasks"] = sc["tasks"][:2]
+    check("C7 not visited", tasks_by_id(run(sc, "dag"))["a"], ("worker-1", 0, 0, 6 * MS))
+    # (c) P is a visited instant only in a scenario with an after task: cores 4,
+    # cpus 1, renderTime 0.5; a, b, c (1 ms) at 1/3; u (1 ms).  No firstFrame task:
+    # iteration 0's commit (at 0) is the first frame, P = ceil(500 / 1000) x 1000 = 1000.
+    # With u "after": P is visited: a, b, c lose floor(1000 / 3) = 333 (667 left)
+    # and end 1000 + ceil(667 x 3) = 3001; u, released at 1000 (readyMs 1),
+    # waits for a worker: 3001-4001.  Without after: P is not an event; a, b, c end
+    # at ceil(1000 x 3) = 3000; u (ready 0) 3000-4000.
+    dev = {"cores": 4, "cpus": 1, "refreshRate": 1000, "renderTime": 0.5}
+    tasks = [{"id": "a", "cost": 1}, {"id": "b", "cost": 1}, {"id": "c", "cost": 1},
+             {"id": "u", "cost": 1, "after": "firstFrame"}]
+    o = run({"name": "C8", "device": dev, "tasks": tasks}, "dag")
+    check("C8 P visited", tasks_by_id(o), {"a": ("worker-1", 0, 0, 3001), "b": ("worker-2", 0, 0, 3001),
+                                           "c": ("worker-3", 0, 0, 3001),
+                                           "u": ("worker-1", 1 * MS, 3001, 4001)})
+    check("C8 P", o["metrics"]["timeToFirstFrameMs"], 1 * MS)
+    tasks[3] = {"id": "u", "cost": 1}
+    check("C8 no after", tasks_by_id(run({"name": "C8b", "device": dev, "tasks": tasks}, "dag")),
+          {"a": ("worker-1", 0, 0, 3 * MS), "b": ("worker-2", 0, 0, 3 * MS),
+           "c": ("worker-3", 0, 0, 3 * MS), "u": ("worker-1", 0, 3 * MS, 4 * MS)})
+
+
+def test_cpus_no_effect():
+    # cpus >= cores, or mainThreadPriority without cpus, or an explicit "dispatch":
+    # exactly the schedule without them (§3.10 "opt-in", §3.11 default); serial and
+    # priority ignore mainExecutor; serial never runs two items at once (only the
+    # main thread works), so cpus 1 changes no schedule under serial either (only
+    # the metrics that divide by min(cores, cpus)).
+    import gen_scenarios as gen
+    for k in range(40):
+        base = gen.gen_scenario(4245, k)
+        if len(base["tasks"]) > 150:
+            continue
+        dev = base.get("device") or {}
+        cores = int(dev.get("cores") or 4)
+        variants = [({"cpus": cores}, None),
+                    ({"cpus": min(cores + 3, 1024), "mainThreadPriority": True}, None),
+                    ({"mainThreadPriority": True}, None), ({}, "dispatch")]
+        for s in ref.STRATEGIES:
+            want = ref.dumps(ref.simulate(base, s))
+            for dev_extra, mx in variants:
+                sc = dict(base, device=dict(dev, **dev_extra))
+                if mx:
+                    sc["mainExecutor"] = mx
+                if ref.dumps(ref.simulate(sc, s)) != want:
+                    FAILS.append(f"no-effect 4245/{k} {s} {dev_extra} {mx}: schedule changed")
+            if s in ("serial", "priority"):
+                if ref.dumps(ref.simulate(dict(base, mainExecutor="operationQueue"), s)) != want:
+                    FAILS.append(f"no-effect 4245/{k} {s}: mainExecutor changed the schedule")
+            if s == "serial":
+                got = us(ref.simulate(dict(base, device=dict(dev, cpus=1)), s))
+                w = us(ref.simulate(base, s))
+                if (got["tasks"], got["inputs"], got["commits"]) != (w["tasks"], w["inputs"], w["commits"]):
+                    FAILS.append(f"no-effect 4245/{k} serial: cpus 1 changed the schedule")
+
+
+def test_operation_queue_one_per_iteration():
+    # The docs' example: cores 2, commitCost 1, operationQueue, dag; m1 (1 ms),
+    # m2 (1 ms, priority 1), m0 (1 ms).  At 0 the operation queue admits m1 (rank
+    # (1,0,0)), after iteration 0's snapshot; iteration 0 commits 0-1; m1 1-2
+    # (commit 2-3), m0 admitted at m1's done (2), runs 3-4 (commit 4-5), m2 5-6
+    # (commit 6-7).  readyMs = the hand-over to the main operation queue: 0 for all.
+    # Under dispatch: m1 1-2, m0 2-3, m2 3-4, one commit 4-5.
+    sc = {"name": "O1", "device": {"cores": 2, "refreshRate": 1000, "commitCost": 1},
+          "mainExecutor": "operationQueue", "tasks": [
+              {"id": "m1", "cost": 1, "mainThreadOnly": True},
+              {"id": "m2", "cost": 1, "mainThreadOnly": True, "priority": 1},
+              {"id": "m0", "cost": 1, "mainThreadOnly": True}]}
+    o = run(sc, "dag")
+    check("O1 op", tasks_by_id(o), {"m1": ("main", 0, 1 * MS, 2 * MS), "m2": ("main", 0, 5 * MS, 6 * MS),
+                                    "m0": ("main", 0, 3 * MS, 4 * MS)})
+    check("O1 op commits", [c[:2] for c in commits(o)],
+          [(0, 1 * MS), (2 * MS, 3 * MS), (4 * MS, 5 * MS), (6 * MS, 7 * MS)])
+    check("O1 op frames", mets(o, "frames", "launchCompleteMs", "maxInputDelayMs"), (4, 7 * MS, 2 * MS))
+    o = run(dict(sc, mainExecutor="dispatch"), "dag")
+    check("O1 dispatch", tasks_by_id(o), {"m1": ("main", 0, 1 * MS, 2 * MS),
+                                          "m2": ("main", 0, 3 * MS, 4 * MS),
+                                          "m0": ("main", 0, 2 * MS, 3 * MS)})
+    check("O1 dispatch frames", o["metrics"]["frames"], 2)
+    # The choice is made when the main operation queue is free, among the tasks
+    # waiting then (not when the next iteration starts).  cores 2, commitCost 2;
+    # a (main, 1), c (main, 1, priority 5), w (worker, 3.5), b (main, 1, priority 1,
+    # needs w).  At 0 dFL hands a and c over; the main operation queue admits a
+    # (rank (1,0,0) beats c's (1,5,1)): main queue at 0, after iteration 0's snapshot.
+    # Iteration 0 commits 0-2; iteration 1 runs a 2-3; a is done at 3 and the queue
+    # admits c, the only one waiting (b is handed over only at 3.5, when w ends);
+    # commit 3-5; iteration 2: c 5-6, commit 6-8; c done at 6: b admitted;
+    # iteration 3: b 8-9, commit 9-11.  b's readyMs is 3.5 (its hand-over), c's 0.
+    # Under dispatch: iteration 1 takes [a, c] (a 2-3, c 3-4, commit 4-6), b,
+    # enqueued at 3.5, runs in iteration 2: 6-7, commit 7-9.
+    sc = {"name": "O2", "device": {"cores": 2, "refreshRate": 1000, "commitCost": 2},
+          "mainExecutor": "operationQueue", "tasks": [
+              {"id": "a", "cost": 1, "mainThreadOnly": True},
+              {"id": "c", "cost": 1, "mainThreadOnly": True, "priority": 5},
+              {"id": "w", "cost": 3.5},
+              {"id": "b", "cost": 1, "mainThreadOnly": True, "priority": 1, "dependsOn": ["w"]}]}
+    o = run(sc, "dag")
+    check("O2 op", tasks_by_id(o), {"a": ("main", 0, 2 * MS, 3 * MS), "c": ("main", 0, 5 * MS, 6 * MS),
+                                    "w": ("worker-1", 0, 0, 3500),
+                                    "b": ("main", 3500, 8 * MS, 9 * MS)})
+    check("O2 op commits", [c[:2] for c in commits(o)],
+          [(0, 2 * MS), (3 * MS, 5 * MS), (6 * MS, 8 * MS), (9 * MS, 11 * MS)])
+    o = run(dict(sc, mainExecutor="dispatch"), "dag")
+    check("O2 dispatch", tasks_by_id(o), {"a": ("main", 0, 2 * MS, 3 * MS),
+                                          "c": ("main", 0, 3 * MS, 4 * MS),
+                                          "w": ("worker-1", 0, 0, 3500),
+                                          "b": ("main", 3500, 6 * MS, 7 * MS)})
+    check("O2 dispatch commits", [c[:2] for c in commits(o)],
+          [(0, 2 * MS), (4 * MS, 6 * MS), (7 * MS, 9 * MS)])
+    # Best-ranked among the waiting: cores 2, commitCost 0; c (main 1 ms, priority 5),
+    # w (worker 2 ms), b (main 1, needs w), x (main 1, priority 3).  At 0: c and x
+    # wait; x (priority 3) is admitted; iteration 1: x 0-1 (commit 1); at 1 x is
+    # done, c admitted: c 1-2.  At 2, step 1: c ends (done: the queue is free) and
+    # w ends (b handed over); the queue admits b, the only one left.  b 2-3.
+    sc = {"name": "O3", "device": {"cores": 2, "refreshRate": 1000},
+          "mainExecutor": "operationQueue", "tasks": [
+              {"id": "c", "cost": 1, "mainThreadOnly": True, "priority": 5},
+              {"id": "w", "cost": 2},
+              {"id": "b", "cost": 1, "mainThreadOnly": True, "dependsOn": ["w"]},
+              {"id": "x", "cost": 1, "mainThreadOnly": True, "priority": 3}]}
+    o = run(sc, "dag")
+    check("O3 op", tasks_by_id(o), {"c": ("main", 0, 1 * MS, 2 * MS), "w": ("worker-1", 0, 0, 2 * MS),
+                                    "b": ("main", 2 * MS, 2 * MS, 3 * MS),
+                                    "x": ("main", 0, 0, 1 * MS)})
+    check("O3 op commits", commits(o), [(0, 0, 0), (1 * MS, 1 * MS, 1 * MS), (2 * MS, 2 * MS, 2 * MS),
+                                        (3 * MS, 3 * MS, 3 * MS)])
+
+
+def test_operation_queue_admits_last_and_own_queue():
+    # "It admits last": cores 2; z (worker 2 ms, queue q), B (main 1, queue q),
+    # A (main 1, priority 5), K (main 2).  At 0: q admits z (rank (1,0,0) beats B);
+    # the main operation queue admits K ((1,0,3) beats A's (1,5,2)).  Iteration 1:
+    # K 0-2, z 0-2 on worker-1.  At 2, step 1: K done (operation queue free) and z
+    # done (q free).  First q admits B, handed over to the operation queue (readyMs
+    # 2); then the operation queue admits the best waiting: B beats A.  B 2-3, A 3-4.
+    # (Were the operation queue to admit first, A would win alone at 2.)
+    sc = {"name": "O4", "device": {"cores": 2, "refreshRate": 1000},
+          "mainExecutor": "operationQueue", "tasks": [
+              {"id": "z", "cost": 2, "queue": "q"},
+              {"id": "B", "cost": 1, "mainThreadOnly": True, "queue": "q"},
+              {"id": "A", "cost": 1, "mainThreadOnly": True, "priority": 5},
+              {"id": "K", "cost": 2, "mainThreadOnly": True}]}
+    check("O4 admits last", tasks_by_id(run(sc, "dag")), {
+        "z": ("worker-1", 0, 0, 2 * MS), "B": ("main", 2 * MS, 2 * MS, 3 * MS),
+        "A": ("main", 0, 3 * MS, 4 * MS), "K": ("main", 0, 0, 2 * MS)})
+    # A task's own queue admits it first, and it keeps that queue while it waits in
+    # the main operation queue.  m1 (main 1), m2 (main 1, queue q), w (worker 1,
+    # queue q, priority 1).  At 0: q admits m2 (beats w), handed over to the
+    # operation queue (readyMs 0, its own admission); the operation queue admits m1.
+    # Iteration 1: m1 0-1; at 1 m2 is admitted: iteration 2, m2 1-2; at 2 m2 is
+    # done, q admits w: 2-3.  Commits 0, 1, 2 (launch 3).
+    sc = {"name": "O5", "device": {"cores": 2, "refreshRate": 1000},
+          "mainExecutor": "operationQueue", "tasks": [
+              {"id": "m1", "cost": 1, "mainThreadOnly": True},
+              {"id": "m2", "cost": 1, "mainThreadOnly": True, "queue": "q"},
+              {"id": "w", "cost": 1, "queue": "q", "priority": 1}]}
+    o = run(sc, "dag")
+    check("O5 own queue", tasks_by_id(o), {"m1": ("main", 0, 0, 1 * MS),
+                                           "m2": ("main", 0, 1 * MS, 2 * MS),
+                                           "w": ("worker-1", 2 * MS, 2 * MS, 3 * MS)})
+    check("O5 commits", [c[1] for c in commits(o)], [0, 1 * MS, 2 * MS])
+
+
+def test_operation_queue_idle_and_after():
+    # cores 2, 1000 Hz, commitCost 0 (every commit on a vsync, presented at its end);
+    # f (main 1, firstFrame), g (main 1, latency 3), h (main 1), i (main 1, idle),
+    # a (main 1, after); operationQueue, dag, batch.
+    # At 0: f, g, h wait for the operation queue; i goes to the idle queue; a is
+    # held.  The queue admits f.  Iteration 0: no idle step (f in the main queue),
+    # commit 0.  Iteration 1: f 0-1; f done at 1: g admitted (rank (1,0,1) beats
+    # h); no idle step (g queued); commit 1 = the first-frame commit, P = 1, zero
+    # length on a vsync: iteration 2 starts at once with [g] (g 1-2), then the
+    # further step 1 releases a: it waits behind h for the busy operation queue
+    # (readyMs 1).  At 2 g ends but is done only at 5: the queue stays busy.  The
+    # main queue is empty and no input pending, so the idle step runs i 2-3
+    # (tasks waiting in the operation queue are not in the main queue); commit 3.
+    # At 5 g is done: h admitted (rank (1,0,2) beats a's (1,0,4)): iteration 3
+    # h 5-6, commit 6; then a: iteration 4, 6-7, commit 7.  5 frames, first
+    # frame 1, launch 7.
+    sc = {"name": "O6", "device": {"cores": 2, "refreshRate": 1000},
+          "mainExecutor": "operationQueue", "tasks": [
+              {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+              {"id": "g", "cost": 1, "mainThreadOnly": True, "latency": 3},
+              {"id": "h", "cost": 1, "mainThreadOnly": True},
+              {"id": "i", "cost": 1, "mainThreadOnly": True, "idle": True},
+              {"id": "a", "cost": 1, "mainThreadOnly": True, "after": "firstFrame"}]}
+    o = run(sc, "dag")
+    check("O6 op", t5(o), {"f": ("main", 0, 0, 1 * MS, 1 * MS), "g": ("main", 0, 1 * MS, 2 * MS, 5 * MS),
+                           "h": ("main", 0, 5 * MS, 6 * MS, 6 * MS),
+                           "i": ("main", 0, 2 * MS, 3 * MS, 3 * MS),
+                           "a": ("main", 1 * MS, 6 * MS, 7 * MS, 7 * MS)})
+    check("O6 op commits", [c[1] for c in commits(o)], [0, 1 * MS, 3 * MS, 6 * MS, 7 * MS])
+    check("O6 op metrics", mets(o, "timeToFirstFrameMs", "launchCompleteMs", "frames"),
+          (1 * MS, 7 * MS, 5))
+    # Under dispatch: f, g, h queued at 0; iteration 1: f 0-1, g 1-2, h 2-3, then the
+    # idle step (main queue empty, a still held): i 3-4, commit 4 = the first frame
+    # (P = 4, on a vsync); the main thread sleeps, the further step 1 releases a:
+    # iteration 2, a 4-5, commit 5.  3 frames; launch max(g done 5, 5) = 5.
+    o = run(dict(sc, mainExecutor="dispatch"), "dag")
+    check("O6 dispatch", t5(o), {"f": ("main", 0, 0, 1 * MS, 1 * MS),
+                                 "g": ("main", 0, 1 * MS, 2 * MS, 5 * MS),
+                                 "h": ("main", 0, 2 * MS, 3 * MS, 3 * MS),
+                                 "i": ("main", 0, 3 * MS, 4 * MS, 4 * MS),
+                                 "a": ("main", 4 * MS, 4 * MS, 5 * MS, 5 * MS)})
+    check("O6 dispatch metrics", mets(o, "timeToFirstFrameMs", "launchCompleteMs", "frames"),
+          (4 * MS, 5 * MS, 3))
+
+
+def test_operation_queue_dag_anchored_serial_priority():
+    # cores 2, commitCost 1; d (main 1), k (worker 2, anchor, needs d), home (main 1,
+    # firstFrame), t (main 1); operationQueue.
+    # dag: the closure is {k, d}: d goes to the main queue (dFL runs it), home and
+    # t to the operation queue, which admits home (main queue at 0, not a closure
+    # task).  dFL takes d out: 0-1; k 1-3 on worker-1; dFL blocked 1-3, returns at 3;
+    # commit 3-4; iteration 1: home 4-5, commit 5-6 (first frame 6); home done at 5:
+    # t admitted; iteration 2: t 6-7, commit 7-8.  3 frames.
+    sc = {"name": "O7", "device": {"cores": 2, "refreshRate": 1000, "commitCost": 1},
+          "mainExecutor": "operationQueue", "tasks": [
+              {"id": "d", "cost": 1, "mainThreadOnly": True},
+              {"id": "k", "cost": 2, "anchor": True, "dependsOn": ["d"]},
+              {"id": "home", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+              {"id": "t", "cost": 1, "mainThreadOnly": True}]}
+    o = run(sc, "dag")
+    check("O7 dag op", tasks_by_id(o), {"d": ("main", 0, 0, 1 * MS), "k": ("worker-1", 1 * MS, 1 * MS, 3 * MS),
+                                        "home": ("main", 0, 4 * MS, 5 * MS),
+                                        "t": ("main", 0, 6 * MS, 7 * MS)})
+    check("O7 dag op metrics", mets(o, "timeToFirstFrameMs", "mainThreadBlockedMs", "frames",
+                                    "launchCompleteMs"), (6 * MS, 2 * MS, 3, 8 * MS))
+    # dag, dispatch: home and t both in iteration 1 (4-5, 5-6), commit 6-7: first frame 7.
+    o = run(dict(sc, mainExecutor="dispatch"), "dag")
+    check("O7 dag dispatch", tasks_by_id(o), {"d": ("main", 0, 0, 1 * MS),
+                                              "k": ("worker-1", 1 * MS, 1 * MS, 3 * MS),
+                                              "home": ("main", 0, 4 * MS, 5 * MS),
+                                              "t": ("main", 0, 5 * MS, 6 * MS)})
+    check("O7 dag dispatch metrics", mets(o, "timeToFirstFrameMs", "frames"), (7 * MS, 2))
+    # anchored: home joins the closure and goes to the main queue (dFL runs it);
+    # only t goes through the operation queue (admitted at 0).  dFL: d 0-1, k 1-3,
+    # home 1-2 (a closure task in the main queue), blocked 2-3, returns at 3; commit
+    # 3-4 (first frame 4); iteration 1: t 4-5, commit 5-6.  The same as dispatch
+    # here: one non-closure main task.
+    o = run(sc, "anchored")
+    want = {"d": ("main", 0, 0, 1 * MS), "k": ("worker-1", 1 * MS, 1 * MS, 3 * MS),
+            "home": ("main", 0, 1 * MS, 2 * MS), "t": ("main", 0, 4 * MS, 5 * MS)}
+    check("O7 anchored op", tasks_by_id(o), want)
+    check("O7 anchored op metrics", mets(o, "timeToFirstFrameMs", "mainThreadBlockedMs", "frames"),
+          (4 * MS, 1 * MS, 2))
+    check("O7 anchored dispatch", tasks_by_id(run(dict(sc, mainExecutor="dispatch"), "anchored")), want)
+    # serial and priority ignore the key: the same output as under dispatch
+    for s in ("serial", "priority"):
+        check(f"O7 {s} ignores mainExecutor", ref.dumps(ref.simulate(sc, s)),
+              ref.dumps(ref.simulate(dict(sc, mainExecutor="dispatch"), s)))
+
+
+def test_new_keys_validation():
+    bad = [
+        ({"cpus": 0}, "device.cpus"), ({"cpus": 1025}, "device.cpus"), ({"cpus": 2.5}, "not an integer"),
+        ({"cpus": "2"}, "device.cpus: expected a integer"),
+        ({"mainThreadPriority": "yes"}, "device.mainThreadPriority: expected a boolean"),
+        ({"cpu": 2}, "did you mean 'cpus'"),
+    ]
+    for dev, want in bad:
+        probs = ref.validate({"name": "x", "device": dev, "tasks": [{"id": "a", "cost": 1}]})
+        if not any(want in p for p in probs):
+            FAILS.append(f"new keys validation: want {want!r} in {probs!r}")
+    for mx, want in (("operationqueue", "did you mean 'operationQueue'"), (3, "expected a string"),
+                     ("main", "neither")):
+        probs = ref.validate({"name": "x", "mainExecutor": mx, "tasks": [{"id": "a", "cost": 1}]})
+        if not any(want in p and p.startswith("mainExecutor") for p in probs):
+            FAILS.append(f"new keys validation: want {want!r} in {probs!r}")
+    ok = {"name": "ok", "mainExecutor": None, "device": {"cpus": 1024.0, "mainThreadPriority": None},
+          "tasks": [{"id": "a", "cost": 1}]}
+    check("new keys ok", ref.validate(ok), [])
+    check("new keys ok 2", ref.validate({"name": "ok", "mainExecutor": "operationQueue",
+                                         "device": {"cpus": 1, "mainThreadPriority": False},
+                                         "tasks": [{"id": "a", "cost": 1}]}), [])
 
 
 # --------------------------------------------------------------------------
