@@ -43,7 +43,7 @@ public enum ImportCost: String, CaseIterable, Sendable {
 
 /// The input formats `import` reads.
 public enum ImportFormat: String, CaseIterable, Sendable {
-    case perfetto, chrome, atrace, metrickit
+    case perfetto, chrome, atrace, metrickit, xctrace
 }
 
 /// `--map FILE`: slice names → task ids. Two forms:

@@ -14,6 +14,8 @@ import LaunchflowCore
 struct SchedTimeline {
     enum State: UInt8 {
         case running, runnable, sleeping
+        /// Not known from here on (the end of an Instruments thread-state row with no row after it).
+        case unknown
     }
 
     struct Change {
@@ -28,8 +30,10 @@ struct SchedTimeline {
 
     /// Sorts the changes by thread, then time (stable: file order at equal times).
     mutating func prepare() {
+        // At one time, an `unknown` (the end of a state) before the state that begins there.
         let order = changes.indices.sorted {
-            (changes[$0].tid, changes[$0].time, $0) < (changes[$1].tid, changes[$1].time, $1)
+            (changes[$0].tid, changes[$0].time, changes[$0].state == .unknown ? 0 : 1, $0)
+                < (changes[$1].tid, changes[$1].time, changes[$1].state == .unknown ? 0 : 1, $1)
         }
         changes = order.map { changes[$0] }
         byThread = [:]
@@ -85,7 +89,7 @@ struct SchedTimeline {
             case .running?: result.running += length
             case .runnable?: result.runnable += length
             case .sleeping?: result.sleeping += length
-            case nil: result.unknown += length
+            case .unknown?, nil: result.unknown += length
             }
         }
         while k < range.upperBound, changes[k].time < end {

@@ -41,7 +41,9 @@ enum SliceSelection {
         if rules.cost == .running, trace.schedule == nil {
             log.error(
                 trace.file,
-                "--cost running needs the kernel's scheduler events (sched_switch, in a Perfetto trace with the ftrace 'sched/sched_switch' event): this trace has none"
+                trace.format == .xctrace
+                    ? "--cost running needs thread states: export the thread-state table too (a recording with the System Trace template or the Thread State Trace instrument); these exports have none"
+                    : "--cost running needs the kernel's scheduler events (sched_switch, in a Perfetto trace with the ftrace 'sched/sched_switch' event): this trace has none"
             )
             return nil
         }
@@ -62,6 +64,7 @@ enum SliceSelection {
             if !rules.isInto { walk.bindFlows(log: &log) }  // --into changes costs only
             walk.finish(into: &run, log: &log)
         }
+        if trace.format == .xctrace { lifecycleRun(trace, app: app, into: &run, log: &log) }
         guard log.errorCount == errorsBefore else { return nil }
         return run
     }
@@ -148,7 +151,19 @@ enum SliceSelection {
             }
             return pick(candidates, "--main-thread '\(option)' matches threads")
         }
-        let named = all.filter { trace.threads[$0].name == "main" }
+        if let pid = trace.launchedPID {
+            // Instruments: the launched process (else the one with the most intervals), its main thread.
+            let threads = all.filter { trace.threads[$0].pid == pid }
+            let main = threads.filter { trace.threads[$0].isMain || trace.threads[$0].name == "main" }
+            if main.count == 1 { return App(pid: pid, mainThread: Int32(main[0])) }
+            let name = trace.processNames[pid].map { "'\($0)' " } ?? ""
+            log.error(
+                trace.file,
+                "process \(name)(pid \(pid)) \(trace.lifecycle.isEmpty ? "has the most intervals" : "is the launched app (life-cycle-period)"), but \(main.isEmpty ? "none of its threads is the one Instruments names 'Main Thread'" : "several of its threads are named as its main thread"): name it with --main-thread TID (or the app with --process NAME). Its threads: \(threads.isEmpty ? "none" : describe(threads))"
+            )
+            return nil
+        }
+        let named = all.filter { trace.threads[$0].name == "main" || trace.threads[$0].isMain }
         if !named.isEmpty { return pick(named, "there are threads named 'main'") }
         let leaders = all.filter {
             trace.threads[$0].tid == trace.threads[$0].pid && slicesPerProcess[trace.threads[$0].pid, default: 0] > 0
@@ -205,7 +220,7 @@ enum SliceSelection {
                 return nil
             }
         } else {
-            candidates = threads.filter { trace.threads[$0].name == "main" }
+            candidates = threads.filter { trace.threads[$0].name == "main" || trace.threads[$0].isMain }
             if candidates.isEmpty { candidates = threads.filter { trace.threads[$0].tid == pid } }
         }
         guard candidates.count == 1 else {
@@ -317,6 +332,8 @@ struct ImportedRun {
     var isDistribution = false
     /// `--cost running`: the costs are the time the slices' threads ran.
     var runningCost = false
+    /// Instruments' App Launch: the end of Initial Frame Rendering, from the start of Process Creation.
+    var measuredFirstFrame: Nanos?
     var dependencyCount: Int { tasks.reduce(0) { $0 + $1.dependsOn.count } }
 
     mutating func addUnmatched(_ name: String, _ duration: Nanos) {

@@ -267,7 +267,7 @@ extension SliceSelection {
 
         /// The line of byte `offset` (nil in a binary trace).
         private mutating func line(of offset: Int) -> Int? {
-            trace.format == .perfetto ? nil : lines.line(of: offset)
+            trace.format == .perfetto ? nil : trace.format == .xctrace ? offset : lines.line(of: offset)
         }
 
         // MARK: Flows
@@ -393,9 +393,13 @@ extension SliceSelection {
 
         /// Where each task's thread spent it, one note per task.
         private func noteScheduling(_ sums: [TaskSum], threads: Int, log: inout ImportLog) {
+            // Instruments says "Blocked"; the kernel's states are sleeping ones.
+            let instruments = trace.format == .xctrace
+            let waiting = instruments ? "blocked" : "sleeping"
+            let unknown = instruments ? "unknown (no thread-state row)" : "unknown (before its thread's first event)"
             log.note(
                 trace.file,
-                "the trace has scheduler events (sched_switch) for \(plural(threads, "thread")): each task's time running, runnable (waiting for a CPU) and sleeping (waiting: I/O, a lock, a message) follows\(rules.cost == .running ? "; the costs are the running times (--cost running)" : "; --cost running makes the running time the cost")"
+                "the trace has \(trace.scheduleSource ?? "scheduler events (sched_switch)") for \(plural(threads, "thread")): each task's time running, runnable (waiting for a CPU) and \(waiting) (waiting: I/O, a lock, a message) follows\(rules.cost == .running ? "; the costs are the running times (--cost running)" : "; --cost running makes the running time the cost")"
             )
             for sum in sums {
                 let wall = sum.wall
@@ -405,17 +409,17 @@ extension SliceSelection {
                 }
                 var parts = [
                     part("running", sum.sched.running), part("runnable", sum.sched.runnable),
-                    part("sleeping", sum.sched.sleeping),
+                    part(waiting, sum.sched.sleeping),
                 ]
                 if sum.sched.unknown > 0 {
-                    parts.append(part("unknown (before its thread's first event)", sum.sched.unknown))
+                    parts.append(part(unknown, sum.sched.unknown))
                 }
                 log.note(
                     trace.file, "'\(sum.id)' \(formatMillis(nanos: wall)) ms: \(parts.joined(separator: ", "))")
                 if rules.cost == .running, sum.sched.unknown > 0 {
                     log.warning(
                         trace.file,
-                        "'\(sum.id)': \(formatMillis(nanos: sum.sched.unknown)) of its \(formatMillis(nanos: wall)) ms come before its thread's first scheduler event (its state is unknown there): that time is counted as running"
+                        "'\(sum.id)': \(formatMillis(nanos: sum.sched.unknown)) of its \(formatMillis(nanos: wall)) ms \(instruments ? "are not covered by a thread-state row" : "come before its thread's first scheduler event") (its state is unknown there): that time is counted as running"
                     )
                 }
             }

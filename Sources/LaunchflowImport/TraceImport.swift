@@ -36,6 +36,23 @@ public enum TraceImport {
 
         var runs: [ImportedRun] = []
         var payloads: [(file: String, payload: MetricKitReader.Payload)] = []
+        // Instruments exports of one recording (one per table) make one trace;
+        // a table already in the group starts the next recording.
+        var recording: [XctraceExport] = []
+        func select(_ trace: inout Trace) {
+            if let run = SliceSelection.run(
+                of: &trace, rules: rules, mainThread: request.options.mainThread,
+                process: request.options.process, log: &log)
+            {
+                runs.append(run)
+            }
+        }
+        func endRecording() {
+            guard !recording.isEmpty else { return }
+            var trace = XctraceExport.trace(of: recording)
+            recording = []
+            select(&trace)
+        }
         for path in request.traces {
             let bytes: [UInt8]
             do {
@@ -45,20 +62,21 @@ public enum TraceImport {
                 continue
             }
             let report = progress.map { report in { (done: Int) in report(path, done, bytes.count) } }
-            switch read(bytes, file: path, format: request.options.format, log: &log, progress: report) {
+            switch readInput(bytes, file: path, format: request.options.format, log: &log, progress: report) {
             case .trace(var trace)?:
-                if let run = SliceSelection.run(
-                    of: &trace, rules: rules, mainThread: request.options.mainThread,
-                    process: request.options.process, log: &log)
-                {
-                    runs.append(run)
-                }
+                endRecording()
+                select(&trace)
+            case .xctrace(let export)?:
+                let held = Set(recording.flatMap(\.tables))
+                if export.tables.contains(where: held.contains) { endRecording() }
+                recording.append(export)
             case .metricKit(let payload)?:
                 payloads.append((path, payload))
             case nil:
                 continue
             }
         }
+        endRecording()
         if !runs.isEmpty, !payloads.isEmpty {
             log.error(
                 payloads[0].file,
@@ -79,11 +97,21 @@ public enum TraceImport {
     enum Input {
         case trace(Trace)
         case metricKit(MetricKitReader.Payload)
+        /// One Instruments export, to be merged with the other exports of its recording.
+        case xctrace(XctraceExport)
     }
 
     /// Reads one file in its format (`--from`, or detected from the content);
-    /// a gzip'd file is decompressed first.
+    /// a gzip'd file is decompressed first. An Instruments export is a trace of its own.
     static func read(
+        _ bytes: [UInt8], file: String, format: ImportFormat?, log: inout ImportLog, progress: ((Int) -> Void)?
+    ) -> Input? {
+        let input = readInput(bytes, file: file, format: format, log: &log, progress: progress)
+        if case .xctrace(let export)? = input { return .trace(XctraceExport.trace(of: [export])) }
+        return input
+    }
+
+    static func readInput(
         _ bytes: [UInt8], file: String, format: ImportFormat?, log: inout ImportLog, progress: ((Int) -> Void)?
     ) -> Input? {
         var bytes = bytes
@@ -115,6 +143,8 @@ public enum TraceImport {
                 }
                 return MetricKitReader.read(bytes, file: file, log: &log).map { .metricKit($0) }
             }
+        case .xctrace?:
+            return XctraceReader.read(bytes, file: file, log: &log).map { .xctrace($0) }
         case .atrace?:
             return AtraceReader.read(bytes, file: file, log: &log, progress: progress).map { .trace($0) }
         case .metrickit?:
@@ -130,16 +160,18 @@ public enum TraceImport {
         case nil:
             log.error(
                 file,
-                "unknown format: expected a Perfetto protobuf trace, Chrome trace JSON ({\"traceEvents\": [...]} or [...]), atrace/systrace text ('# tracer:' or tracing_mark_write lines) or a MetricKit payload, plain or gzip'd; --from perfetto|chrome|atrace|metrickit says which"
+                "unknown format: expected a Perfetto protobuf trace, Chrome trace JSON ({\"traceEvents\": [...]} or [...]), atrace/systrace text ('# tracer:' or tracing_mark_write lines), a MetricKit payload or an Instruments export (xctrace export XML), plain or gzip'd; --from perfetto|chrome|atrace|metrickit|xctrace says which"
             )
             return nil
         }
     }
 
     /// A Perfetto protobuf trace, JSON (a Chrome trace or a MetricKit payload,
-    /// told apart while reading) or atrace text.
+    /// told apart while reading), XML (an Instruments export: its reader
+    /// checks the root element) or atrace text.
     static func detect(_ bytes: [UInt8]) -> ImportFormat? {
         if PerfettoReader.looksLikePerfetto(bytes) { return .perfetto }
+        if XctraceReader.looksLikeXML(bytes) { return .xctrace }
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while i < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[i]) { i += 1 }
         guard i < bytes.count else { return nil }

@@ -13,6 +13,7 @@ struct Trace {
         case atrace = "atrace text"
         case launchflow = "launchflow trace"
         case perfetto = "Perfetto trace"
+        case xctrace = "Instruments export"
     }
 
     var file: String
@@ -45,6 +46,12 @@ struct Trace {
     var lines: LineIndex
     /// Thread states from the kernel's scheduler events (Perfetto `sched_switch`), when the trace has them.
     var schedule: SchedTimeline?
+    /// Where ``schedule`` comes from, for notes (nil: the kernel's `sched_switch` events).
+    var scheduleSource: String?
+    /// Instruments' App Launch phases (`life-cycle-period`), by process then time.
+    var lifecycle: [XctracePhase] = []
+    /// The process the recording launched (Instruments exports), when the trace says.
+    var launchedPID: Int?
     /// What the reader left out, in one line each (notes: nothing is dropped silently).
     var readerNotes: [String] = []
 
@@ -102,6 +109,8 @@ struct TraceThread {
     var pid: Int
     var tid: Int
     var name: String?
+    /// The trace says this is its process's main thread (Instruments' "Main Thread").
+    var isMain = false
 }
 
 extension Trace {
@@ -111,6 +120,7 @@ extension Trace {
         switch format {
         case .atrace: describe(thread: thread)
         case .perfetto: "\(describe(thread: thread)), the packet at byte \(offset)"
+        case .xctrace: "\(describe(thread: thread)), signpost row \(event)"
         case .chrome, .launchflow: "traceEvents[\(event)]"
         }
     }
