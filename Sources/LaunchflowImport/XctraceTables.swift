@@ -206,8 +206,7 @@ struct XctraceTables {
             continued.append("node \(node) has no schema: its rows continue table '\(previous.schema)'")
         }
         current!.rows += 1
-        guard var table = current, table.usable, !rowFailed else { return }
-        defer { current = table }
+        guard let table = current, table.usable, !rowFailed else { return }
         guard let kind = table.kind else {
             skipped[table.schema, default: 0] += 1
             return
