@@ -843,7 +843,13 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
     for i, t in enumerate(T):
         if t["doneMs"] != t["endMs"] + sc.latency[i]:
             bad.append(f"{t['id']} done != end + latency")
-        if t["endMs"] - t["startMs"] != sc.cost[i]:
+        if sim.contended:
+            # (§3.10) stretched, never shortened; the main thread at full speed with
+            # mainThreadPriority
+            exact = sc.main_thread_priority and t["thread"] == "main"
+            if t["endMs"] - t["startMs"] < sc.cost[i] or (exact and t["endMs"] - t["startMs"] != sc.cost[i]):
+                bad.append(f"{t['id']} duration {t['endMs'] - t['startMs']} for cost {sc.cost[i]}")
+        elif t["endMs"] - t["startMs"] != sc.cost[i]:
             bad.append(f"{t['id']} duration")
         if not (t0 <= t["readyMs"] <= t["startMs"]):
             bad.append(f"{t['id']} ready/start")
@@ -911,7 +917,9 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
             if x["atMs"] <= s < x["startMs"]:
                 bad.append(f"idle step at {s} with input {x['name']} pending")
         for i, t in enumerate(T):
-            if (sc.main_only[i] and not sim.eff_idle[i] and t["readyMs"] < s < t["startMs"]
+            # (§3.11) under operationQueue a task reaches the main queue at its admission
+            queued = sim.mq_at[i] if sim.op_mode else t["readyMs"]
+            if (sc.main_only[i] and not sim.eff_idle[i] and queued is not None and queued < s < t["startMs"]
                     and sim.iter_of[i] != 0):
                 bad.append(f"idle step at {s} while {t['id']} waits in the main queue")
         if idle_mode_of(sc, idle_mode) == "oneByOne" and len(taken) != 1:
@@ -940,6 +948,54 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
         bad.append("launch before the last done")
     if strategy == "anchored" and any(sc.first_frame) and m["timeToFirstFrameMs"] != o["commits"][0]["presentedMs"]:
         bad.append("anchored: the first frame is not iteration 0's commit")
+    bad += invariants_new_keys(sc, sim, o)
+    return bad
+
+
+def invariants_new_keys(sc, sim, o):
+    """Properties §3.10 and §3.11 imply (nothing to check for a scenario without them)."""
+    bad = []
+    T = o["tasks"]
+    m = o["metrics"]
+    if sim.contended:
+        for c in o["commits"]:
+            d = c["endMs"] - c["startMs"]
+            if d < sc.commit_cost or (sc.main_thread_priority and d != sc.commit_cost):
+                bad.append(f"commit {c} for commitCost {sc.commit_cost}")
+        for k, x in enumerate(o["inputs"]):
+            d = x["endMs"] - x["startMs"]
+            if d < sc.inputs[k][2] or (sc.main_thread_priority and d != sc.inputs[k][2]):
+                bad.append(f"input {x['name']} duration")
+        if m["cpuUtilization"] > 1 + 1e-12:
+            bad.append(f"cpuUtilization {m['cpuUtilization']} > 1 with {sc.cpu_count()} cpus")
+        if sc.cpus == 1 and not sc.main_thread_priority:
+            # one CPU: the work is done one µs at a time, so the launch lasts at least
+            # t0 + every cost (tasks, inputs, commits)
+            work = (sum(sc.cost) + sum(c for (_, _, c) in sc.inputs)
+                    + len(o["commits"]) * sc.commit_cost)
+            if max(m["launchCompleteMs"], o["commits"][-1]["endMs"]) < sim.t0 + work:
+                bad.append("one cpu: finished before all the work could be done")
+    busy = (sim.t0 + sum(t["endMs"] - t["startMs"] for t in T if t["thread"] == "main")
+            + sum(x["endMs"] - x["startMs"] for x in o["inputs"])
+            + sum(c["endMs"] - c["startMs"] for c in o["commits"]))
+    if m["mainThreadBusyMs"] != busy:
+        bad.append("mainThreadBusyMs is not the main thread's wall time on its items")
+    if sim.op_mode:
+        ops = [i for i in range(sc.n) if sim.in_op[i]]
+        per_iter = {}
+        for i in ops:
+            per_iter.setdefault(sim.iter_of[i], []).append(sc.ids[i])
+            if sim.op_admitted[i] is None or not (T[i]["readyMs"] <= sim.op_admitted[i] <= T[i]["startMs"]):
+                bad.append(f"{sc.ids[i]}: operation queue admission {sim.op_admitted[i]} out of place")
+            if sim.iterations[sim.iter_of[i]][0] < sim.op_admitted[i]:
+                bad.append(f"{sc.ids[i]} runs in an iteration that started before its admission")
+        for it, ids in per_iter.items():
+            if len(ids) > 1:
+                bad.append(f"iteration {it} runs {len(ids)} operations: {ids}")
+        iv = sorted((sim.op_admitted[i], T[i]["doneMs"], sc.ids[i]) for i in ops)
+        for a, b in zip(iv, iv[1:]):
+            if b[0] < a[1]:
+                bad.append(f"operation queue: {a[2]} and {b[2]} in flight together")
     return bad
 
 
@@ -986,6 +1042,33 @@ def test_invariants_random_v21():
                 for b in probs[:3]:
                     FAILS.append(f"invariant v2.1 gen 4244/{k} {s} mc={mc} idle={im}: {b}")
     check("v2.1 generator: scenarios with after tasks", uses > 100, True)
+
+
+def test_invariants_random_new_keys():
+    # gen_scenarios --new-keys: v2.1 and v2 scenarios with cpus / mainThreadPriority /
+    # mainExecutor, 6 runs each (x 2 idle modes)
+    import gen_scenarios as gen
+    contended = op = 0
+    for k in range(300):
+        sc = gen.gen_scenario(4246, k, v2=(k % 3 == 2), new_keys=True)
+        if len(sc["tasks"]) > 200:
+            continue
+        S = ref.Scenario(sc)
+        contended += S.contended()
+        op += S.main_executor == "operationQueue"
+        runs = [("serial", None), ("priority", None), ("dag", None), ("anchored", None),
+                ("dag", 1), ("anchored", 2)]
+        modes = [None, "oneByOne"] if any(t.get("idle") for t in sc["tasks"]) else [None]
+        for s, mc in runs:
+            for im in modes:
+                try:
+                    probs = invariants_v2(sc, s, mc, im)
+                except Exception as e:      # noqa: BLE001  (SimulationStuck included)
+                    probs = [f"raised {e!r}"]
+                for b in probs[:3]:
+                    FAILS.append(f"invariant new keys gen 4246/{k} {s} mc={mc} idle={im}: {b}")
+    check("new-keys generator: contended scenarios", contended > 100, True)
+    check("new-keys generator: operationQueue scenarios", op > 80, True)
 
 
 
@@ -1641,6 +1724,18 @@ def test_cpus_rounding():
                                              "z": ("worker-1", 1, 6001, 6001, 6001)})
     sc["tasks"] = sc["tasks"][:2]
     check("C7 not visited", tasks_by_id(run(sc, "dag"))["a"], ("worker-1", 0, 0, 6 * MS))
+    # (b2) the main thread's item is floored the same way: cores 3, cpus 2; m (main,
+    # 1 ms), a (1 µs), b (1 ms).  Iteration 0 commits at 0, iteration 1 runs m;
+    # R = 3: rate 2/3 each; a projected ceil(1 * 3 / 2) = 2.  At 2 a ends; m and b
+    # lose floor(2 * 2 / 3) = 1 (999 left), then R = 2: rate 1, both end 1001;
+    # m's commit at 1.001 is on screen at 2.  busy = 1.001.
+    sc = {"name": "C7m", "device": {"cores": 3, "cpus": 2, "refreshRate": 1000}, "tasks": [
+        {"id": "m", "cost": 1, "mainThreadOnly": True}, {"id": "a", "cost": 0.001}, {"id": "b", "cost": 1}]}
+    o = run(sc, "dag")
+    check("C7m main floored", tasks_by_id(o), {"m": ("main", 0, 0, 1001), "a": ("worker-1", 0, 0, 2),
+                                               "b": ("worker-2", 0, 0, 1001)})
+    check("C7m commits", commits(o), [(0, 0, 0), (1001, 1001, 2 * MS)])
+    check("C7m busy", o["metrics"]["mainThreadBusyMs"], 1001)
     # (c) P is a visited instant only in a scenario with an after task: cores 4,
     # cpus 1, renderTime 0.5; a, b, c (1 ms) at 1/3; u (1 ms).  No firstFrame task:
     # iteration 0's commit (at 0) is the first frame, P = ceil(500 / 1000) x 1000 = 1000.
