@@ -1988,6 +1988,37 @@ def test_operation_queue_dag_anchored_serial_priority():
               ref.dumps(ref.simulate(dict(sc, mainExecutor="dispatch"), s)))
 
 
+def test_operation_queue_closure_task_after_dfl():
+    # A closure task that becomes ready only after dFL returned still goes to the
+    # main queue (closure membership decides, NOTES "Questions from §3.10-3.11", Q6).
+    # cores 2, commitCost 0, operationQueue, dag; k (worker 1, anchor, queue q),
+    # x (worker 2), X (main 1, queue q, needs x: in the closure as k's queue-mate),
+    # m, n, p (main 1 each).  At 0: q admits k; the operation queue admits m; dFL
+    # blocked; worker-1 takes k (c = 0) 0-1.  At 1 k is done: dFL returns (blocked
+    # 1 ms), commit 1; iteration 1: m 1-2; worker-1: x 1-3.  At 2 n is admitted:
+    # iteration 2, n 2-3.  At 3, step 1: n done (the operation queue is free), x
+    # done: X ready, q admits X -> the main queue (closure); then the operation
+    # queue admits p -> the main queue.  Iteration 3 snapshots [X, p] (same instant,
+    # X's rank (0,0,2) first): X 3-4, p 4-5, commit 5.  Commits 1, 2, 3, 5.
+    # (Sending X through the operation queue instead would give X 3-4 and p 4-5 in
+    # two iterations: 5 frames.)
+    sc = {"name": "O8", "device": {"cores": 2, "refreshRate": 1000},
+          "mainExecutor": "operationQueue", "tasks": [
+              {"id": "k", "cost": 1, "anchor": True, "queue": "q"},
+              {"id": "x", "cost": 2},
+              {"id": "X", "cost": 1, "mainThreadOnly": True, "queue": "q", "dependsOn": ["x"]},
+              {"id": "m", "cost": 1, "mainThreadOnly": True},
+              {"id": "n", "cost": 1, "mainThreadOnly": True},
+              {"id": "p", "cost": 1, "mainThreadOnly": True}]}
+    o = run(sc, "dag")
+    check("O8 tasks", tasks_by_id(o), {"k": ("worker-1", 0, 0, 1 * MS), "x": ("worker-1", 0, 1 * MS, 3 * MS),
+                                       "X": ("main", 3 * MS, 3 * MS, 4 * MS),
+                                       "m": ("main", 0, 1 * MS, 2 * MS), "n": ("main", 0, 2 * MS, 3 * MS),
+                                       "p": ("main", 0, 4 * MS, 5 * MS)})
+    check("O8 commits", [c[1] for c in commits(o)], [1 * MS, 2 * MS, 3 * MS, 5 * MS])
+    check("O8 metrics", mets(o, "mainThreadBlockedMs", "frames", "launchCompleteMs"), (1 * MS, 4, 5 * MS))
+
+
 def test_new_keys_validation():
     bad = [
         ({"cpus": 0}, "device.cpus"), ({"cpus": 1025}, "device.cpus"), ({"cpus": 2.5}, "not an integer"),
