@@ -11,7 +11,21 @@ enum ScenarioBuilder {
         checkLimits(merged, log: &log)
         guard !log.hasErrors else { throw ImportError(log) }
         let scenario = try scenario(from: merged, log: &log)
-        return ImportOutcome(scenario: scenario.jsonBytes(), log: log, summary: summary(merged), changes: [])
+        return ImportOutcome(
+            scenario: scenario.jsonBytes(), log: log, summary: summary(merged) + firstFrames(merged, scenario),
+            changes: [])
+    }
+
+    /// Instruments' App Launch: the measured first frame (the median over the
+    /// recordings) beside the one the imported scenario simulates under dag.
+    static func firstFrames(_ merged: MergedImport, _ scenario: Scenario) -> String {
+        let measured = merged.runs.compactMap(\.measuredFirstFrame).sorted()
+        guard !measured.isEmpty else { return "" }
+        let simulated = LaunchEngine(scenario).metrics(.dag).timeToFirstFrame
+        let median = Percentile.interpolated(50, ofSorted: measured)
+        let over = measured.count > 1 ? " (the median of \(measured.count) recordings)" : ""
+        return
+            "First frame: measured \(formatMillis(nanos: median)) ms\(over), from the start of Process Creation to the end of Initial Frame Rendering; simulated (dag, this scenario as imported) \(formatMillis(simulated)) ms\(scenario.tasks.contains { $0.firstFrame } ? "" : " (no task is marked firstFrame yet: mark those the first frame waits for, then compare with calibrate)").\n"
     }
 
     /// Errors for what the model cannot hold: a time over an hour (MODEL.md

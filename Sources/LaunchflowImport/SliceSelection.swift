@@ -157,6 +157,13 @@ enum SliceSelection {
             let main = threads.filter { trace.threads[$0].isMain || trace.threads[$0].name == "main" }
             if main.count == 1 { return App(pid: pid, mainThread: Int32(main[0])) }
             let name = trace.processNames[pid].map { "'\($0)' " } ?? ""
+            if threads.isEmpty {
+                log.error(
+                    trace.file,
+                    "the exports have no signpost intervals of process \(name)(pid \(pid)), the launched app: export its os-signpost-interval (or os-signpost) table too"
+                )
+                return nil
+            }
             log.error(
                 trace.file,
                 "process \(name)(pid \(pid)) \(trace.lifecycle.isEmpty ? "has the most intervals" : "is the launched app (life-cycle-period)"), but \(main.isEmpty ? "none of its threads is the one Instruments names 'Main Thread'" : "several of its threads are named as its main thread"): name it with --main-thread TID (or the app with --process NAME). Its threads: \(threads.isEmpty ? "none" : describe(threads))"

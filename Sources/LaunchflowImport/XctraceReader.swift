@@ -30,6 +30,15 @@ enum XctraceReader {
 
     /// The export in `bytes`, or nil after recording errors in `log`.
     static func read(_ bytes: [UInt8], file: String, log: inout ImportLog) -> XctraceExport? {
+        // xctrace writes UTF-8; Foundation's parser traps on names that are not
+        // (libxml2 passes them on), so the bytes are checked first.
+        if let bad = firstInvalidUTF8(bytes) {
+            let line = bytes[..<bad].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            log.error(
+                file,
+                "not well-formed XML: byte \(bad) is not UTF-8 (a corrupt export?); nothing was imported", line: line)
+            return nil
+        }
         let reader = XMLDocumentReader(file: file)
         let ok = bytes.withUnsafeBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return false }
@@ -58,6 +67,48 @@ enum XctraceReader {
         guard !reader.log.hasErrors else { return nil }
         reader.tables.finishFile()
         return reader.tables.export
+    }
+}
+
+/// The offset of the first byte that is not part of valid UTF-8, or nil.
+///
+/// - Complexity: O(n), no allocation.
+func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { b -> Int? in
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0:
+                length = 3
+                low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED:
+                length = 3
+                high = 0x9F
+            case 0xF0:
+                length = 4
+                low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4:
+                length = 4
+                high = 0x8F
+            default: return i
+            }
+            guard i + length <= n, b[i + 1] >= low, b[i + 1] <= high else { return i }
+            for k in 2..<max(length, 2) where b[i + k] & 0xC0 != 0x80 { return i }
+            i += length
+        }
+        return nil
     }
 }
 

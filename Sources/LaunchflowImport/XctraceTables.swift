@@ -402,13 +402,22 @@ struct CellReader {
     }
 
     /// `Main Thread 0x12aa (App, pid: 581)` → `Main Thread`; `worker 0x1f (App, pid: 5)` → `worker`.
+    /// The name is what precedes the first ` 0x<hex> (`; without one, what precedes the last ` (`.
     static func threadName(_ fmt: String) -> String? {
         var name = Substring(fmt)
-        if name.hasSuffix(")"), let open = name.range(of: " (", options: .backwards) {
-            name = name[..<open.lowerBound]
+        var search = name.startIndex
+        var found = false
+        while let hex = name.range(of: " 0x", range: search..<name.endIndex) {
+            let digits = name[hex.upperBound...].prefix { $0.isHexDigit }
+            if !digits.isEmpty, name[digits.endIndex...].hasPrefix(" (") || digits.endIndex == name.endIndex {
+                name = name[..<hex.lowerBound]
+                found = true
+                break
+            }
+            search = hex.upperBound
         }
-        if let space = name.lastIndex(of: " "), name[name.index(after: space)...].hasPrefix("0x") {
-            name = name[..<space]
+        if !found, name.hasSuffix(")"), let open = name.range(of: " (", options: .backwards) {
+            name = name[..<open.lowerBound]
         }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? nil : trimmed
