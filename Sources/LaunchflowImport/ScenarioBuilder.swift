@@ -148,7 +148,8 @@ enum ScenarioBuilder {
         } else if runs[0].isDistribution {
             text += ": cost is the histogram's median, costP90 its 90th percentile"
         } else if runs[0].runningCost {
-            text += ": costs are the time the slices' threads were running (sched_switch)"
+            let source = runs[0].format == Trace.Format.xctrace.rawValue ? "Instruments' thread-state" : "sched_switch"
+            text += ": costs are the time the slices' threads were running (\(source))"
         } else {
             text += ": costs are the slices' wall times"
         }

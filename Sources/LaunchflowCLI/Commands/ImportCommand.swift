@@ -7,12 +7,12 @@ enum ImportCommand {
     static let spec = CommandSpec(
         name: "import",
         abstract:
-            "Build a scenario from traces (or refresh an existing one's costs): Perfetto, Chrome JSON, atrace, MetricKit.",
+            "Build a scenario from traces (or refresh an existing one's costs): Perfetto, Chrome JSON, atrace, MetricKit,\nInstruments.",
         arguments: [
             ArgumentSpec(
                 name: "trace",
                 help:
-                    "Trace files: Perfetto protobuf traces (.perfetto-trace,\n.pftrace), Chrome Trace Event JSON (also launchflow's\n--format trace), atrace/systrace text, MetricKit payloads;\nplain or gzip'd. Several traces of one launch: cost =\nmedian, costP90 = p90.",
+                    "Trace files: Perfetto protobuf traces (.perfetto-trace,\n.pftrace), Chrome Trace Event JSON (also launchflow's\n--format trace), atrace/systrace text, MetricKit payloads,\nInstruments exports (xctrace export XML; one file per\ntable of one recording are merged); plain or gzip'd. Several traces of one launch: cost =\nmedian, costP90 = p90.",
                 repeatable: true)
         ],
         options: [
@@ -28,7 +28,7 @@ enum ImportCommand {
             ),
             OptionSpec(
                 name: "from", value: "<format>",
-                help: "perfetto, chrome, atrace or metrickit (default: detected\nfrom the content).",
+                help: "perfetto, chrome, atrace, metrickit or xctrace (default:\ndetected from the content).",
                 choices: ImportFormat.allCases.map(\.rawValue)),
             OptionSpec(
                 name: "match", value: "<regex>",
