@@ -104,8 +104,12 @@ images: build
 test: deps deps-browser deps-perfetto
 	@echo "== lint (swift format, .swift-format)"
 	@$(MAKE) --no-print-directory lint
-	@echo "== build (debug; the first build of a clone takes 2-3 minutes, quietly) and tests (swift test: unit, command line, pictures, browser)"
+	@echo "== build (debug; the first build of a clone takes 2-3 minutes, quietly) and tests (swift test: unit, command line, pictures, browser, the runtime on real run loops)"
 	@$(SWIFT) test -q --disable-xctest
+	@echo "== the runtime under the thread sanitizer (the replay host built with --sanitize=thread, its real runs again: a race fails them)"
+	@$(SWIFT) build -q --build-path .build/tsan --sanitize=thread --product launchflow-replay-host
+	@LAUNCHFLOW_REPLAY_HOST=.build/tsan/debug/launchflow-replay-host $(SWIFT) test -q --disable-xctest --skip-build \
+		--filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)'
 	@echo "== the Python reference's own tests"
 	@python3 Tools/reference/test_ref.py
 	@echo "== cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300)"

@@ -4,6 +4,8 @@ import PackageDescription
 // Layers, each in its own folder (see README "Code map"); each depends only on those above it:
 //   LaunchflowModel   the scenario (keys, decoder, validation, writer) and the strategies' rules (plans,
 //                     policies, ranking): what the simulator and the runtime share — Foundation only
+//   LaunchflowRuntime the launch scheduler an app links: the rules on the real run loop (Model, CoreFoundation,
+//                     Dispatch, Synchronization — never the simulator)
 //   LaunchflowCore    the simulator: engine, metrics, advise, check, output — no Graphviz, no zlib
 //   CZlib             zlib, for gzip'd Perfetto traces (only LaunchflowImport/Gzip.swift imports it)
 //   LaunchflowImport  traces and measurements in: import, calibrate (Core + CZlib)
@@ -14,11 +16,13 @@ let package = Package(
     name: "launchflow",
     products: [
         .executable(name: "launchflow", targets: ["launchflow"]),
+        .library(name: "LaunchflowRuntime", targets: ["LaunchflowRuntime"]),
         .library(name: "LaunchflowCore", targets: ["LaunchflowCore"]),
         .library(name: "LaunchflowImport", targets: ["LaunchflowImport"]),
     ],
     targets: [
         .target(name: "LaunchflowModel"),
+        .target(name: "LaunchflowRuntime", dependencies: ["LaunchflowModel"]),
         .target(name: "LaunchflowCore", dependencies: ["LaunchflowModel"]),
         .target(name: "LaunchflowImport", dependencies: ["LaunchflowCore", "CZlib"]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -33,6 +37,8 @@ let package = Package(
             resources: [.copy("Report/report.js"), .copy("Report/report.css")]),
         .target(name: "LaunchflowCLI", dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowRender"]),
         .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI"]),
+        // The child process `launchflow replay` runs: a scenario on the runtime, with spinning bodies.
+        .executableTarget(name: "launchflow-replay-host", dependencies: ["LaunchflowRuntime"]),
         .executableTarget(name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
         // Tests in three targets — the model and the library (unit), the command line, and the report in a
         // browser (headless Chromium) — sharing Tests/LaunchflowTests/Support (a symbolic link in the other two)
@@ -50,6 +56,11 @@ let package = Package(
             name: "LaunchflowBrowserTests",
             dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowCLI", "LaunchflowRender", "launchflow"]
         ),
+        // The runtime: resolution and its errors in process; real runs in a child process each
+        // (launchflow-replay-host: a fresh main run loop, the test runner's own left alone).
+        .testTarget(
+            name: "LaunchflowRuntimeTests",
+            dependencies: ["LaunchflowRuntime", "LaunchflowCore", "launchflow-replay-host", "launchflow"]),
         .testTarget(
             name: "LaunchflowRenderTests", dependencies: ["LaunchflowCore", "LaunchflowRender", "launchflow-bench"]),
     ]

@@ -1,0 +1,92 @@
+/// What one launch did: for every task its thread, run-loop iteration,
+/// ready, start, end and done times (µs from the launch clock's origin), its
+/// outcome; the commits; the time `didFinishLaunching` blocked the main
+/// thread; and what went wrong.
+///
+/// ``schedule`` is the same type the simulator produces, written as
+/// launchflow's trace (``traceJSON()``: `launchflow import` reads it back to
+/// the same tasks, threads, keys and dependencies, and `launchflow calibrate
+/// --trace` puts it beside the simulation) and as a scenario with the
+/// measured costs (``scenarioJSON()``).
+public struct LaunchRecord: Sendable {
+    /// The launch as run: the tasks with their measured costs and latencies.
+    public let measuredScenario: Scenario
+    /// Where and when everything ran, as a simulated schedule is (thread 0 is
+    /// `main`, k is `worker-k`).
+    public let schedule: Schedule
+    public let outcomes: [TaskOutcome]
+    public let problems: [LaunchProblem]
+    /// Differences between code and file (kept dependencies).
+    public let warnings: [Diagnostic]
+
+    init(resolved: ResolvedLaunch, strategy: Strategy, workers: Int, idleMode: IdleMode, state: SchedulerState) {
+        let scenario = resolved.scenario
+        var runs = state.runs
+        let t0 = state.launch.start
+        // Tasks that never ran (skipped before they were handed over: not possible; kept for safety) start at t0.
+        for i in runs.indices where runs[i].thread < 0 {
+            runs[i] = TaskRun(
+                thread: 0, iteration: 0, ready: t0, start: t0, end: t0, done: t0, madeReady: t0, released: t0)
+        }
+        let costs = runs.map { $0.end - $0.start }
+        let latencies = runs.map { $0.done - $0.end }
+        let commitCost = Self.median(state.commits.map { $0.end - $0.start })
+        let tasks = zip(scenario.tasks, zip(costs, latencies)).map { task, measured in
+            var task = task
+            task.cost = measured.0
+            task.latency = measured.1
+            task.costP90 = nil
+            task.latencyP90 = nil
+            return task
+        }
+        let preMain = Self.preMain(scenario.preMain, total: t0)
+        var device = scenario.device
+        device.cores = workers + 1
+        device.commitCost = commitCost
+        measuredScenario =
+            (try? Scenario(
+                name: scenario.name, description: scenario.description, device: device, preMain: preMain,
+                tasks: tasks, budgets: scenario.budgets, schema: scenario.schema, idleMode: idleMode)) ?? scenario
+        var spans: [TimeSpan] = []
+        var clock: Micros = 0
+        for phase in measuredScenario.preMain {
+            spans.append(TimeSpan(start: clock, end: clock + phase.cost))
+            clock += phase.cost
+        }
+        schedule = Schedule(
+            scenario: measuredScenario, strategy: strategy, maxConcurrent: nil, costs: costs, latencies: latencies,
+            t0: t0, preMain: spans, tasks: runs, commits: state.commits, blocked: state.blocked,
+            didFinishLaunching: state.launch, inputs: [], idleMode: idleMode)
+        outcomes = state.outcomes
+        problems = state.problems
+        warnings = resolved.warnings
+    }
+
+    /// launchflow's own trace format (Chrome trace JSON with launchflow's
+    /// metadata): `launchflow import` reads it back to the same tasks,
+    /// threads and dependencies.
+    public func traceJSON() -> [UInt8] { TraceExport.json(schedule, metrics: nil) }
+
+    /// The declared graph, dependencies included, with the measured costs and
+    /// latencies: a scenario nobody had to write (`launchflow simulate` reads it).
+    public func scenarioJSON() -> [UInt8] { measuredScenario.jsonBytes() }
+
+    /// The scenario's pre-main phases scaled to the time before
+    /// `didFinishLaunching` (one phase when it has none).
+    private static func preMain(_ phases: [PreMainPhase], total: Micros) -> [PreMainPhase] {
+        let declared = phases.reduce(0) { $0 + $1.cost }
+        guard total > 0 else { return [] }
+        guard declared > 0 else { return [PreMainPhase(name: "before didFinishLaunching", cost: total)] }
+        var left = total
+        return phases.enumerated().map { k, phase in
+            let cost = k == phases.count - 1 ? left : phase.cost * total / declared
+            left -= cost
+            return PreMainPhase(name: phase.name, cost: cost)
+        }
+    }
+
+    private static func median(_ values: [Micros]) -> Micros {
+        guard !values.isEmpty else { return 0 }
+        return values.sorted()[values.count / 2]
+    }
+}

@@ -1,0 +1,57 @@
+import CoreFoundation
+import Dispatch
+import Foundation
+
+// The run loop, the one place the runtime touches CoreFoundation. Apple's
+// spelling differs from swift-corelibs' in a few names; the shims below are
+// the only difference (docs/runtime.md, "On Apple platforms").
+
+/// The launch clock: µs since an origin, monotonic.
+struct LaunchClock: Sendable {
+    let origin: UInt64
+
+    init(origin: UInt64 = DispatchTime.now().uptimeNanoseconds) { self.origin = origin }
+
+    var now: Micros { Micros((DispatchTime.now().uptimeNanoseconds &- origin) / 1000) }
+}
+
+/// The run-loop modes the observers are added to.
+var commonModes: CFRunLoopMode {
+    #if canImport(Darwin)
+        CFRunLoopMode.commonModes
+    #else
+        kCFRunLoopCommonModes
+    #endif
+}
+
+/// The run loop's activity the observers watch: about to sleep.
+var beforeWaiting: CFOptionFlags { CFRunLoopActivity.beforeWaiting.rawValue }
+
+/// A BeforeWaiting observer on the main run loop, at `order` (Core
+/// Animation's commit observer is at 2,000,000), calling `body` on the main
+/// thread each time the loop is about to sleep.
+final class RunLoopObserver: @unchecked Sendable {
+    // @unchecked: `observer` is created, added and removed on the main thread only.
+    private var observer: CFRunLoopObserver?
+
+    @MainActor
+    init(order: Int, _ body: @escaping @MainActor () -> Void) {
+        observer = CFRunLoopObserverCreateWithHandler(kCFAllocatorDefault, beforeWaiting, true, CFIndex(order)) {
+            _, _ in MainActor.assumeIsolated { body() }
+        }
+        CFRunLoopAddObserver(CFRunLoopGetMain(), observer, commonModes)
+    }
+
+    @MainActor
+    func remove() {
+        guard let observer else { return }
+        CFRunLoopObserverInvalidate(observer)
+        self.observer = nil
+    }
+}
+
+/// Wakes the main run loop for one more iteration (an idle task left, or
+/// one made ready while it sleeps).
+func wakeMainRunLoop() {
+    CFRunLoopWakeUp(CFRunLoopGetMain())
+}

@@ -1,0 +1,163 @@
+/// The launch to run: the scenario (from code alone, or a scenario or plan
+/// file merged with the code) and each task's body, in the scenario's order.
+struct ResolvedLaunch: Sendable {
+    let scenario: Scenario
+    let bodies: [TaskBody]
+    /// Differences between the code and the file that do not stop the launch
+    /// (a dependency only one of them declares: kept).
+    let warnings: [Diagnostic]
+}
+
+/// Code and file together (docs/runtime.md, "Applying a plan"): the file wins
+/// for every scheduling key; a dependency either declares is kept (the code
+/// knows what data a task reads), and a difference is reported. Every
+/// problem is collected before anything runs.
+enum Resolution {
+    static func resolve(_ graph: LaunchGraph, file: String?, workers: Int) throws(LaunchError) -> ResolvedLaunch {
+        var problems: [Diagnostic] = []
+        var byID: [String: Int] = [:]
+        for (k, task) in graph.tasks.enumerated() {
+            if byID[task.id] != nil {
+                problems.append(
+                    Diagnostic(file: "", path: "tasks", taskID: task.id, message: "task '\(task.id)' is declared twice")
+                )
+            } else {
+                byID[task.id] = k
+            }
+        }
+        guard let file else { return try fromCode(graph, byID: byID, workers: workers, problems: problems) }
+        let loaded: Scenario
+        do {
+            loaded = try ScenarioLoader.load(path: file)
+        } catch {
+            throw LaunchError(problems + error.problems)
+        }
+        return try merge(graph, byID: byID, with: loaded, file: file, problems: problems)
+    }
+
+    private static func check(_ problems: [Diagnostic]) throws(LaunchError) {
+        if !problems.isEmpty { throw LaunchError(problems) }
+    }
+
+    /// The scenario of the code alone: a device with the pool's cores.
+    private static func fromCode(
+        _ graph: LaunchGraph, byID: [String: Int], workers: Int, problems: [Diagnostic]
+    ) throws(LaunchError) -> ResolvedLaunch {
+        var problems = problems
+        var tasks: [LaunchTask] = []
+        for (k, declaration) in graph.tasks.enumerated() {
+            let keys = declaration.keys
+            var dependsOn: [Int] = []
+            for (j, dependency) in keys.dependsOn.enumerated() {
+                if let d = byID[dependency] {
+                    dependsOn.append(d)
+                } else {
+                    problems.append(
+                        Diagnostic(
+                            file: "", path: "tasks[\(k)].dependsOn[\(j)]", taskID: declaration.id,
+                            message: "unknown task '\(dependency)'",
+                            suggestion: closestMatch(to: dependency, in: graph.tasks.map(\.id))))
+                }
+            }
+            tasks.append(
+                LaunchTask(
+                    id: declaration.id, cost: microseconds(fromMilliseconds: keys.costMs),
+                    mainThreadOnly: declaration.body.needsMainThread, priority: keys.priority,
+                    dependsOn: dependsOn, firstFrame: keys.firstFrame,
+                    delay: microseconds(fromMilliseconds: keys.delayMs), queue: keys.queue, idle: keys.idle,
+                    anchor: keys.anchor, group: keys.group, after: keys.afterFirstFrame ? .firstFrame : nil,
+                    fullyDrawn: keys.fullyDrawn))
+        }
+        try check(problems)
+        do {
+            let scenario = try Scenario(name: "launch", device: Device(cores: workers + 1), tasks: tasks)
+            return ResolvedLaunch(scenario: scenario, bodies: graph.tasks.map(\.body), warnings: [])
+        } catch {
+            throw LaunchError(error.problems)
+        }
+    }
+
+    /// The file's scenario with the code's bodies and dependencies.
+    private static func merge(
+        _ graph: LaunchGraph, byID: [String: Int], with loaded: Scenario, file: String, problems: [Diagnostic]
+    ) throws(LaunchError) -> ResolvedLaunch {
+        var problems = problems
+        var warnings: [Diagnostic] = []
+        let fileIDs = Dictionary(loaded.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for declaration in graph.tasks where fileIDs[declaration.id] == nil {
+            problems.append(
+                Diagnostic(
+                    file: file, path: "tasks", taskID: declaration.id,
+                    message: "task '\(declaration.id)' is declared in code but not in the file",
+                    suggestion: closestMatch(to: declaration.id, in: loaded.tasks.map(\.id))))
+        }
+        var tasks = loaded.tasks
+        var bodies: [TaskBody] = []
+        for (i, task) in loaded.tasks.enumerated() {
+            guard let k = byID[task.id] else {
+                problems.append(
+                    Diagnostic(
+                        file: file, path: "tasks[\(i)]", taskID: task.id,
+                        message: "task '\(task.id)' has no body in code",
+                        suggestion: closestMatch(to: task.id, in: graph.tasks.map(\.id))))
+                continue
+            }
+            let declaration = graph.tasks[k]
+            bodies.append(declaration.body)
+            if declaration.body.needsMainThread && !task.mainThreadOnly {
+                problems.append(
+                    Diagnostic(
+                        file: file, path: "tasks[\(i)].mainThreadOnly", taskID: task.id,
+                        message:
+                            "the code runs task '\(task.id)' on the main thread, the file says mainThreadOnly: false"))
+            }
+            // Dependencies: the file's and the code's together.
+            var dependsOn = task.dependsOn
+            for (j, dependency) in declaration.keys.dependsOn.enumerated() {
+                guard let d = fileIDs[dependency] else {
+                    problems.append(
+                        Diagnostic(
+                            file: "", path: "tasks[\(k)].dependsOn[\(j)]", taskID: task.id,
+                            message: "unknown task '\(dependency)' (in code)",
+                            suggestion: closestMatch(to: dependency, in: loaded.tasks.map(\.id))))
+                    continue
+                }
+                if !dependsOn.contains(d) {
+                    dependsOn.append(d)
+                    warnings.append(
+                        Diagnostic(
+                            .warning, file: file, path: "tasks[\(i)].dependsOn", taskID: task.id,
+                            message:
+                                "the code says task '\(task.id)' depends on '\(dependency)', the file does not; kept"))
+                }
+            }
+            // Code that declares no dependencies for a task leaves them to the file: nothing to report.
+            let codeDependencies = Set(declaration.keys.dependsOn)
+            for d in task.dependsOn where !codeDependencies.isEmpty && !codeDependencies.contains(loaded.tasks[d].id) {
+                warnings.append(
+                    Diagnostic(
+                        .warning, file: file, path: "tasks[\(i)].dependsOn", taskID: task.id,
+                        message:
+                            "the file says task '\(task.id)' depends on '\(loaded.tasks[d].id)', the code does not; kept"
+                    ))
+            }
+            tasks[i].dependsOn = dependsOn
+        }
+        try check(problems)
+        do {
+            let scenario = try Scenario(
+                name: loaded.name, description: loaded.description, device: loaded.device, preMain: loaded.preMain,
+                tasks: tasks, budgets: loaded.budgets, jitter: loaded.jitter, schema: loaded.schema,
+                idleMode: loaded.idleMode, inputs: loaded.inputs)
+            return ResolvedLaunch(scenario: scenario, bodies: bodies, warnings: warnings)
+        } catch {
+            // The merged dependencies can make a cycle the file alone did not have.
+            throw LaunchError(
+                error.problems.map { problem in
+                    var problem = problem
+                    if problem.file.isEmpty { problem.file = file }
+                    return problem
+                })
+        }
+    }
+}

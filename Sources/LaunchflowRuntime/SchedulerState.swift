@@ -1,0 +1,563 @@
+/// A main-thread hand-over: ordered by when it was handed over, then rank
+/// (MODEL.md §3: the main and idle queues).
+struct HandOver: Comparable {
+    var time: Micros
+    var rank: Int32
+    var task: Int32
+
+    static func < (a: Self, b: Self) -> Bool { (a.time, a.rank) < (b.time, b.rank) }
+}
+
+/// What the scheduler must do once it has left its lock.
+enum Effect {
+    /// Run `task` on worker `worker` (1-based, as in `worker-k`).
+    case startOnWorker(worker: Int, task: Int)
+    /// Hand these tasks, in this order, to the main dispatch queue.
+    case postToMain([Int])
+    /// Release `task` after `delay` µs (its `delay` key).
+    case releaseAfter(task: Int, delay: Micros)
+    /// `didFinishLaunching` is blocked and something changed.
+    case wakeLaunch
+    /// The main run loop sleeps with idle work waiting: one more iteration.
+    case wakeRunLoop
+    /// Start the completion watchdog of `task`.
+    case watch(task: Int)
+    /// Commit `index` ended at `time`: ask the frame clock when it is on screen.
+    case commitEnded(index: Int, at: Micros)
+    /// Release the tasks held for the first frame at `time` (µs; now or later).
+    case releaseHeld(at: Micros)
+    /// Every task is done and the iteration that finished them has committed.
+    case complete
+}
+
+/// What `didFinishLaunching` does next on the main thread.
+enum LaunchAction {
+    /// Run this task's body now (already started on the main thread), unless `skipped`.
+    case run(Int, skipped: Bool)
+    case block
+    case finish
+    /// It would wait forever: nothing in flight can wake it (the tasks it waits for).
+    case deadlock([Int])
+}
+
+/// The state of one launch: MODEL.md §3's machinery (a task's way from
+/// ready to done: delay, the first-frame hold, its queue, the main, idle and
+/// worker hand-overs, the run loop's iterations and commits) driven by real
+/// events instead of a clock. The strategy's decisions come from its
+/// ``LaunchPolicy`` — the same one the simulator's engine drives — and from
+/// its ``StrategyPlan`` (rank, routes, take-outs).
+///
+/// Only ever used under the ``Scheduler``'s lock; every method takes the
+/// launch clock's `now` (µs) and leaves what must be done outside the lock in
+/// ``effects``.
+struct SchedulerState {
+    private var policy: any LaunchPolicy & Sendable
+    private let plan: StrategyPlan
+    private let delay: [Micros]
+    private let queueOf: [Int32]
+    private let graph: TaskGraph
+    /// The `after` tasks (empty when the scenario has none) and the `firstFrame` tasks.
+    private let deferred: [Bool]
+    private let firstFrame: [Bool]
+    private let idleMode: IdleMode
+    private let maxInFlight: Int
+    private let failurePolicy: FailurePolicy
+
+    private(set) var runs: [TaskRun]
+    private(set) var outcomes: [TaskOutcome]
+    private(set) var commits: [Commit] = []
+    private(set) var blocked: [TimeSpan] = []
+    private(set) var launch = TimeSpan(start: 0, end: 0)
+    private(set) var problems: [LaunchProblem] = []
+    var effects: [Effect] = []
+
+    private var notDone: Int
+    private var ready: [Int32] = []
+    private var mainBatch: [HandOver] = []
+
+    // Serial queues: the task holding each (−1: free), the held tasks by rank.
+    private var holder: [Int32]
+    private var held: [MinHeap<Int32>]
+    private var touchedQueues: [Int32] = []
+    private var inline: [Bool]
+
+    // The main thread.
+    private var inLaunch = false
+    private(set) var launchReturned = false
+    private var blockedSince: Micros?
+    private(set) var launchWaiting = false
+    private var launchMain = MinHeap<HandOver>()
+    private var launchIdle = MinHeap<HandOver>()
+    private var idleQueue = MinHeap<HandOver>()
+    /// Tasks posted to the main dispatch queue and not started yet.
+    private var mainPending = 0
+    private(set) var iteration: Int32 = 0
+    private var iterationStart: Micros = 0
+    private var iterationRanWork = false
+    private var commitStart: Micros?
+
+    // The first frame: `firstFrame` tasks not yet run, the commit that
+    // showed it, and the `after` tasks held until it is on screen.
+    private let holdsForFirstFrame: Bool
+    private var firstFrameLeft: Int
+    private var firstFrameCommit: Int?
+    private var presented = false
+    private var heldForFirstFrame: [Int32] = []
+
+    // The workers.
+    private var readySet = MinHeap<Int32>()
+    private var freeWorkers: MinHeap<Int32>
+    private var inFlight = 0
+
+    // What can still wake a blocked `didFinishLaunching`: delays pending, tasks started and not done.
+    private var pendingDelays = 0
+    private var running = 0
+    /// A completion called before its body returned.
+    private var completedEarly: [Bool]
+    private var skip: [Bool]
+    private(set) var finished = false
+
+    init(
+        scenario: Scenario, plan: StrategyPlan, inputs: StrategyInputs, workers: Int, maxConcurrent: Int?,
+        idleMode: IdleMode, failurePolicy: FailurePolicy
+    ) {
+        let n = scenario.tasks.count
+        policy = plan.makePolicy()
+        self.plan = plan
+        delay = scenario.tasks.map(\.delay)
+        queueOf = inputs.queueOf
+        graph = inputs.graph
+        deferred = scenario.tasks.contains { $0.after != nil } ? scenario.tasks.map { $0.after != nil } : []
+        firstFrame = scenario.tasks.map(\.firstFrame)
+        holdsForFirstFrame = !deferred.isEmpty
+        firstFrameLeft = firstFrame.lazy.filter { $0 }.count
+        self.idleMode = idleMode
+        maxInFlight = plan.limitsConcurrency ? (maxConcurrent ?? .max) : .max
+        self.failurePolicy = failurePolicy
+        runs = Array(
+            repeating: TaskRun(
+                thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
+            count: n)
+        outcomes = Array(repeating: .notRun, count: n)
+        notDone = n
+        holder = [Int32](repeating: -1, count: inputs.queueCount)
+        held = [MinHeap<Int32>](repeating: MinHeap(), count: inputs.queueCount)
+        inline = [Bool](repeating: false, count: n)
+        freeWorkers = MinHeap((1...Int32(Swift.max(1, workers))).map { $0 })
+        completedEarly = [Bool](repeating: false, count: n)
+        skip = [Bool](repeating: false, count: n)
+    }
+
+    // MARK: didFinishLaunching (MODEL.md §3, iteration 0)
+
+    /// `didFinishLaunching` has started on the main thread.
+    mutating func beginLaunch(at now: Micros) {
+        inLaunch = true
+        launch = TimeSpan(start: now, end: now)
+        iterationStart = now
+        iterationRanWork = true
+        policy.launchBegan(ready: &ready)
+        settle(now)
+    }
+
+    /// What `didFinishLaunching` does next. A `.run` task has been started
+    /// on the main thread (its run recorded); run its body, then call ``ended(_:at:latencyPending:failure:)``.
+    mutating func nextLaunchAction(at now: Micros) -> LaunchAction {
+        launchWaiting = false
+        while true {
+            switch policy.nextLaunchStep() {
+            case .run(let task):
+                endBlock(now)
+                if !inline[task] { runs[task].handOver(at: launch.start) }
+                startOnMain(task, at: now)
+                return .run(task, skipped: skip[task])
+            case .release(let task):
+                inline[task] = true
+                runs[task].madeReady = now
+                release(task, at: now)
+                settle(now)
+            case .wait:
+                if plan.hasTakeOut, let item = launchMain.popMin() ?? launchIdle.popMin() {
+                    endBlock(now)
+                    startOnMain(Int(item.task), at: now)
+                    return .run(Int(item.task), skipped: skip[Int(item.task)])
+                }
+                if running == 0 && pendingDelays == 0 && readySet.isEmpty && touchedQueues.isEmpty {
+                    endBlock(now)
+                    return .deadlock((0..<runs.count).filter { outcomes[$0] == .notRun && runs[$0].thread < 0 })
+                }
+                if blockedSince == nil { blockedSince = now }
+                launchWaiting = true
+                return .block
+            case .finish:
+                endBlock(now)
+                returnFromLaunch(at: now)
+                return .finish
+            }
+        }
+    }
+
+    private mutating func returnFromLaunch(at now: Micros) {
+        inLaunch = false
+        launchReturned = true
+        launch.end = now
+        // What waited for a take-out goes back to its queue, in its order.
+        while let item = launchMain.popMin() { mainBatch.append(item) }
+        while let item = launchIdle.popMin() { idleQueue.push(item) }
+        policy.launchReturned(ready: &ready)
+        settle(now)
+    }
+
+    private mutating func endBlock(_ now: Micros) {
+        guard let since = blockedSince else { return }
+        if now > since { blocked.append(TimeSpan(start: since, end: now)) }
+        blockedSince = nil
+    }
+
+    // MARK: Tasks starting and ending
+
+    /// A main-queue block is about to run `task`: returns whether to run its body (false: skipped).
+    mutating func mainTaskStarts(_ task: Int, at now: Micros) -> Bool {
+        mainPending -= 1
+        startOnMain(task, at: now)
+        return !skip[task]
+    }
+
+    /// An idle task the idle step took is about to run: returns whether to run its body.
+    mutating func idleTaskStarts(_ task: Int, at now: Micros) -> Bool {
+        startOnMain(task, at: now)
+        return !skip[task]
+    }
+
+    private mutating func startOnMain(_ task: Int, at now: Micros) {
+        iterationRanWork = true
+        if firstFrame[task] { firstFrameLeft -= 1 }
+        runs[task].start(on: 0, iteration: iteration, at: now)
+        running += 1
+    }
+
+    /// A worker is about to run `task`: returns whether to run its body.
+    mutating func workerTaskStarts(_ task: Int, at now: Micros) -> Bool {
+        runs[task].start = now
+        return !skip[task]
+    }
+
+    /// Whether `task` is skipped (a dependency failed).
+    func isSkipped(_ task: Int) -> Bool { skip[task] }
+
+    /// `task`'s body returned (or threw: `failure`). With `latencyPending`
+    /// the task is done when its completion is called.
+    mutating func ended(_ task: Int, at now: Micros, latencyPending: Bool, failure: String? = nil) {
+        runs[task].end = now
+        runs[task].done = now
+        let worker = runs[task].thread
+        if worker > 0 { freeWorkers.push(worker) }
+        policy.taskEnded(task)
+        if let failure {
+            problems.append(
+                LaunchProblem(task: task, kind: .taskFailed, message: "task '\(taskID(task))' failed: \(failure)"))
+            fail(task, failure, at: now)
+        } else if skip[task] {
+            outcomes[task] = .skipped(because: skippedBecause(task))
+            done(task, at: now)
+        } else if latencyPending && !completedEarly[task] {
+            outcomes[task] = .waiting
+            effects.append(.watch(task: task))
+            settle(now)
+        } else {
+            outcomes[task] = .succeeded
+            done(task, at: now)
+        }
+    }
+
+    /// `task`'s completion was called. Returns false when it was not
+    /// waiting for one (called after a timeout: reported).
+    @discardableResult
+    mutating func completed(_ task: Int, at now: Micros) -> Bool {
+        switch outcomes[task] {
+        case .notRun:
+            // Called before the body returned: done when it returns.
+            completedEarly[task] = true
+            return true
+        case .waiting:
+            outcomes[task] = .succeeded
+            runs[task].done = now
+            done(task, at: now)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The watchdog of `task` fired: still waiting means it timed out.
+    mutating func watchdogFired(_ task: Int, at now: Micros, after timeout: String) {
+        guard outcomes[task] == .waiting else { return }
+        runs[task].done = now
+        fail(task, "its completion was not called within \(timeout)", at: now)
+        problems.append(
+            LaunchProblem(
+                task: task, kind: .completionTimedOut,
+                message: "task '\(taskID(task))': its completion was not called within \(timeout) of its start"))
+    }
+
+    /// An `async` body threw after its task had ended.
+    mutating func failedLater(_ task: Int, _ reason: String, at now: Micros) {
+        guard outcomes[task] == .waiting else { return }
+        runs[task].done = now
+        problems.append(
+            LaunchProblem(task: task, kind: .taskFailed, message: "task '\(taskID(task))' failed: \(reason)"))
+        fail(task, reason, at: now)
+    }
+
+    /// A problem found outside the state (a completion called twice).
+    mutating func report(_ problem: LaunchProblem) { problems.append(problem) }
+
+    private var ids: [String] = []
+    mutating func setIDs(_ ids: [String]) { self.ids = ids }
+    private func taskID(_ task: Int) -> String { task < ids.count ? ids[task] : "#\(task)" }
+
+    private mutating func fail(_ task: Int, _ reason: String, at now: Micros) {
+        outcomes[task] = .failed(reason)
+        if failurePolicy == .skipDependents {
+            let skipped = markDependentsSkipped(of: task)
+            if !skipped.isEmpty {
+                let names = skipped.sorted().map { "'\(taskID($0))'" }.joined(separator: ", ")
+                problems.append(
+                    LaunchProblem(
+                        task: task, kind: .dependentsSkipped,
+                        message: "task '\(taskID(task))' failed, so its dependents are not run: \(names)"))
+            }
+        }
+        done(task, at: now)
+    }
+
+    /// Marks every task that depends on `task`, directly or not, as skipped; returns the newly marked.
+    private mutating func markDependentsSkipped(of task: Int) -> [Int] {
+        var marked: [Int] = []
+        var stack = [task]
+        while let t = stack.popLast() {
+            let range = Int(graph.dependentStart[t])..<Int(graph.dependentStart[t + 1])
+            for k in range {
+                let d = Int(graph.dependents[k])
+                if !skip[d] && outcomes[d] == .notRun {
+                    skip[d] = true
+                    marked.append(d)
+                    stack.append(d)
+                }
+            }
+        }
+        return marked
+    }
+
+    /// The failed dependency (direct or not) that made `task` skipped.
+    private func skippedBecause(_ task: Int) -> Int {
+        var stack = Array(graph.dependencies(of: task).map(Int.init))
+        var seen = Set<Int>()
+        while let d = stack.popLast() {
+            if case .failed = outcomes[d] { return d }
+            guard seen.insert(d).inserted else { continue }
+            stack.append(contentsOf: graph.dependencies(of: d).map(Int.init))
+        }
+        return task
+    }
+
+    private mutating func done(_ task: Int, at now: Micros) {
+        notDone -= 1
+        running -= 1
+        if runs[task].thread > 0 { inFlight -= 1 }
+        let queue = queueOf[task]
+        if queue >= 0 {
+            holder[Int(queue)] = -1
+            touchedQueues.append(queue)
+        }
+        policy.taskDone(task, ready: &ready)
+        settle(now)
+    }
+
+    // MARK: A task's way (MODEL.md §3)
+
+    /// After every change: release what was made ready, let free queues
+    /// admit, give free workers the best-ranked ready tasks, post the main
+    /// hand-overs, and wake `didFinishLaunching` if it waits.
+    private mutating func settle(_ now: Micros) {
+        if !ready.isEmpty { releaseReady(now) }
+        admitHeldTasks(now)
+        assignWorkers(now)
+        if !mainBatch.isEmpty {
+            mainBatch.sort()
+            mainPending += mainBatch.count
+            effects.append(.postToMain(mainBatch.map { Int($0.task) }))
+            mainBatch.removeAll(keepingCapacity: true)
+        }
+        if launchWaiting { effects.append(.wakeLaunch) }
+    }
+
+    private mutating func releaseReady(_ now: Micros) {
+        for t in ready {
+            let task = Int(t)
+            runs[task].madeReady = now
+            if holdsForFirstFrame && deferred[task] && !presented {
+                heldForFirstFrame.append(t)
+            } else if delay[task] > 0 {
+                pendingDelays += 1
+                effects.append(.releaseAfter(task: task, delay: delay[task]))
+            } else {
+                release(task, at: now)
+            }
+        }
+        ready.removeAll(keepingCapacity: true)
+    }
+
+    /// A delay has passed.
+    mutating func delayPassed(_ task: Int, at now: Micros) {
+        pendingDelays -= 1
+        release(task, at: now)
+        settle(now)
+    }
+
+    /// The first frame is on screen: the held tasks are released now, or `delay` from now.
+    mutating func releaseHeldForFirstFrame(at now: Micros) {
+        presented = true
+        for t in heldForFirstFrame {
+            let task = Int(t)
+            if delay[task] > 0 {
+                pendingDelays += 1
+                effects.append(.releaseAfter(task: task, delay: delay[task]))
+            } else {
+                release(task, at: now)
+            }
+        }
+        heldForFirstFrame.removeAll()
+        settle(now)
+    }
+
+    private mutating func release(_ task: Int, at now: Micros) {
+        runs[task].released = now
+        let queue = queueOf[task]
+        if queue >= 0 {
+            held[Int(queue)].push(plan.ranking.rank(of: task))
+            touchedQueues.append(queue)
+        } else {
+            runs[task].ready = now
+            enqueue(task, at: now)
+        }
+    }
+
+    private mutating func admitHeldTasks(_ now: Micros) {
+        while let queue = touchedQueues.popLast() {
+            let q = Int(queue)
+            guard holder[q] < 0, let rank = held[q].popMin() else { continue }
+            let task = plan.ranking.task(atRank: rank)
+            holder[q] = Int32(task)
+            runs[task].ready = now
+            if inline[task] {
+                policy.inlineAdmitted(task)
+            } else {
+                enqueue(task, at: now)
+            }
+        }
+    }
+
+    private mutating func enqueue(_ task: Int, at now: Micros) {
+        let rank = plan.ranking.rank(of: task)
+        let item = HandOver(time: now, rank: rank, task: Int32(task))
+        let takenOut = inLaunch && plan.hasTakeOut && plan.takeOut[task]
+        switch plan.route[task] {
+        case .worker:
+            readySet.push(rank)
+        case .main:
+            if takenOut { launchMain.push(item) } else { mainBatch.append(item) }
+        case .idle:
+            if takenOut {
+                launchIdle.push(item)
+            } else {
+                idleQueue.push(item)
+                if launchReturned { effects.append(.wakeRunLoop) }
+            }
+        }
+    }
+
+    /// Free workers, lowest index first, take the best-ranked ready tasks.
+    private mutating func assignWorkers(_ now: Micros) {
+        while inFlight < maxInFlight, !readySet.isEmpty, let worker = freeWorkers.popMin() {
+            let task = plan.ranking.task(atRank: readySet.popMin()!)
+            runs[task].start(on: worker, iteration: -1, at: now)
+            inFlight += 1
+            running += 1
+            effects.append(.startOnWorker(worker: Int(worker), task: task))
+        }
+    }
+
+    // MARK: The run loop (BeforeWaiting observers)
+
+    /// The idle step (observer before Core Animation's commit): with the main
+    /// queue empty, every waiting idle task (`batch`) or the first
+    /// (`oneByOne`), started on the main thread in this iteration.
+    mutating func idleStep(at now: Micros) -> [Int] {
+        guard launchReturned, mainPending == 0, !idleQueue.isEmpty else { return [] }
+        var tasks: [Int] = []
+        if idleMode == .batch {
+            while let item = idleQueue.popMin() { tasks.append(Int(item.task)) }
+        } else if let item = idleQueue.popMin() {
+            tasks.append(Int(item.task))
+        }
+        if !idleQueue.isEmpty { effects.append(.wakeRunLoop) }
+        return tasks
+    }
+
+    /// Core Animation's commit is about to run (observer just before it).
+    mutating func commitBegins(at now: Micros) {
+        commitStart = now
+    }
+
+    /// The iteration's commit has ended (observer just after Core Animation's).
+    mutating func commitEnded(at now: Micros) {
+        guard !finished else { return }
+        // A pass that ran nothing of the launch (the loop woken by a timer, a
+        // completion, another source) is not one of the model's iterations
+        // (§3.3: an iteration starts when there is something for the main
+        // thread), and Core Animation has nothing to commit.
+        guard iterationRanWork else {
+            commitStart = nil
+            iterationStart = now
+            finishIfIdle()
+            return
+        }
+        let start = commitStart ?? now
+        commits.append(
+            Commit(iterationStart: iterationStart, start: start, end: now, presented: now, ranWork: iterationRanWork))
+        commitStart = nil
+        if firstFrameCommit == nil && firstFrameLeft == 0 { firstFrameCommit = commits.count - 1 }
+        effects.append(.commitEnded(index: commits.count - 1, at: now))
+        iteration += 1
+        iterationStart = now
+        iterationRanWork = false
+        finishIfIdle()
+    }
+
+    /// Every task done, `didFinishLaunching` returned, nothing held: the launch is complete.
+    private mutating func finishIfIdle() {
+        if notDone == 0 && launchReturned && heldForFirstFrame.isEmpty {
+            finished = true
+            effects.append(.complete)
+        }
+    }
+
+    /// The frame clock says when commit `index` is on screen.
+    mutating func commitPresented(_ index: Int, at time: Micros) {
+        guard index < commits.count else { return }
+        commits[index].presented = time
+        if index == firstFrameCommit && holdsForFirstFrame && !presented {
+            effects.append(.releaseHeld(at: time))
+        }
+    }
+
+    /// Off the main thread: the last task is done there, and the main
+    /// thread may be asleep with no iteration to come, so the launch is
+    /// complete now. (On the main thread the iteration's commit completes it.)
+    mutating func finishIfDone() {
+        guard notDone == 0 && launchReturned && !finished else { return }
+        finished = true
+        effects.append(.complete)
+    }
+}

@@ -1,0 +1,282 @@
+// launchflow-replay-host: runs one scenario on LaunchflowRuntime in this
+// process's real main run loop, then exits. Each task's body spins for its
+// cost in thread CPU time, a latency is a timer before its completion, the
+// pre-main phases spin before the launch, and a BeforeWaiting observer at
+// order 2,000,000 stands in for Core Animation's commit (spinning the
+// device's commitCost). `launchflow replay` and the runtime's real-run tests
+// start it as a child process: a fresh run loop per run, and the test
+// runner's own main thread left alone.
+//
+//   launchflow-replay-host SCENARIO --strategy S --record RECORD.json
+//       [--trace TRACE.json] [--scenario-out MEASURED.json] [--workers K]
+//       [--max-concurrent N] [--idle-mode batch|oneByOne] [--scale F]
+//       [--fail ID]… [--never-complete ID]… [--complete-twice ID]…
+//       [--timeout-ms MS] [--run-dependents] [--code-only] [--wall-clock]
+//
+// Exit status: 0 done, 2 refused (the errors on stderr), 3 no end within 60 s.
+
+import CoreFoundation
+import Dispatch
+import Foundation
+import LaunchflowRuntime
+
+struct HostOptions {
+    var scenario = ""
+    var strategy = Strategy.dag
+    var record = ""
+    var trace: String?
+    var scenarioOut: String?
+    var workers: Int?
+    var maxConcurrent: Int?
+    var idleMode: IdleMode?
+    var scale = 1.0
+    var fail: Set<String> = []
+    var neverComplete: Set<String> = []
+    var completeTwice: Set<String> = []
+    var timeoutMs: Int?
+    var runDependents = false
+    /// Declare the keys in code only (no plan file): the code's graph is the scenario.
+    var codeOnly = false
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("launchflow-replay-host: error: \(message)\n".utf8))
+    exit(2)
+}
+
+func parse(_ arguments: [String]) -> HostOptions {
+    var options = HostOptions()
+    var i = 0
+    func value() -> String {
+        i += 1
+        guard i < arguments.count else { fail("\(arguments[i - 1]) needs a value") }
+        return arguments[i]
+    }
+    while i < arguments.count {
+        switch arguments[i] {
+        case "--strategy":
+            let name = value()
+            guard let strategy = Strategy(rawValue: name) else { fail("unknown strategy '\(name)'") }
+            options.strategy = strategy
+        case "--record": options.record = value()
+        case "--trace": options.trace = value()
+        case "--scenario-out": options.scenarioOut = value()
+        case "--workers": options.workers = Int(value()) ?? 0
+        case "--max-concurrent": options.maxConcurrent = Int(value()) ?? 0
+        case "--idle-mode":
+            let name = value()
+            guard let mode = IdleMode(rawValue: name) else { fail("unknown idle mode '\(name)'") }
+            options.idleMode = mode
+        case "--scale": options.scale = Double(value()) ?? 1
+        case "--wall-clock": wallClock = true
+        case "--fail": options.fail.insert(value())
+        case "--never-complete": options.neverComplete.insert(value())
+        case "--complete-twice": options.completeTwice.insert(value())
+        case "--timeout-ms": options.timeoutMs = Int(value())
+        case "--run-dependents": options.runDependents = true
+        case "--code-only": options.codeOnly = true
+        case let argument where !argument.hasPrefix("-") && options.scenario.isEmpty: options.scenario = argument
+        case let argument: fail("unknown argument '\(argument)'")
+        }
+        i += 1
+    }
+    if options.scenario.isEmpty { fail("no scenario file given") }
+    if options.record.isEmpty { fail("--record is required") }
+    return options
+}
+
+/// A task body ran on the main thread since the last commit (read and written on the main thread only);
+/// didFinishLaunching's iteration commits whatever it ran.
+nonisolated(unsafe) var mainThreadRanWork = false
+
+/// A task's work: `micros` of this thread's CPU time (marking the main thread's iteration as one to commit).
+func work(_ micros: Micros) {
+    if Thread.isMainThread { mainThreadRanWork = true }
+    spin(micros)
+}
+
+/// Spin in wall-clock time rather than CPU time (`--wall-clock`): the
+/// structural tests, run beside other tests that load the CPUs, keep the
+/// model's times against the timers (latencies, delays) that way; `replay`
+/// spins CPU time, as real work takes.
+nonisolated(unsafe) var wallClock = false
+
+/// Spins this thread for `micros` of its own CPU time (or of wall-clock time with `--wall-clock`).
+func spin(_ micros: Micros) {
+    guard micros > 0 else { return }
+    if wallClock {
+        let target = DispatchTime.now().uptimeNanoseconds + UInt64(micros) * 1000
+        while DispatchTime.now().uptimeNanoseconds < target {}
+        return
+    }
+    var start = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
+    let target = Int64(start.tv_sec) * 1_000_000_000 + Int64(start.tv_nsec) + Int64(micros) * 1000
+    var now = timespec()
+    repeat {
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    } while Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) < target
+}
+
+struct Injected: Error, CustomStringConvertible {
+    var id: String
+    var description: String { "injected failure of '\(id)'" }
+}
+
+/// Each task's body, from the scenario: spin the cost, then (with a latency)
+/// complete after it on a timer.
+func graph(for scenario: Scenario, options: HostOptions) -> LaunchGraph {
+    var graph = LaunchGraph()
+    let scale = options.scale
+    for task in scenario.tasks {
+        let id = task.id
+        let cost = Micros(Double(task.cost) * scale)
+        let latency = Micros(Double(task.latency) * scale)
+        let fails = options.fail.contains(id)
+        var keys = TaskKeys()
+        if options.codeOnly {
+            keys = TaskKeys(
+                dependsOn: task.dependsOn.map { scenario.tasks[$0].id }, priority: task.priority,
+                firstFrame: task.firstFrame, fullyDrawn: task.fullyDrawn, afterFirstFrame: task.after != nil,
+                idle: task.idle, anchor: task.anchor, delayMs: Double(task.delay) / 1000, queue: task.queue,
+                group: task.group, costMs: Double(task.cost) / 1000)
+        }
+        let never = options.neverComplete.contains(id)
+        let twice = options.completeTwice.contains(id)
+        if latency > 0 || never || twice {
+            graph.add(
+                id, keys: keys,
+                body: .completion(onMain: task.mainThreadOnly) { done in
+                    work(cost)
+                    if fails { throw Injected(id: id) }
+                    if never { return }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(latency)) {
+                        done()
+                        if twice { done() }
+                    }
+                })
+        } else if task.mainThreadOnly {
+            graph.add(
+                id, keys: keys,
+                body: .mainActor {
+                    work(cost)
+                    if fails { throw Injected(id: id) }
+                })
+        } else {
+            graph.add(
+                id, keys: keys,
+                body: .sync {
+                    work(cost)
+                    if fails { throw Injected(id: id) }
+                })
+        }
+    }
+    return graph
+}
+
+func json(_ record: LaunchRecord, ids: [String]) -> Data {
+    let schedule = record.schedule
+    var tasks: [[String: Any]] = []
+    for (i, run) in schedule.tasks.enumerated() {
+        var outcome: String
+        switch record.outcomes[i] {
+        case .notRun: outcome = "notRun"
+        case .waiting: outcome = "waiting"
+        case .succeeded: outcome = "succeeded"
+        case .failed(let reason): outcome = "failed: \(reason)"
+        case .skipped(let because): outcome = "skipped: \(ids[because])"
+        }
+        tasks.append([
+            "id": ids[i], "thread": Int(run.thread), "iteration": Int(run.iteration), "madeReady": run.madeReady,
+            "released": run.released, "ready": run.ready, "start": run.start, "end": run.end, "done": run.done,
+            "outcome": outcome,
+        ])
+    }
+    let commits = schedule.commits.map {
+        ["iterationStart": $0.iterationStart, "start": $0.start, "end": $0.end, "presented": $0.presented]
+    }
+    let object: [String: Any] = [
+        "strategy": schedule.strategy.rawValue, "tasks": tasks, "commits": commits,
+        "blocked": schedule.blocked.map { [$0.start, $0.end] },
+        "didFinishLaunching": [schedule.didFinishLaunching.start, schedule.didFinishLaunching.end],
+        "problems": record.problems.map { ["kind": $0.kind.rawValue, "task": ids[$0.task], "message": $0.message] },
+        "warnings": record.warnings.map(\.description),
+    ]
+    return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+}
+
+func write(_ data: Data, to path: String) {
+    do {
+        try data.write(to: URL(fileURLWithPath: path))
+    } catch {
+        fail("cannot write \(path): \(error.localizedDescription)")
+    }
+}
+
+let started = DispatchTime.now()
+let options = parse(Array(CommandLine.arguments.dropFirst()))
+let scenario: Scenario
+do {
+    scenario = try ScenarioLoader.load(path: options.scenario)
+} catch {
+    fail("\(error)")
+}
+
+// Pre-main: the process's own start-up, before UIApplicationMain.
+spin(Micros(Double(scenario.preMainTotal) * options.scale))
+
+var configuration = LaunchConfiguration(
+    strategy: options.strategy, workers: options.workers ?? scenario.device.workerCount,
+    maxConcurrent: options.maxConcurrent, idleMode: options.idleMode,
+    failurePolicy: options.runDependents ? .runDependents : .skipDependents,
+    completionTimeout: options.timeoutMs.map { .milliseconds($0) } ?? .seconds(30),
+    frameClock: VsyncFrameClock(
+        refreshRate: scenario.device.refreshRate, renderTimeMs: Double(scenario.device.renderTime) / 1000))
+let launch: Launch
+do {
+    launch = try Launch(
+        graph(for: scenario, options: options), plan: options.codeOnly ? nil : options.scenario,
+        configuration: configuration, origin: started)
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+}
+
+// Core Animation's commit, emulated: spins the device's commit cost each time the loop is about to sleep.
+let commitCost = Micros(Double(scenario.device.commitCost) * options.scale)
+// Like Core Animation, it commits only when the iteration changed something: a task ran on the main thread.
+let commitObserver = CFRunLoopObserverCreateWithHandler(
+    kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, 2_000_000
+) { _, _ in
+    guard mainThreadRanWork else { return }
+    mainThreadRanWork = false
+    spin(commitCost)
+}
+CFRunLoopAddObserver(CFRunLoopGetMain(), commitObserver, kCFRunLoopCommonModes)
+
+let ids = scenario.tasks.map(\.id)
+launch.whenComplete { record in
+    DispatchQueue.main.async {
+        write(json(record, ids: ids), to: options.record)
+        if let trace = options.trace { write(Data(record.traceJSON()), to: trace) }
+        if let out = options.scenarioOut { write(Data(record.scenarioJSON()), to: out) }
+        exit(0)
+    }
+}
+DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(60)) {
+    FileHandle.standardError.write(Data("launchflow-replay-host: error: the launch did not end within 60 s\n".utf8))
+    exit(3)
+}
+// UIApplicationMain calls didFinishLaunching from the first run-loop iteration.
+DispatchQueue.main.async {
+    MainActor.assumeIsolated {
+        mainThreadRanWork = true
+        do {
+            try launch.didFinishLaunching()
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            exit(2)
+        }
+    }
+}
+CFRunLoopRun()

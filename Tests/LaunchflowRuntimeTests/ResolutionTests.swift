@@ -1,0 +1,118 @@
+import Foundation
+import LaunchflowRuntime
+import Testing
+
+/// Code and file together, and every problem before anything runs: one
+/// error listing all of them, each naming the file, the place and the task.
+struct ResolutionTests {
+    static func file(_ json: String) throws -> String {
+        let url = Host.temporaryFolder().appendingPathComponent("plan.json")
+        try Data(json.utf8).write(to: url)
+        return url.path
+    }
+
+    static let plan = """
+        {"name": "plan", "device": {"cores": 2},
+         "tasks": [
+           {"id": "config", "cost": 2},
+           {"id": "root", "cost": 5, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["config"]},
+           {"id": "analytics", "cost": 3, "after": "firstFrame"}
+         ]}
+        """
+
+    static func refusal(_ graph: LaunchGraph, plan: String?) -> [String] {
+        do {
+            _ = try Launch(graph, plan: plan)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func everyProblemAtOnce() throws {
+        let path = try Self.file(Self.plan)
+        var graph = LaunchGraph()
+        graph.task("config") {}
+        graph.mainTask("root") {}
+        graph.task("push-registration") {}  // no task in the file
+        // "analytics" has no body
+        let problems = Self.refusal(graph, plan: path)
+        #expect(problems.count == 2, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.contains(path) && $0.contains("push-registration") && $0.contains("not in the file")
+            })
+        #expect(problems.contains { $0.contains(path) && $0.contains("analytics") && $0.contains("no body") })
+    }
+
+    @Test func codeOnlyProblems() {
+        var graph = LaunchGraph()
+        graph.task("a", dependsOn: ["b"]) {}
+        graph.task("b", dependsOn: ["a"]) {}
+        graph.task("c", dependsOn: ["konfig"]) {}
+        graph.task("c") {}
+        let problems = Self.refusal(graph, plan: nil)
+        #expect(problems.contains { $0.contains("declared twice") }, "\(problems)")
+        #expect(problems.contains { $0.contains("unknown task 'konfig'") }, "\(problems)")
+        var cyclic = LaunchGraph()
+        cyclic.task("a", dependsOn: ["b"]) {}
+        cyclic.task("b", dependsOn: ["a"]) {}
+        let cycle = Self.refusal(cyclic, plan: nil)
+        #expect(cycle.contains { $0.contains("cycle") }, "\(cycle)")
+    }
+
+    /// The file wins for the scheduling keys; a dependency only the code
+    /// declares is kept, and said.
+    @Test func fileWinsAndDependenciesAreTheUnion() throws {
+        let path = try Self.file(Self.plan)
+        var graph = LaunchGraph()
+        graph.task("config", priority: 3) {}
+        graph.mainTask("root") {}
+        graph.task("analytics", dependsOn: ["config"]) {}
+        let launch = try Launch(graph, plan: path, configuration: LaunchConfiguration(strategy: .dag, workers: 1))
+        let tasks = launch.scenario.tasks
+        #expect(tasks.map(\.id) == ["config", "root", "analytics"])
+        #expect(tasks[0].priority == 0)  // the file's
+        #expect(tasks[1].firstFrame && tasks[1].mainThreadOnly)
+        #expect(tasks[2].dependsOn == [0])  // the code's, kept
+        #expect(tasks[2].after != nil)
+        #expect(launch.warnings.count == 1, "\(launch.warnings)")  // root: the code declares none, the file decides
+        #expect(launch.warnings.first?.description.contains("analytics") == true)
+    }
+
+    @Test func badConfiguration() {
+        var graph = LaunchGraph()
+        graph.task("a") {}
+        #expect(throws: LaunchError.self) { try Launch(graph, configuration: LaunchConfiguration(workers: 0)) }
+        #expect(throws: LaunchError.self) {
+            try Launch(graph, configuration: LaunchConfiguration(strategy: .dag, maxConcurrent: 0))
+        }
+        #expect(throws: LaunchError.self) { try Launch(graph, plan: "/nonexistent/plan.json") }
+    }
+}
+
+/// The refusal docs/runtime.md shows ("Applying a plan"), exactly.
+@Test func theDocumentedRefusal() throws {
+    let folder = Host.temporaryFolder()
+    let path = folder.appendingPathComponent("launch.json").path
+    try Data(
+        """
+        {"name": "app", "tasks": [
+          {"id": "config", "cost": 2},
+          {"id": "feed", "cost": 5},
+          {"id": "analytics", "cost": 3, "after": "firstFrame"}
+        ]}
+        """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    var graph = LaunchGraph()
+    graph.task("config") {}
+    graph.task("feed", dependsOn: ["konfig"]) {}
+    graph.task("push-registration") {}
+    let problems = ResolutionTests.refusal(graph, plan: path).map {
+        $0.replacingOccurrences(of: folder.path + "/", with: "")
+    }
+    let documented = try String(
+        contentsOf: Host.repositoryRoot.appendingPathComponent("docs/runtime.md"), encoding: .utf8)
+    #expect(!problems.isEmpty)
+    for problem in problems { #expect(documented.contains(problem + "\n"), "not in docs/runtime.md: \(problem)") }
+}
