@@ -60,7 +60,8 @@ struct SchemaTests {
     }
 
     static let readmeURL = repositoryRoot.appendingPathComponent("docs/scenarios.md")
-    static let tableStart = "<!-- scenario keys: generated from Sources/LaunchflowCore/Model/ScenarioFields.swift -->\n"
+    static let tableStart =
+        "<!-- scenario keys: generated from Sources/LaunchflowModel/Model/ScenarioFields.swift -->\n"
     static let tableEnd = "<!-- end of scenario keys -->"
 
     /// docs/scenarios.md's key table is the one ``ScenarioSchema`` generates from the field table.

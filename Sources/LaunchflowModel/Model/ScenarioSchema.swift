@@ -12,7 +12,7 @@ package enum ScenarioSchema {
             (
                 "description",
                 .string(
-                    "How a mobile app launches: the device, the pre-main phases, user input and the launch tasks with their costs, threads, priority tiers, queues and dependencies. Read by `launchflow simulate`, `compare`, `check` and the other commands. Times are in milliseconds. An optional key given as null counts as absent. Generated from Sources/LaunchflowCore/Model/ScenarioFields.swift."
+                    "How a mobile app launches: the device, the pre-main phases, user input and the launch tasks with their costs, threads, priority tiers, queues and dependencies. Read by `launchflow simulate`, `compare`, `check` and the other commands. Times are in milliseconds. An optional key given as null counts as absent. Generated from Sources/LaunchflowModel/Model/ScenarioFields.swift."
                 )
             ),
         ]
