@@ -85,7 +85,11 @@ enum ValidateCommand {
         let device = scenario.device
         var text = "\(scenario.name) — \(plural(tasks.count, "task")) (\(mainOnly) main-thread only)"
         text += ", \(plural(tiers, "tier")), \(plural(dependencies, "dependency", "dependencies"))"
-        text += "; \(device.cores) cores, \(LaunchflowCore.formatNumber(device.refreshRate)) Hz"
+        text += "; \(device.cores) cores"
+        if let cpus = device.cpus { text += " sharing \(plural(cpus, "CPU"))" }
+        if device.cpus != nil && device.mainThreadPriority { text += " (main thread first)" }
+        text += ", \(LaunchflowCore.formatNumber(device.refreshRate)) Hz"
+        if scenario.mainExecutor != .dispatch { text += ", main executor \(scenario.mainExecutor.rawValue)" }
         text += "; pre-main \(formatMillis(scenario.preMainTotal)) ms"
         return text
     }

@@ -304,6 +304,7 @@ extension ScenarioField {
         case .optionalString(let get, _): get(model).map(FieldValue.text) ?? .absent
         case .bool(let get, _): .bool(get(model))
         case .integer(let get, _): .integer(get(model))
+        case .optionalInteger(let get, _): get(model).map(FieldValue.integer) ?? .absent
         case .number(let get, _): .number(get(model))
         case .optionalNumber(let get, _): get(model).map(FieldValue.number) ?? .absent
         case .ms(let get, _): .millis(get(model))

@@ -192,6 +192,27 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private var workerTask: FixedArray<Int>
     private var inFlight = 0
 
+    // (§3.11) `mainExecutor: "operationQueue"` under dag and anchored: the
+    // main operation queue, a serial queue of the main-thread tasks outside
+    // the anchor closure and not idle — the task keeping it busy (−1: free)
+    // and the ranks of those waiting for it. Off otherwise.
+    private let operationQueue: Bool
+    private var operationHolder: Int32 = -1
+    private var operationWaiting: FixedHeap<Int32>
+
+    // (§3.10) CPU contention, only with `cpus` < `cores` (otherwise every rate
+    // is 1 and the loop below never looks at these). The main thread's item
+    // has `mainLeft` µs of work left; a running worker item is in
+    // `workerWork` keyed by its cost plus `workerWorkDone` when it started, so
+    // that its work left is its key − `workerWorkDone` (every running worker
+    // progresses at the same rate, so one counter advances them all).
+    private let contended: Bool
+    private let cpus: Int
+    private let mainThreadPriority: Bool
+    private var mainLeft: Micros = 0
+    private var workerWork: FixedHeap<WorkerEnd>
+    private var workerWorkDone: Micros = 0
+
     /// Runs `policy` on the scenario from `t0` (the end of pre-main) until
     /// nothing is left to do, reusing the arrays of `buffers` and leaving
     /// this run's there.
@@ -255,6 +276,12 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         for worker in 1...Int32(workers) { freeWorkers.push(worker) }
         workerEnds = FixedHeap(capacity: workers)
         workerTask = FixedArray(repeating: -1, count: workers + 1)
+        operationQueue = scenario.mainExecutor == .operationQueue && plan.closure != nil
+        operationWaiting = FixedHeap(capacity: operationQueue ? n : 0)
+        contended = scenario.device.sharesCPUs
+        cpus = scenario.device.cpuCount
+        mainThreadPriority = scenario.device.mainThreadPriority
+        workerWork = FixedHeap(capacity: contended ? workers : 0)
         // Arrays that stay empty in many scenarios (no queues, no inputs, no
         // idle tasks) still get a buffer of their own: the shared empty buffer
         // is never uniquely referenced, so a uniqueness check that the
@@ -303,11 +330,15 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             }
             // Step 3: the next event.
             var next = Micros.max
-            if work != .nothing { next = mainEnd }
-            if let end = workerEnds.min, end.time < next { next = end.time }
-            if let timer = timers.min, timer.time < next { next = timer.time }
-            if arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at < next {
-                next = run.inputs[inputOrder[arrived]].at
+            if contended {
+                next = advanceSharingCPUs()
+            } else {
+                if work != .nothing { next = mainEnd }
+                if let end = workerEnds.min, end.time < next { next = end.time }
+                if let timer = timers.min, timer.time < next { next = timer.time }
+                if arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at < next {
+                    next = run.inputs[inputOrder[arrived]].at
+                }
             }
             if next == .max { break }
             now = next
@@ -399,6 +430,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                     if commitCost > 0 {
                         work = .commit
                         mainEnd = now + commitCost
+                        mainLeft = commitCost
                         return true
                     }
                     finishCommit()
@@ -476,6 +508,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         if run.cost[task] > 0 {
             work = .task(task)
             mainEnd = now + run.cost[task]
+            mainLeft = run.cost[task]
             return true
         }
         taskEnded(task)
@@ -489,6 +522,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         if cost > 0 {
             work = .input(input)
             mainEnd = now + cost
+            mainLeft = cost
             return true
         }
         inputRuns[input].end = now
@@ -548,9 +582,65 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             }
             freeWorkers.popMin()
             workerTask[Int(worker)] = task
-            workerEnds.push(WorkerEnd(time: now + run.cost[task], worker: worker))
+            if contended {
+                workerWork.push(WorkerEnd(time: workerWorkDone + run.cost[task], worker: worker))
+            } else {
+                workerEnds.push(WorkerEnd(time: now + run.cost[task], worker: worker))
+            }
         }
         return moved
+    }
+
+    // MARK: CPU contention (MODEL.md §3.10)
+
+    /// Step 3 when threads share CPUs: the next instant — the earliest end
+    /// projected from the running items' work left and rates (those after
+    /// step 2 at `now`), timer or input arrival — after which every running
+    /// item has lost ⌊elapsed × rate⌋ µs of work; those left with none end
+    /// there (their ends become events of that instant's step 1). `.max`
+    /// when nothing is left to happen.
+    private mutating func advanceSharingCPUs() -> Micros {
+        let mainRunning = work != .nothing
+        let running = workerWork.count
+        // The rates n/d: the main thread's, and every running worker's.
+        var mainRate = (n: 1, d: 1)
+        var workerRate = (n: 1, d: 1)
+        if mainThreadPriority {
+            // The main thread keeps a CPU while it runs; the workers share the rest.
+            let shared = mainRunning ? cpus - 1 : cpus
+            if running > shared { workerRate = (shared, running) }
+        } else {
+            let threads = running + (mainRunning ? 1 : 0)
+            if threads > cpus {
+                mainRate = (cpus, threads)
+                workerRate = (cpus, threads)
+            }
+        }
+        var next = Micros.max
+        if mainRunning { next = now + (mainLeft * mainRate.d + mainRate.n - 1) / mainRate.n }
+        if workerRate.n > 0, let first = workerWork.min {
+            let left = first.time - workerWorkDone
+            next = Swift.min(next, now + (left * workerRate.d + workerRate.n - 1) / workerRate.n)
+        }
+        if let timer = timers.min, timer.time < next { next = timer.time }
+        if arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at < next {
+            next = run.inputs[inputOrder[arrived]].at
+        }
+        guard next != .max else { return next }
+        let elapsed = next - now
+        if mainRunning {
+            mainLeft = Swift.max(0, mainLeft - elapsed * mainRate.n / mainRate.d)
+            // Step 1 ends the main thread's item when `mainEnd` is the instant.
+            mainEnd = mainLeft == 0 ? next : .max
+        }
+        if running > 0 {
+            workerWorkDone += elapsed * workerRate.n / workerRate.d
+            while let first = workerWork.min, first.time <= workerWorkDone {
+                workerWork.popMin()
+                workerEnds.push(WorkerEnd(time: next, worker: first.worker))
+            }
+        }
+        return next
     }
 
     // MARK: A task's way (MODEL.md §3)
@@ -570,6 +660,8 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private mutating func taskDone(_ task: Int, onWorker: Bool) {
         notDone -= 1
         if onWorker { inFlight -= 1 }
+        // (§3.11) The main operation queue is free once its task is done.
+        if operationQueue && operationHolder == Int32(task) { operationHolder = -1 }
         if hasQueues {
             let queue = run.queueOf[task]
             if queue >= 0 {
@@ -641,10 +733,27 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         }
     }
 
-    /// Every free queue admits its best-ranked held task (MODEL.md §3, "When queues admit").
+    /// Every free queue admits its best-ranked held task (MODEL.md §3, "When
+    /// queues admit"); then (§3.11) the main operation queue, if free, admits one.
     @inline(__always)
     private mutating func admitIntoFreeQueues() {
         if !touchedQueues.isEmpty { admitHeldTasks() }
+        if !operationWaiting.isEmpty && operationHolder < 0 { admitOperation() }
+    }
+
+    /// (§3.11) The free main operation queue admits its best-ranked waiting
+    /// task, enqueued on the main queue now (its `readyMs` stays its hand-over).
+    private mutating func admitOperation() {
+        let rank = operationWaiting.popMin()!
+        let task = plan.ranking.task(atRank: rank)
+        operationHolder = Int32(task)
+        appendToMainQueue(MainQueueItem(time: now, rank: rank, task: Int32(task)))
+    }
+
+    @inline(__always)
+    private mutating func appendToMainQueue(_ item: MainQueueItem) {
+        if mainQueueSorted, let last = mainQueue.last, item < last { mainQueueSorted = false }
+        mainQueue.append(item)
     }
 
     private mutating func admitHeldTasks() {
@@ -674,9 +783,11 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         case .main:
             if inLaunch && plan.hasTakeOut && plan.takeOut[task] {
                 launchMain.push(item)
+            } else if operationQueue && !(plan.hasTakeOut && plan.takeOut[task]) {
+                // (§3.11) Not of the anchor closure: it waits for the main operation queue.
+                operationWaiting.push(rank)
             } else {
-                if mainQueueSorted, let last = mainQueue.last, item < last { mainQueueSorted = false }
-                mainQueue.append(item)
+                appendToMainQueue(item)
             }
         case .idle:
             if inLaunch && plan.hasTakeOut && plan.takeOut[task] {

@@ -95,16 +95,22 @@ extension Schedule {
             fullyDrawnTasks: Milestones.fullyDrawnTasks(of: taskSpecs), runs: tasks, commits: commits,
             renderTime: scenario.device.renderTime)
         let firstFrameIteration = milestones.firstFrameIteration
+        // (§3.10) With shared CPUs an item may take longer than its cost: the
+        // main thread's busy time is its wall time on its items, the work
+        // done (CPU utilisation's numerator) their costs. Without, the two agree.
+        let device = scenario.device
+        let stretched = device.sharesCPUs
         var mainTaskTime: Micros = 0
         var totalCost: Micros = 0
         var mainOnlyCost: Micros = 0
         for i in taskSpecs.indices {
             let cost = costs[i]
-            if tasks[i].isOnMain { mainTaskTime += cost }
+            if tasks[i].isOnMain { mainTaskTime += stretched ? tasks[i].end - tasks[i].start : cost }
             totalCost += cost
             if taskSpecs[i].mainThreadOnly { mainOnlyCost += cost }
         }
-        let inputTime = scenario.inputs.reduce(0) { $0 + $1.cost }
+        let inputCost = scenario.inputs.reduce(0) { $0 + $1.cost }
+        let inputTime = stretched ? inputs.reduce(0) { $0 + $1.end - $1.start } : inputCost
         var inputLatency: Micros = 0
         for input in inputs { inputLatency = max(inputLatency, input.wait) }
         let commitTime = commits.reduce(0) { $0 + $1.end - $1.start }
@@ -113,8 +119,9 @@ extension Schedule {
         for commit in commits.dropFirst(firstFrameIteration + 1) {
             maxInputDelay = max(maxInputDelay, commit.end - commit.iterationStart)
         }
-        let cores = scenario.device.cores
-        let work = t0 + totalCost + inputTime + commitTime
+        // The CPUs the threads have: min(cores, cpus).
+        let cores = device.cpuCount
+        let work = t0 + totalCost + inputCost + commits.count * device.commitCost
         let end = max(launchComplete, commits.last?.end ?? 0)
         let utilization = end == 0 ? 0 : Double(work) / (Double(cores) * Double(end))
         let longest =

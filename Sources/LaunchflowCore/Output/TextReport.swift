@@ -23,6 +23,14 @@ public enum TextReport {
         {
             out += ", at most \(limit) worker tasks in flight"
         }
+        // (§3.10, §3.11) Only when the scenario says so: the line is otherwise as before.
+        if let cpus = device.cpus {
+            out +=
+                ", \(cpus) CPU\(cpus == 1 ? "" : "s") shared\(device.mainThreadPriority ? " (main thread first)" : "")"
+        }
+        if scenario.mainExecutor == .operationQueue && schedule.strategy.definition.waitsForAnchors {
+            out += ", main-thread tasks through OperationQueue.main"
+        }
         out += "\n\nMetrics\n"
         let rows = Metric.allCases.map { metric in [metric.label, valueText(metric, result.metrics), unit(metric)] }
         out += table(rows, rightAligned: [false, true, false], indent: "  ")

@@ -26,6 +26,9 @@ public struct Scenario: Sendable {
     public package(set) var idleMode: IdleMode
     /// User input arriving during the launch (v2), in file order.
     public package(set) var inputs: [UserInput]
+    /// How main-thread tasks reach the main thread under `dag` and `anchored`
+    /// (MODEL.md §3.11); `serial` and `priority` ignore it.
+    public package(set) var mainExecutor: MainExecutor
 
     /// A scenario from values, checked as a file would be.
     ///
@@ -44,7 +47,8 @@ public struct Scenario: Sendable {
     public init(
         name: String, description: String = "", device: Device = Device(),
         preMain: [PreMainPhase] = [], tasks: [LaunchTask], budgets: [Budget] = [],
-        jitter: Double? = nil, schema: String? = nil, idleMode: IdleMode = .batch, inputs: [UserInput] = []
+        jitter: Double? = nil, schema: String? = nil, idleMode: IdleMode = .batch, inputs: [UserInput] = [],
+        mainExecutor: MainExecutor = .dispatch
     ) throws(ScenarioError) {
         self.init()
         self.name = name
@@ -57,6 +61,7 @@ public struct Scenario: Sendable {
         self.schema = schema
         self.idleMode = idleMode
         self.inputs = inputs
+        self.mainExecutor = mainExecutor
         let problems = problems()
         guard problems.isEmpty else { throw ScenarioError(problems) }
     }
@@ -81,6 +86,7 @@ public struct Scenario: Sendable {
         schema = nil
         idleMode = .batch
         inputs = []
+        mainExecutor = .dispatch
     }
 
     /// An empty scenario to fill in, without checks: for code that checks what
@@ -105,18 +111,34 @@ public struct Device: Sendable, Equatable {
     public var commitCost: Micros
     /// Time from the end of a commit until its frame can be shown.
     public var renderTime: Micros
+    /// (§3.10) The CPUs the threads share; nil: a CPU per thread.
+    public var cpus: Int?
+    /// (§3.10) With `cpus`, the main thread runs at full speed and the workers share the rest.
+    public var mainThreadPriority: Bool
 
-    public init(cores: Int = 4, refreshRate: Double = 60, commitCost: Micros = 0, renderTime: Micros = 0) {
+    public init(
+        cores: Int = 4, refreshRate: Double = 60, commitCost: Micros = 0, renderTime: Micros = 0, cpus: Int? = nil,
+        mainThreadPriority: Bool = false
+    ) {
         self.cores = cores
         self.refreshRate = refreshRate
         self.commitCost = commitCost
         self.renderTime = renderTime
+        self.cpus = cpus
+        self.mainThreadPriority = mainThreadPriority
     }
 
     /// The frame interval `F`: `1_000_000 / refreshRate` rounded half away from zero.
     public var frameInterval: Micros { Micros((1_000_000 / refreshRate).rounded()) }
 
     public var workerCount: Int { cores - 1 }
+
+    /// (§3.10) The CPUs the threads have, min(`cores`, `cpus`): `cpus` absent counts as `cores`.
+    public var cpuCount: Int { Swift.min(cores, cpus ?? cores) }
+
+    /// (§3.10) Whether threads can share CPUs: only with `cpus` < `cores`
+    /// (there are `cores` threads, so with more CPUs every rate is 1).
+    public var sharesCPUs: Bool { cpuCount < cores }
 }
 
 public struct PreMainPhase: Sendable, Equatable {
@@ -209,6 +231,17 @@ public enum IdleMode: String, CaseIterable, Sendable {
     case batch
     /// One idle task per iteration, so input and main-queue work get in between.
     case oneByOne
+}
+
+/// How main-thread tasks reach the main thread under `dag` and `anchored`
+/// (MODEL.md §3.11).
+public enum MainExecutor: String, CaseIterable, Sendable {
+    /// Each main-thread task is handed to the main dispatch queue when it is
+    /// ready: an iteration runs every item enqueued before its snapshot.
+    case dispatch
+    /// The main-thread operations are added to `OperationQueue.main`: one at a
+    /// time, the best-ranked ready one, each in a run-loop iteration of its own.
+    case operationQueue
 }
 
 /// A user input (a tap) arriving during the launch (v2): its handler runs on

@@ -191,6 +191,7 @@ package final class ScenarioDecoder {
         case .ms(_, let set): return apply(try milliseconds(&r, at: location), set)
         case .optionalMs(_, let set): return apply(try milliseconds(&r, at: location), set)
         case .integer(_, let set): return apply(try integer(&r, at: location, field.limits), set)
+        case .optionalInteger(_, let set): return apply(try integer(&r, at: location, field.limits), set)
         case .number(_, let set): return apply(try number(&r, at: location, field.limits), set)
         case .optionalNumber(_, let set): return apply(try number(&r, at: location, field.limits), set)
         case .string(_, let set): return apply(try string(&r, at: location, field.limits, offset: offset), set)

@@ -45,6 +45,11 @@ package enum ScenarioFields {
                     "How the run loop runs idle tasks when about to sleep: every waiting one (batch) or one per iteration (oneByOne); `--idle-mode` overrides it",
                 .choice(IdleMode.self, { $0.idleMode }, { $0.idleMode = $1 })),
             ScenarioField(
+                "mainExecutor", .string, limits: FieldLimits(choices: MainExecutor.allCases.map(\.rawValue)),
+                doc:
+                    "How main-thread tasks reach the main thread under dag and anchored: the main dispatch queue (dispatch: an iteration runs every one enqueued before it) or OperationQueue.main (operationQueue: one task per iteration, the best-ranked ready one); serial and priority ignore it",
+                .choice(MainExecutor.self, { $0.mainExecutor }, { $0.mainExecutor = $1 })),
+            ScenarioField(
                 "inputs", .array,
                 doc:
                     "User input (taps) arriving during the launch; each handler runs on the main thread at the start of a run-loop iteration",
@@ -81,6 +86,16 @@ package enum ScenarioFields {
             ScenarioField(
                 "renderTime", .ms, written: .always, doc: "Time from the end of a commit until its frame can be shown",
                 .ms({ $0.renderTime }, { $0.renderTime = $1 })),
+            ScenarioField(
+                "cpus", .integer, limits: FieldLimits(minimum: 1, maximum: 1024),
+                doc:
+                    "CPUs the threads share (none: a CPU per thread); with more running threads than CPUs each runs at cpus / running, so a task may take longer than its cost",
+                .optionalInteger({ $0.cpus }, { $0.cpus = $1 })),
+            ScenarioField(
+                "mainThreadPriority", .bool,
+                doc:
+                    "With cpus, the main thread runs at full speed and the workers share the other CPUs (the UI QoS); no effect without cpus",
+                .bool({ $0.mainThreadPriority }, { $0.mainThreadPriority = $1 })),
         ])
 
     package static let preMain = FieldTable<PreMainPhase>(
@@ -284,6 +299,8 @@ package enum FieldAccess<Model>: Sendable {
     case optionalString(Get<String?>, Set<String?>)
     case bool(Get<Bool>, Set<Bool>)
     case integer(Get<Int>, Set<Int>)
+    /// An integer that may be absent (nil).
+    case optionalInteger(Get<Int?>, Set<Int?>)
     case number(Get<Double>, Set<Double>)
     case optionalNumber(Get<Double?>, Set<Double?>)
     case ms(Get<Micros>, Set<Micros>)
@@ -479,6 +496,7 @@ extension ScenarioField {
         case .optionalString(let get, _): get(model) == get(defaults)
         case .bool(let get, _): get(model) == get(defaults)
         case .integer(let get, _): get(model) == get(defaults)
+        case .optionalInteger(let get, _): get(model) == get(defaults)
         case .number(let get, _): get(model) == get(defaults)
         case .optionalNumber(let get, _): get(model) == get(defaults)
         case .ms(let get, _): get(model) == get(defaults)
@@ -509,6 +527,7 @@ extension ScenarioField {
         case .optionalString(let get, let set): set(&target, get(source))
         case .bool(let get, let set): set(&target, get(source))
         case .integer(let get, let set): set(&target, get(source))
+        case .optionalInteger(let get, let set): set(&target, get(source))
         case .number(let get, let set): set(&target, get(source))
         case .optionalNumber(let get, let set): set(&target, get(source))
         case .ms(let get, let set): set(&target, get(source))

@@ -69,6 +69,8 @@ extension ScenarioField {
             return get(model).flatMap(limits.textProblem)
         case .integer(let get, _):
             return limits.integerProblem(with: Double(get(model)))
+        case .optionalInteger(let get, _):
+            return get(model).flatMap { limits.integerProblem(with: Double($0)) }
         case .number(let get, _):
             return limits.problem(with: get(model))
         case .optionalNumber(let get, _):

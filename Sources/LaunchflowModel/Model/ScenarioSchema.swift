@@ -123,7 +123,7 @@ package enum ScenarioSchema {
             }
         case .bool:
             out.append(("type", types("boolean", nullable: nullable)))
-        case .integer:
+        case .integer, .optionalInteger:
             out.append(("type", types("integer", nullable: nullable)))
         case .number, .optionalNumber:
             out.append(("type", types("number", nullable: nullable)))
@@ -210,6 +210,7 @@ package enum ScenarioSchema {
         case .optionalString(let get, _): return get(defaults).map(JSONValue.string)
         case .bool(let get, _): return .bool(get(defaults))
         case .integer(let get, _): return .number(Double(get(defaults)))
+        case .optionalInteger(let get, _): return get(defaults).map { .number(Double($0)) }
         case .number(let get, _): return .number(get(defaults))
         case .optionalNumber(let get, _): return get(defaults).map(JSONValue.number)
         case .ms(let get, _): return .number(Double(get(defaults)) / 1000)

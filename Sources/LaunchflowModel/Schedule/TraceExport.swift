@@ -12,7 +12,8 @@
 ///   phase; one `run-loop iteration k` per iteration, holding (iteration 0)
 ///   `didFinishLaunching` with the tasks it ran and its `blocked` spans, or the
 ///   main-thread tasks of that iteration, then the iteration's `commit`;
-/// - one `X` slice per task on its thread, named by its id, `dur` = its cost,
+/// - one `X` slice per task on its thread, named by its id, `dur` = its cost
+///   (its wall time: longer when threads share CPUs, MODEL.md §3.10),
 ///   with `args` id, priority, mainThreadOnly, firstFrame, readyMs, waitMs, dependsOn
 ///   (and the v2 and v2.1 keys it has: latency, delay, queue, idle, anchor, group,
 ///   `after` with the time it was held for the first frame, `fullyDrawn`);

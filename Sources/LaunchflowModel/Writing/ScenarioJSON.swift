@@ -87,6 +87,7 @@ extension JSONWriter {
         case .optionalString(let get, _): if let v = get(model) { string(v) } else { raw("null") }
         case .bool(let get, _): bool(get(model))
         case .integer(let get, _): integer(get(model))
+        case .optionalInteger(let get, _): if let v = get(model) { integer(v) } else { raw("null") }
         case .number(let get, _): double(get(model))
         case .optionalNumber(let get, _): if let v = get(model) { double(v) } else { raw("null") }
         case .ms(let get, _): millis(get(model))
