@@ -60,15 +60,17 @@ release: deps
 	$(SWIFT) build -c release
 
 ## install: a release build of launchflow, copied to $(PREFIX)/bin with its resource bundle (the
-## report's script and style sheet, which Bundle.module finds beside the executable)
+## report's script and style sheet, which Bundle.module finds beside the executable) and the
+## host `launchflow replay` starts
 install: release
 	@if [ -w "$(PREFIX)" ] || { [ ! -e "$(PREFIX)" ] && [ -w "$$(dirname "$(PREFIX)")" ]; }; then SUDO=""; \
 		else SUDO="$(SUDO)"; fi; \
 	$$SUDO install -d "$(PREFIX)/bin/launchflow_LaunchflowRender.resources" \
 		&& $$SUDO install -m 755 .build/release/launchflow "$(PREFIX)/bin/launchflow" \
+		&& $$SUDO install -m 755 .build/release/launchflow-replay-host "$(PREFIX)/bin/launchflow-replay-host" \
 		&& $$SUDO install -m 644 .build/release/launchflow_LaunchflowRender.resources/* \
 			"$(PREFIX)/bin/launchflow_LaunchflowRender.resources/" \
-		&& echo "installed $(PREFIX)/bin/launchflow (and the report's script and style sheet beside it)"
+		&& echo "installed $(PREFIX)/bin/launchflow (and beside it the report's script and style sheet, and launchflow-replay-host for replay)"
 
 ## demo: compare the strategies on the bundled example and render its pictures
 ## into output/, with a release build (the debug one is 10–40× slower; the

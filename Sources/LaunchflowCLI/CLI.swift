@@ -78,6 +78,7 @@ public enum LaunchflowCommand {
         Entry(spec: AdviseCommand.spec, run: AdviseCommand.run),
         Entry(spec: ImportCommand.spec, run: ImportCommand.run),
         Entry(spec: CalibrateCommand.spec, run: CalibrateCommand.run),
+        Entry(spec: ReplayCommand.spec, run: ReplayCommand.run),
     ]
 
     /// Runs `launchflow` with `arguments` (without the program name); returns the exit status.

@@ -117,7 +117,7 @@ struct RealRun {
             [
                 file.path, "--strategy", strategy.rawValue, "--record", record.path,
                 "--trace", folder.appendingPathComponent("trace.json").path,
-                "--scenario-out", folder.appendingPathComponent("measured.json").path, "--wall-clock",
+                "--scenario-out", folder.appendingPathComponent("measured.json").path, "--wall-clock", "--boost",
             ] + extra)
         guard output.status == 0 else { return (nil, output) }
         return (RealRun(run: try RecordedRun(contentsOf: record), output: output, folder: folder), output)

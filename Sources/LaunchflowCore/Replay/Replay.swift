@@ -1,0 +1,197 @@
+/// `launchflow replay`: real runs of a scenario on LaunchflowRuntime (in a
+/// child process, `launchflow-replay-host`) beside its simulation — the
+/// metrics, and per task the start and end error, thread and run-loop
+/// iteration, with the tasks that diverge most and why.
+public enum Replay {}
+
+extension Replay {
+    /// One real run, as the host recorded it (µs from the process's start).
+    public struct Run: Sendable {
+        public var schedule: Schedule
+        public var outcomes: [String]
+        public var problems: [String]
+
+        /// Reads the host's record of a run of `scenario` under `strategy`.
+        ///
+        /// - Throws: a message naming what is missing (the host wrote it, so
+        ///   this is a version mismatch, not user input).
+        public init(record bytes: [UInt8], scenario: Scenario, strategy: Strategy) throws(ReplayError) {
+            let root: JSONValue
+            do {
+                root = try JSONValue.parse(bytes)
+            } catch {
+                throw ReplayError(message: "the host's record is not JSON: \(error)")
+            }
+            func int(_ value: JSONValue?, _ what: String) throws(ReplayError) -> Micros {
+                guard case .number(let n)? = value, n.rounded() == n, abs(n) < 9e15 else {
+                    throw ReplayError(message: "the host's record has no integer \(what)")
+                }
+                return Micros(n)
+            }
+            guard case .array(let tasks)? = root["tasks"], tasks.count == scenario.tasks.count else {
+                throw ReplayError(
+                    message: "the host's record does not list the scenario's \(scenario.tasks.count) tasks")
+            }
+            var runs: [TaskRun] = []
+            var outcomes: [String] = []
+            for task in tasks {
+                runs.append(
+                    TaskRun(
+                        thread: Int32(try int(task["thread"], "thread")),
+                        iteration: Int32(try int(task["iteration"], "iteration")),
+                        ready: try int(task["ready"], "ready"), start: try int(task["start"], "start"),
+                        end: try int(task["end"], "end"), done: try int(task["done"], "done"),
+                        madeReady: try int(task["madeReady"], "madeReady"),
+                        released: try int(task["released"], "released")))
+                outcomes.append(task["outcome"]?.string ?? "")
+            }
+            var commits: [Commit] = []
+            if case .array(let items)? = root["commits"] {
+                for item in items {
+                    commits.append(
+                        Commit(
+                            iterationStart: try int(item["iterationStart"], "iterationStart"),
+                            start: try int(item["start"], "commit start"), end: try int(item["end"], "commit end"),
+                            presented: try int(item["presented"], "presented")))
+                }
+            }
+            var blocked: [TimeSpan] = []
+            if case .array(let spans)? = root["blocked"] {
+                for span in spans {
+                    guard case .array(let pair) = span, pair.count == 2 else { continue }
+                    blocked.append(TimeSpan(start: try int(pair[0], "blocked"), end: try int(pair[1], "blocked")))
+                }
+            }
+            guard case .array(let window)? = root["didFinishLaunching"], window.count == 2 else {
+                throw ReplayError(message: "the host's record has no didFinishLaunching")
+            }
+            let launch = TimeSpan(
+                start: try int(window[0], "didFinishLaunching"), end: try int(window[1], "didFinishLaunching"))
+            var problems: [String] = []
+            if case .array(let items)? = root["problems"] {
+                problems = items.compactMap { $0["message"]?.string }
+            }
+            // Pre-main: the scenario's phases scaled to the time before didFinishLaunching.
+            let t0 = launch.start
+            let declared = scenario.preMainTotal
+            var preMain: [TimeSpan] = []
+            var clock: Micros = 0
+            for (k, phase) in scenario.preMain.enumerated() {
+                let end =
+                    k == scenario.preMain.count - 1 ? t0 : (declared > 0 ? clock + phase.cost * t0 / declared : clock)
+                preMain.append(TimeSpan(start: clock, end: end))
+                clock = end
+            }
+            schedule = Schedule(
+                scenario: scenario, strategy: strategy, maxConcurrent: nil, costs: runs.map { $0.end - $0.start },
+                latencies: runs.map { $0.done - $0.end }, t0: t0, preMain: preMain, tasks: runs, commits: commits,
+                blocked: blocked, didFinishLaunching: launch, inputs: [], idleMode: scenario.idleMode)
+            self.outcomes = outcomes
+            self.problems = problems
+        }
+    }
+
+    /// A record the host wrote that cannot be read.
+    public struct ReplayError: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// The metrics `replay` puts side by side.
+    public static let metrics: [Metric] = [
+        .timeToFirstFrameMs, .firstFrameReadyMs, .timeToFullDisplayMs, .launchCompleteMs, .mainThreadBlockedMs,
+        .frames,
+    ]
+
+    /// One strategy's simulation against its real runs.
+    public struct Comparison: Sendable {
+        public var strategy: Strategy
+        public var simulated: SimulationResult
+        public var runs: [Run]
+        /// Each metric: simulated, measured (median of the runs).
+        public var rows: [(metric: Metric, simulated: Double, measured: Double)]
+        /// Per task: the median start and end error (µs, measured − simulated),
+        /// how many runs put it on the model's thread and in its iteration.
+        public var tasks: [TaskError]
+        /// The tasks whose end is furthest from the model's, worst first (at most 5).
+        public var divergent: [TaskError]
+
+        public init(simulated: SimulationResult, runs: [Run]) {
+            strategy = simulated.schedule.strategy
+            self.simulated = simulated
+            self.runs = runs
+            let model = simulated.schedule
+            let measuredMetrics = runs.map { $0.schedule.metrics() }
+            rows = Replay.metrics.map { metric in
+                (metric, simulated.metrics.value(metric), median(measuredMetrics.map { $0.value(metric) }))
+            }
+            var tasks: [TaskError] = []
+            for (i, task) in model.scenario.tasks.enumerated() {
+                let sim = model.tasks[i]
+                let real = runs.map { $0.schedule.tasks[i] }
+                let startError = medianMicros(real.map { $0.start - sim.start })
+                let endError = medianMicros(real.map { $0.end - sim.end })
+                let stretch = medianMicros(real.map { ($0.end - $0.start) - (sim.end - sim.start) })
+                tasks.append(
+                    TaskError(
+                        index: i, id: task.id, startError: startError, endError: endError, stretch: stretch,
+                        sameThread: real.filter { $0.thread == sim.thread }.count,
+                        sameIteration: real.filter { !sim.isOnMain || $0.iteration == sim.iteration }.count,
+                        onMain: sim.isOnMain,
+                        laterIteration: real.contains { sim.isOnMain && $0.iteration > sim.iteration },
+                        runs: runs.count))
+            }
+            self.tasks = tasks
+            divergent = Array(
+                tasks.filter { abs($0.endError) > 0 }.sorted {
+                    (abs($0.endError), $1.index) > (abs($1.endError), $0.index)
+                }
+                .prefix(5))
+        }
+    }
+
+    /// One task's error across the runs.
+    public struct TaskError: Sendable {
+        public var index: Int
+        public var id: String
+        public var startError: Micros
+        public var endError: Micros
+        /// How much longer it ran than its cost (contention, if positive).
+        public var stretch: Micros
+        public var sameThread: Int
+        public var sameIteration: Int
+        public var onMain: Bool
+        public var laterIteration: Bool
+        public var runs: Int
+
+        /// Why it diverges, in one phrase, from what the runs show.
+        public var reason: String {
+            if sameThread < runs {
+                return
+                    "ran on another thread in \(runs - sameThread) of \(runs) runs (a near-tie in which thread was free)"
+            }
+            if sameIteration < runs {
+                return
+                    "ran in \(laterIteration ? "a later" : "an earlier") run-loop iteration in \(runs - sameIteration) of \(runs) runs (an order flipped by a near-tie)"
+            }
+            if stretch > 0 && stretch * 20 > max(endError, 1) * 10 {
+                return "ran \(formatMillis(stretch)) ms longer than its cost (stretched: other threads took the CPU)"
+            }
+            return startError >= 0
+                ? "started \(formatMillis(startError)) ms late (hand-off and wake-up latency before it)"
+                : "started \(formatMillis(-startError)) ms early"
+        }
+    }
+}
+
+private func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+private func medianMicros(_ values: [Micros]) -> Micros {
+    guard !values.isEmpty else { return 0 }
+    return values.sorted()[(values.count - 1) / 2]
+}

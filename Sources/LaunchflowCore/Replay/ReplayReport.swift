@@ -1,0 +1,170 @@
+/// What `launchflow replay` prints: per strategy, the metrics simulated and
+/// measured, how many tasks ran where the model put them, and the tasks that
+/// diverge most and why.
+public struct ReplayReport: Sendable {
+    public var scenario: Scenario
+    public var path: String
+    public var comparisons: [Replay.Comparison]
+    public var runs: Int
+    public var workers: Int
+    public var cpus: Int
+    /// The fraction of the CPUs other processes used during the runs.
+    public var otherLoad: Double
+    public var warnings: [String]
+
+    public init(
+        scenario: Scenario, path: String, comparisons: [Replay.Comparison], runs: Int, workers: Int, cpus: Int,
+        otherLoad: Double, warnings: [String]
+    ) {
+        self.scenario = scenario
+        self.path = path
+        self.comparisons = comparisons
+        self.runs = runs
+        self.workers = workers
+        self.cpus = cpus
+        self.otherLoad = otherLoad
+        self.warnings = warnings
+    }
+
+    private var heading: String {
+        "Replay of \(scenario.name) (\(path)): \(runs) real run\(runs == 1 ? "" : "s") per strategy on LaunchflowRuntime, "
+            + "\(workers) worker\(workers == 1 ? "" : "s") + main = \(workers + 1) threads on \(cpus) CPUs, "
+            + "other processes \(Int((otherLoad * 100).rounded()))% of the CPUs"
+            + (scenario.device.cpus.map { "; simulated with device.cpus \($0)" } ?? "")
+    }
+
+    private static func value(_ metric: Metric, _ v: Double) -> String {
+        metric.isTime ? formatMillis(Micros((v * 1000).rounded())) : (metric.isCount ? String(Int(v)) : String(v))
+    }
+
+    private static func error(_ metric: Metric, _ simulated: Double, _ measured: Double) -> String {
+        let delta = measured - simulated
+        let sign = delta > 0 ? "+" : (delta < 0 ? "−" : "±")
+        let magnitude = value(metric, abs(delta))
+        guard simulated != 0 else { return "\(sign)\(magnitude)" }
+        let percent = (delta / simulated * 1000).rounded() / 10
+        return "\(sign)\(magnitude) (\(percent > 0 ? "+" : "")\(percent)%)"
+    }
+
+    private static func signed(_ micros: Micros) -> String {
+        micros > 0 ? "+\(formatMillis(micros))" : (micros < 0 ? "−\(formatMillis(-micros))" : "±0")
+    }
+
+    private static func label(_ metric: Metric) -> String {
+        metric.info.unit.isEmpty ? metric.label : "\(metric.label) (\(metric.info.unit))"
+    }
+
+    private func placement(_ comparison: Replay.Comparison) -> String {
+        let tasks = comparison.tasks
+        let threads = tasks.filter { $0.sameThread == $0.runs }.count
+        let main = tasks.filter(\.onMain)
+        let iterations = main.filter { $0.sameIteration == $0.runs }.count
+        return "\(threads) of \(tasks.count) tasks on the model's thread in every run; "
+            + "\(iterations) of \(main.count) main-thread tasks in the model's run-loop iteration"
+    }
+
+    public func text() -> String {
+        var out = heading + "\n"
+        for warning in warnings { out += "warning: \(warning)\n" }
+        for comparison in comparisons {
+            out += "\n\(comparison.strategy.rawValue)\n"
+            let rows = comparison.rows.map {
+                [
+                    Self.label($0.metric), Self.value($0.metric, $0.simulated), Self.value($0.metric, $0.measured),
+                    Self.error($0.metric, $0.simulated, $0.measured),
+                ]
+            }
+            out += table(["metric", "simulated", "measured", "error"], rows)
+            out += placement(comparison) + "\n"
+            if !comparison.divergent.isEmpty {
+                out += "most divergent (median over the runs, measured − simulated):\n"
+                for task in comparison.divergent {
+                    out +=
+                        "  '\(task.id)': end \(Self.signed(task.endError)) ms, start \(Self.signed(task.startError)) ms — \(task.reason)\n"
+                }
+            }
+            let problems = Set(comparison.runs.flatMap(\.problems))
+            for problem in problems.sorted() { out += "problem: \(problem)\n" }
+        }
+        return out
+    }
+
+    public func markdown() -> String {
+        var out = "### \(heading)\n\n"
+        for warning in warnings { out += "> **warning:** \(warning)\n\n" }
+        for comparison in comparisons {
+            out +=
+                "#### `\(comparison.strategy.rawValue)`\n\n| metric | simulated | measured | error |\n|---|---:|---:|---:|\n"
+            for row in comparison.rows {
+                out +=
+                    "| \(Self.label(row.metric)) | \(Self.value(row.metric, row.simulated)) | \(Self.value(row.metric, row.measured)) | \(Self.error(row.metric, row.simulated, row.measured)) |\n"
+            }
+            out += "\n\(placement(comparison)).\n"
+            if !comparison.divergent.isEmpty {
+                out += "\n| task | end error (ms) | start error (ms) | why |\n|---|---:|---:|---|\n"
+                for task in comparison.divergent {
+                    out +=
+                        "| `\(task.id)` | \(Self.signed(task.endError)) | \(Self.signed(task.startError)) | \(task.reason) |\n"
+                }
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    public func json() -> String {
+        var w = JSONWriter(capacity: 4096)
+        w.raw("{\n  "); w.key("scenario"); w.string(scenario.name)
+        w.raw(",\n  "); w.key("runs"); w.integer(runs)
+        w.raw(",\n  "); w.key("workers"); w.integer(workers)
+        w.raw(",\n  "); w.key("cpus"); w.integer(cpus)
+        w.raw(",\n  "); w.key("otherProcessesLoad"); w.double((otherLoad * 1000).rounded() / 1000)
+        w.raw(",\n  "); w.key("warnings"); w.raw("[")
+        for (k, warning) in warnings.enumerated() {
+            if k > 0 { w.raw(", ") }
+            w.string(warning)
+        }
+        w.raw("],\n  "); w.key("strategies"); w.raw("[")
+        for (k, comparison) in comparisons.enumerated() {
+            w.raw(k == 0 ? "\n    {" : ",\n    {"); w.key("strategy"); w.string(comparison.strategy.rawValue)
+            w.raw(", "); w.key("simulated"); w.raw("{")
+            for (j, row) in comparison.rows.enumerated() {
+                if j > 0 { w.raw(", ") }
+                w.key(row.metric.rawValue); w.double(row.simulated)
+            }
+            w.raw("}, "); w.key("measured"); w.raw("{")
+            for (j, row) in comparison.rows.enumerated() {
+                if j > 0 { w.raw(", ") }
+                w.key(row.metric.rawValue); w.double(row.measured)
+            }
+            w.raw("},\n     "); w.key("tasks"); w.raw("[")
+            for (j, task) in comparison.tasks.enumerated() {
+                w.raw(j == 0 ? "\n      {" : ",\n      {"); w.key("id"); w.string(task.id)
+                w.raw(", "); w.key("startErrorMs"); w.millis(task.startError)
+                w.raw(", "); w.key("endErrorMs"); w.millis(task.endError)
+                w.raw(", "); w.key("sameThread"); w.integer(task.sameThread)
+                w.raw(", "); w.key("sameIteration"); w.integer(task.sameIteration)
+                w.raw("}")
+            }
+            w.raw("]}")
+        }
+        w.raw("\n  ]\n}\n")
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+}
+
+/// A left-aligned first column, the others right-aligned, two spaces apart.
+private func table(_ header: [String], _ rows: [[String]]) -> String {
+    let all = [header] + rows
+    let widths = header.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
+    var out = ""
+    for row in all {
+        var line = ""
+        for (c, cell) in row.enumerated() {
+            let pad = String(repeating: " ", count: widths[c] - cell.count)
+            line += c == 0 ? cell + pad : "  " + pad + cell
+        }
+        out += line + "\n"
+    }
+    return out
+}
