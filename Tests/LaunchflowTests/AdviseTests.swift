@@ -80,6 +80,33 @@ struct AdviseTests {
         #expect(AdviseReport.text(ranked).contains("run db-open before feed-cache on the workers: −10 ms"))
     }
 
+    /// Under dag, dFL waits for the anchor `crash` (one worker, 0–20) and
+    /// commits iteration 0 at 20; `home` runs 20–21 in iteration 1: first
+    /// frame 21. Without the anchor the frame would come at 1 — but the file
+    /// says the crash reporter starts inside didFinishLaunching, and `--allow
+    /// …,anchor` only adds anchors (issue 26: it used to remove this one).
+    static let anchoredCrash = #"""
+        { "name": "anchor", "device": { "cores": 2, "refreshRate": 1000 },
+          "tasks": [
+            { "id": "crash", "cost": 20, "anchor": true },
+            { "id": "home", "cost": 1, "mainThreadOnly": true, "firstFrame": true }
+          ] }
+        """#
+
+    @Test func anAnchorTheFileSetsIsNeverRemoved() throws {
+        for strategy in [Strategy.dag, .anchored] {
+            var configuration = Self.configuration(AdviseKnob.allCases)
+            configuration.strategy = strategy
+            let plan = try Advise.plan(try scenario(Self.anchoredCrash), configuration)
+            #expect(plan.scenario.tasks[0].anchor, "\(strategy)")
+            #expect(!plan.changes.contains { $0.key == .anchor && $0.from == "true" }, "\(strategy)")
+            #expect(plan.metrics.timeToFirstFrame >= 20_000, "\(strategy)")
+            #expect(!AdviseReport.text(plan).contains("no longer an anchor"))
+            // The plan without (added) anchors keeps it too.
+            #expect(plan.withoutAnchors?.scenario.tasks[0].anchor != false)
+        }
+    }
+
     @Test func keptTasksStayAsWritten() throws {
         var configuration = Self.configuration()
         configuration.keep = ["sdk"]
@@ -182,6 +209,10 @@ struct AdviseTests {
             #expect(plan.metrics.timeToFirstFrame <= plan.baseline.timeToFirstFrame)
             #expect(plan.metrics.timeToFirstFrame <= plan.simpleMetrics.timeToFirstFrame)
             #expect(plan.metrics.dependencyViolations <= plan.baseline.dependencyViolations)
+            // Anchors are only added, never removed.
+            for i in written.tasks.indices where written.tasks[i].anchor {
+                #expect(plan.scenario.tasks[i].anchor, "\(written.tasks[i].id) under \(strategy)")
+            }
         }
     }
 

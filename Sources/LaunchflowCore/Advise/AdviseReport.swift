@@ -146,10 +146,16 @@ public enum AdviseReport {
     }
 
     /// The table's columns: as written, the plan, the plan without anchors
-    /// (when anchors were allowed), the best built-in strategy.
+    /// (when anchors were allowed; "without added anchors" when the file has
+    /// some, which both plans keep), the best built-in strategy.
     public static func columns(_ plan: AdvicePlan) -> [(title: String, metrics: Metrics)] {
         var columns = [("as written", plan.baseline), ("plan", plan.metrics)]
-        if let other = plan.withoutAnchors { columns.append(("plan without anchors", other.metrics)) }
+        if let other = plan.withoutAnchors {
+            // The file's own anchors stay in both plans: only the added ones are left out.
+            let title =
+                plan.written.tasks.contains(where: \.anchor) ? "plan without added anchors" : "plan without anchors"
+            columns.append((title, other.metrics))
+        }
         columns.append(("best built-in: \(plan.bestStrategy.rawValue)", plan.bestStrategyMetrics))
         return columns
     }

@@ -122,7 +122,10 @@ struct AdviseSearch {
         canIdle = (0..<n).map { knobs.contains(.idle) && !kept[$0] && !needed[$0] && tasks[$0].mainThreadOnly }
         canPriority = (0..<n).map { knobs.contains(.priority) && !kept[$0] }
         // An anchor only where the first frame already waits: nothing it needs can have `after`.
-        canAnchor = (0..<n).map { knobs.contains(.anchor) && !kept[$0] && needed[$0] && tasks[$0].after == nil }
+        // Only added: an anchor the file sets is what the app knows (issue 26), never taken away.
+        canAnchor = (0..<n).map {
+            knobs.contains(.anchor) && !kept[$0] && needed[$0] && tasks[$0].after == nil && !tasks[$0].anchor
+        }
         original = AdviseSettings(
             after: tasks.map { $0.after != nil }, priority: tasks.map(\.priority), idle: tasks.map(\.idle),
             anchor: tasks.map(\.anchor))
