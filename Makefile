@@ -145,6 +145,7 @@ bench: deps
 	.build/release/launchflow-bench --sweep
 	.build/release/launchflow-bench --sweep --v2
 	.build/release/launchflow-bench --import
+	.build/release/launchflow-bench --runtime
 	.build/release/launchflow-bench --perfetto
 	.build/release/launchflow-bench --advise
 

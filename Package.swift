@@ -39,7 +39,8 @@ let package = Package(
         .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI"]),
         // The child process `launchflow replay` runs: a scenario on the runtime, with spinning bodies.
         .executableTarget(name: "launchflow-replay-host", dependencies: ["LaunchflowRuntime"]),
-        .executableTarget(name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender"]),
+        .executableTarget(
+            name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender", "LaunchflowRuntime"]),
         // Tests in three targets — the model and the library (unit), the command line, and the report in a
         // browser (headless Chromium) — sharing Tests/LaunchflowTests/Support (a symbolic link in the other two)
         // and reading the fixtures in place.

@@ -63,6 +63,10 @@ func runCommand(_ args: [String], quiet: Bool = false) throws -> (seconds: Doubl
 
 var sizes = [1_000, 10_000, 100_000, 1_000_000]
 let arguments = CommandLine.arguments
+if arguments.contains("--runtime") {  // LaunchflowRuntime against OperationQueue and Dispatch (RuntimeBench.swift)
+    runRuntimeBenchmark()
+    exit(0)
+}
 if arguments.contains("--render") {  // the rendering benchmark (RenderBench.swift)
     runRenderBenchmark()
     exit(0)

@@ -279,3 +279,36 @@ extension RealRunTests {
         }
     }
 }
+
+/// A plan file changes the schedule without a code change: the host's code
+/// declares bodies only, so two files are two plans for the same code.
+extension RealRunTests {
+    @Test func aPlanFileChangesTheScheduleWithoutACodeChange() throws {
+        let scenario = try Self.bundled("article")
+        // A task nothing depends on, not part of the first frame, that the model runs before it.
+        let simulated = LaunchEngine(scenario).result(.dag)
+        let needed = Set(scenario.tasks.flatMap(\.dependsOn))
+        let index = try #require(
+            scenario.tasks.indices.first {
+                !needed.contains($0) && !scenario.tasks[$0].firstFrame
+                    && simulated.schedule.tasks[$0].end < simulated.metrics.timeToFirstFrame
+            })
+        var tasks = scenario.tasks
+        tasks[index].after = .firstFrame
+        let plan = try Scenario(
+            name: scenario.name, device: scenario.device, preMain: scenario.preMain, tasks: tasks,
+            idleMode: scenario.idleMode)
+        let (before, out1) = try RealRun.of(scenario, strategy: .dag, ["--workers", "1"])
+        let (after, out2) = try RealRun.of(plan, strategy: .dag, ["--workers", "1"])
+        let run1 = try #require(before?.run, "\(out1.stderr)")
+        let run2 = try #require(after?.run, "\(out2.stderr)")
+        let firstFrame = { (run: RecordedRun) -> Int in
+            let k = scenario.tasks.indices.filter { scenario.tasks[$0].firstFrame }.map { run.tasks[$0].iteration }
+                .max()!
+            return run.commits[k].presented
+        }
+        let id = scenario.tasks[index].id
+        #expect(run1.tasks[index].start < firstFrame(run1), "as written, '\(id)' runs before the first frame")
+        #expect(run2.tasks[index].start >= firstFrame(run2), "the plan holds '\(id)' until the first frame")
+    }
+}
