@@ -62,6 +62,31 @@ public struct LaunchRecord: Sendable {
         warnings = resolved.warnings
     }
 
+    /// Every (task, dependency) pair, by index, where the task started before
+    /// its dependency was done — what `priority` may do (it keeps its tiers,
+    /// not the dependencies), as the simulator's `dependencyViolations`.
+    public var brokenDependencies: [(task: Int, dependency: Int)] {
+        var found: [(task: Int, dependency: Int)] = []
+        for (i, task) in schedule.scenario.tasks.enumerated() where outcomes[i] == .succeeded {
+            for d in task.dependsOn where schedule.tasks[i].start < schedule.tasks[d].done {
+                found.append((i, d))
+            }
+        }
+        return found
+    }
+
+    /// The first frame: when the commit of the iteration that ran the last
+    /// `firstFrame` task was on screen (µs of the launch clock); nil when a
+    /// `firstFrame` task did not run (it failed or was skipped). Without
+    /// `firstFrame` tasks, iteration 0's commit (MODEL.md §3.8).
+    public var firstFramePresented: Micros? {
+        let tasks = schedule.scenario.tasks
+        let first = tasks.indices.filter { tasks[$0].firstFrame }
+        guard first.allSatisfy({ outcomes[$0] == .succeeded }) else { return nil }
+        let k = Int(first.map { schedule.tasks[$0].iteration }.max() ?? 0)
+        return schedule.commits.indices.contains(k) ? schedule.commits[k].presented : nil
+    }
+
     /// launchflow's own trace format (Chrome trace JSON with launchflow's
     /// metadata): `launchflow import` reads it back to the same tasks,
     /// threads and dependencies.

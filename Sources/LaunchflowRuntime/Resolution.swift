@@ -30,7 +30,14 @@ enum Resolution {
         do {
             loaded = try ScenarioLoader.load(path: file)
         } catch {
-            throw LaunchError(problems + error.problems)
+            // The file's problems, and the code's own (duplicates above, unknown dependencies, a cycle).
+            var codeProblems: [Diagnostic] = []
+            do {
+                _ = try fromCode(graph, byID: byID, workers: workers, problems: problems)
+            } catch let refusal {
+                codeProblems = refusal.problems
+            }
+            throw LaunchError(codeProblems.isEmpty ? problems + error.problems : codeProblems + error.problems)
         }
         return try merge(graph, byID: byID, with: loaded, file: file, problems: problems)
     }
@@ -54,7 +61,7 @@ enum Resolution {
                 } else {
                     problems.append(
                         Diagnostic(
-                            file: "", path: "tasks[\(k)].dependsOn[\(j)]", taskID: declaration.id,
+                            file: "", path: "dependsOn[\(j)] in code", taskID: declaration.id,
                             message: "unknown task '\(dependency)'",
                             suggestion: closestMatch(to: dependency, in: graph.tasks.map(\.id))))
                 }
@@ -68,13 +75,16 @@ enum Resolution {
                     anchor: keys.anchor, group: keys.group, after: keys.afterFirstFrame ? .firstFrame : nil,
                     fullyDrawn: keys.fullyDrawn))
         }
-        try check(problems)
+        // The scenario's own checks (a cycle among them) with the problems above, unless an id repeats.
+        let repeated = problems.contains { $0.message.hasSuffix("is declared twice") }
+        let scenario: Scenario
         do {
-            let scenario = try Scenario(name: "launch", device: Device(cores: workers + 1), tasks: tasks)
-            return ResolvedLaunch(scenario: scenario, bodies: graph.tasks.map(\.body), warnings: [])
+            scenario = try Scenario(name: "launch", device: Device(cores: workers + 1), tasks: tasks)
         } catch {
-            throw LaunchError(error.problems)
+            throw LaunchError(problems + (repeated ? [] : error.problems))
         }
+        try check(problems)
+        return ResolvedLaunch(scenario: scenario, bodies: graph.tasks.map(\.body), warnings: [])
     }
 
     /// The file's scenario with the code's bodies and dependencies.
@@ -111,14 +121,21 @@ enum Resolution {
                         message:
                             "the code runs task '\(task.id)' on the main thread, the file says mainThreadOnly: false"))
             }
+            // The file wins for the other keys; what the code said otherwise is reported.
+            for key in overridden(declaration.keys, by: task) {
+                warnings.append(
+                    Diagnostic(
+                        .warning, file: file, path: "tasks[\(i)]", taskID: task.id,
+                        message: "the code says \(key) for task '\(task.id)', the file does not; the file's keys win"))
+            }
             // Dependencies: the file's and the code's together.
             var dependsOn = task.dependsOn
             for (j, dependency) in declaration.keys.dependsOn.enumerated() {
                 guard let d = fileIDs[dependency] else {
                     problems.append(
                         Diagnostic(
-                            file: "", path: "tasks[\(k)].dependsOn[\(j)]", taskID: task.id,
-                            message: "unknown task '\(dependency)' (in code)",
+                            file: "", path: "dependsOn[\(j)] in code", taskID: task.id,
+                            message: "unknown task '\(dependency)'",
                             suggestion: closestMatch(to: dependency, in: loaded.tasks.map(\.id))))
                     continue
                 }
@@ -143,21 +160,43 @@ enum Resolution {
             }
             tasks[i].dependsOn = dependsOn
         }
-        try check(problems)
+        let scenario: Scenario
         do {
-            let scenario = try Scenario(
+            scenario = try Scenario(
                 name: loaded.name, description: loaded.description, device: loaded.device, preMain: loaded.preMain,
                 tasks: tasks, budgets: loaded.budgets, jitter: loaded.jitter, schema: loaded.schema,
-                idleMode: loaded.idleMode, inputs: loaded.inputs)
-            return ResolvedLaunch(scenario: scenario, bodies: bodies, warnings: warnings)
+                idleMode: loaded.idleMode, inputs: loaded.inputs, mainExecutor: loaded.mainExecutor)
         } catch {
             // The merged dependencies can make a cycle the file alone did not have.
             throw LaunchError(
-                error.problems.map { problem in
-                    var problem = problem
-                    if problem.file.isEmpty { problem.file = file }
-                    return problem
-                })
+                problems
+                    + error.problems.map { problem in
+                        var problem = problem
+                        if problem.file.isEmpty { problem.file = file }
+                        return problem
+                    })
         }
+        try check(problems)
+        return ResolvedLaunch(scenario: scenario, bodies: bodies, warnings: warnings)
+    }
+
+    /// The scheduling keys the code set (to other than their defaults) that the file's task does not have.
+    private static func overridden(_ keys: TaskKeys, by task: LaunchTask) -> [String] {
+        var found: [String] = []
+        if keys.priority != 0 && keys.priority != task.priority { found.append("priority: \(keys.priority)") }
+        if keys.firstFrame && !task.firstFrame { found.append("firstFrame: true") }
+        if keys.fullyDrawn && !task.fullyDrawn { found.append("fullyDrawn: true") }
+        if keys.afterFirstFrame && task.after == nil { found.append("after: \"firstFrame\"") }
+        if keys.idle && !task.idle { found.append("idle: true") }
+        if keys.anchor && !task.anchor { found.append("anchor: true") }
+        let delay = microseconds(fromMilliseconds: keys.delayMs)
+        if delay != 0 && delay != task.delay { found.append("delay: \(formatDelay(keys.delayMs))") }
+        if let queue = keys.queue, queue != task.queue { found.append("queue: \"\(queue)\"") }
+        if let group = keys.group, group != task.group { found.append("group: \"\(group)\"") }
+        return found
+    }
+
+    private static func formatDelay(_ ms: Double) -> String {
+        ms.rounded() == ms ? String(Int(ms)) : String(ms)
     }
 }

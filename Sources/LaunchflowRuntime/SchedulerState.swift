@@ -297,7 +297,11 @@ struct SchedulerState {
         problems.append(
             LaunchProblem(
                 task: task, kind: .completionTimedOut,
-                message: "task '\(taskID(task))': its completion was not called within \(timeout) of its start"))
+                message: "task '\(taskID(task))': its completion was not called within \(timeout) of its start"
+                    + (launchReturned
+                        ? ""
+                        : " (didFinishLaunching held the main thread meanwhile: a completion delivered on the main queue cannot run until it returns)")
+            ))
     }
 
     /// An `async` body threw after its task had ended.

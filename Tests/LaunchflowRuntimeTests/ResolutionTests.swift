@@ -76,8 +76,24 @@ struct ResolutionTests {
         #expect(tasks[1].firstFrame && tasks[1].mainThreadOnly)
         #expect(tasks[2].dependsOn == [0])  // the code's, kept
         #expect(tasks[2].after != nil)
-        #expect(launch.warnings.count == 1, "\(launch.warnings)")  // root: the code declares none, the file decides
-        #expect(launch.warnings.first?.description.contains("analytics") == true)
+        // root: the code declares none, the file decides; analytics: kept and said; config: the file's priority wins.
+        let warnings = launch.warnings.map(\.description)
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.contains { $0.contains("'analytics' depends on 'config', the file does not; kept") })
+        #expect(warnings.contains { $0.contains("the code says priority: 3 for task 'config'") })
+    }
+
+    /// A broken file and broken code: both in one error.
+    @Test func aBrokenFileAndBrokenCodeAtOnce() throws {
+        let path = try Self.file(#"{"name": "plan", "tasks": [{"id": "a", "cost": 1, "priorty": 2}]}"#)
+        var graph = LaunchGraph()
+        graph.task("a", dependsOn: ["b"]) {}
+        graph.task("b", dependsOn: ["a"]) {}
+        graph.task("c", dependsOn: ["zz"]) {}
+        let problems = Self.refusal(graph, plan: path)
+        #expect(problems.contains { $0.contains("priorty") }, "\(problems)")
+        #expect(problems.contains { $0.contains("unknown task 'zz'") }, "\(problems)")
+        #expect(problems.contains { $0.contains("cycle") }, "\(problems)")
     }
 
     @Test func badConfiguration() {
