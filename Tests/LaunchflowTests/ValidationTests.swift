@@ -242,6 +242,32 @@ struct ValidationTests {
             "misspelt v2 task key", doc(#"{"id": "a", "cost": 1, "latncy": 5}"#),
             ["error: s.json: tasks[0].latncy (task 'a'): unknown key 'latncy'; did you mean 'latency'?"]
         ),
+        // `before` (issue 26): advice only, validated like every key.
+        (
+            "before near miss", doc(#"{"id": "a", "cost": 1, "before": "firstframe"}"#),
+            [
+                "error: s.json: tasks[0].before (task 'a'): must be 'firstFrame' or 'launch', found 'firstframe'; did you mean 'firstFrame'?"
+            ]
+        ),
+        (
+            "before that is not a string", doc(#"{"id": "a", "cost": 1, "before": true}"#),
+            ["error: s.json: tasks[0].before (task 'a'): expected a string, found a boolean"]
+        ),
+        (
+            "before and after on one task", doc(#"{"id": "a", "cost": 1, "before": "launch", "after": "firstFrame"}"#),
+            [
+                "error: s.json: tasks[0].after (task 'a'): a task with \"before\": \"launch\" cannot wait for the first frame: it must be done before didFinishLaunching returns (remove 'after' or 'before')"
+            ]
+        ),
+        (
+            "a pinned task that needs an after task",
+            doc(
+                #"{"id": "log", "cost": 1, "after": "firstFrame"}, {"id": "lock", "cost": 1, "dependsOn": ["log"], "before": "firstFrame"}"#
+            ),
+            [
+                "error: s.json: tasks[0].after (task 'log'): cannot wait for the first frame: 'lock' (\"before\": \"firstFrame\") must be done before the first frame and waits for this task through lock → log (remove 'after', 'before', or the dependency)"
+            ]
+        ),
         (
             "idleMode near miss", doc(#"{"id": "a", "cost": 1}"#, extra: #""idleMode": "onebyone","#),
             ["error: s.json: idleMode: must be 'batch' or 'oneByOne', found 'onebyone'; did you mean 'oneByOne'?"]

@@ -26,9 +26,10 @@ and checks, without looking at how advise searches:
 2. legal: PLAN keeps every top-level key, the task order and every task key
    other than after, priority, idle and anchor as written (see below); only the allowed knobs change (after, priority, idle; anchor with
    --allow …,anchor); `after` and `idle` change only on tasks outside the
-   closure of the first frame (the firstFrame and anchor tasks and every task
-   they depend on, directly or not, computed here), `idle` only on
-   mainThreadOnly tasks, `anchor` only inside that closure; the reference's
+   closure of the first frame (the firstFrame and anchor tasks, the tasks
+   pinned by `before`, and every task they depend on, directly or not,
+   computed here), `idle` only on mainThreadOnly tasks, `anchor` only inside
+   that closure and only added (an anchor as written stays); the reference's
    validate accepts PLAN; and advise's `changes` list exactly the keys the
    plan changes, with their `from` and `to`.  "As written" means
    what the model reads (MODEL.md §1, §2): a key at its default or null may be
@@ -48,7 +49,10 @@ and checks, without looking at how advise searches:
    anchor, after those) in as few priority levels as keep that order with the
    index as tie-break, every other task at max(its priority, last level + 1)
    — simulated by the reference; compared only when the simple plan breaks no
-   more dependencies than the scenario (advise never breaks more);
+   more dependencies than the scenario (advise never breaks more) and no task
+   is pinned by `before` (the simple plan ignores pins; instead no task with
+   "before": "firstFrame" done by the first-frame commit's start as written
+   may be done later with the plan);
 5. the plan breaks no more dependencies (dependencyViolations) than the
    scenario as written;
 6. a plan that breaks no dependency presents no earlier than firstFrameBoundMs
@@ -115,10 +119,12 @@ def deps_of(tasks):
 
 
 def closure(tasks):
-    """The tasks the first frame waits for: every firstFrame and anchor task and
-    every task they depend on, directly or not (a set of indices)."""
+    """The tasks the first frame waits for: every firstFrame and anchor task, every
+    task pinned by `before` (never deferred), and every task they depend on,
+    directly or not (a set of indices)."""
     deps = deps_of(tasks)
-    need = {i for i, t in enumerate(tasks) if t.get("firstFrame") is True or t.get("anchor") is True}
+    need = {i for i, t in enumerate(tasks)
+            if t.get("firstFrame") is True or t.get("anchor") is True or t.get("before") is not None}
     stack = list(need)
     while stack:
         for d in deps[stack.pop()]:
@@ -265,6 +271,8 @@ def legal_problems(inp, plan, allowed, strict=False):
                 out.append(f"{change} on a task that is not mainThreadOnly")
             elif k == "anchor" and i not in need:
                 out.append(f"{change} on a task the first frame does not wait for")
+            elif k == "anchor" and was is True:
+                out.append(f"{change}: an anchor the file sets is never removed (issue 26)")
     problems = ref.validate(plan)
     out += [f"the reference rejects the plan: {p}" for p in problems[:5]]
     return out
@@ -348,6 +356,15 @@ def longest_to_first_frame(tasks, need):
                 best = memo[u]
         memo[v] = None if best is None else w[v] + best
     return memo
+
+
+def late_pins(scenario, strategy):
+    """The tasks with "before": "firstFrame" that the reference finishes (latency
+    included) after the first-frame commit starts."""
+    sim = ref.Simulation(ref.Scenario(scenario), strategy, None, None).run()
+    frame = sim.commits[sim.ff_commit][0]
+    return {i for i, t in enumerate(scenario["tasks"])
+            if t.get("before") == "firstFrame" and sim.done[i] > frame}
 
 
 def simple_plan(inp):
@@ -509,11 +526,20 @@ def check_run(args):
     if ttff > want_base["timeToFirstFrameMs"]:
         P.append(f"worse than as written: timeToFirstFrameMs {fmt_us(ttff)} > "
                  f"{fmt_us(want_base['timeToFirstFrameMs'])}")
+    # Tasks pinned by `before`: the plan makes none late that is in time as
+    # written (checked here for "firstFrame": done by the first-frame commit's
+    # start); the simple plan, which ignores pins, is then no measure.
+    pinned = any(isinstance(t, dict) and t.get("before") is not None for t in inp["tasks"])
+    if pinned:
+        newly = sorted(late_pins(plan, strategy) - late_pins(inp, strategy))
+        for i in newly:
+            P.append(f"the plan makes {inp['tasks'][i]['id']!r} (\"before\": \"firstFrame\") "
+                     f"done after the first-frame commit starts")
     simple = simple_plan(inp)
     sp_problems = ref.validate(simple)
     if sp_problems:
         P.append(f"CHECKER BUG: the simple plan is invalid: {sp_problems[:2]}")
-    else:
+    elif not pinned:
         want_simple = ref_plain(ref.simulate(ref.Scenario(simple), strategy))["metrics"]
         stats["simple"] = want_simple["timeToFirstFrameMs"]
         if want_simple["dependencyViolations"] <= want_base["dependencyViolations"] \

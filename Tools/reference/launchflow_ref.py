@@ -110,7 +110,8 @@ PHASE_KEYS = ("name", "cost")
 INPUT_KEYS = ("name", "at", "cost")
 TASK_KEYS = ("id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame",
              "latency", "delay", "queue", "idle", "anchor", "group", "costP90", "latencyP90",
-             "after", "fullyDrawn")
+             "after", "fullyDrawn", "before")
+BEFORE_VALUES = ("firstFrame", "launch")   # advice only: the simulation ignores it
 
 
 def _id_key(s):
@@ -344,6 +345,13 @@ def validate(data):
             elif v not in AFTER_VALUES:
                 P.append(f"{w}.after: {v!r} is not \"firstFrame\" (the only value)"
                          f"{_did_you_mean(v, AFTER_VALUES)}")
+        if present(t, "before"):                                  # advice only
+            v = t["before"]
+            if not isinstance(v, str):
+                P.append(f"{w}.before: expected a string, got {_type_name(v)}")
+            elif v not in BEFORE_VALUES:
+                P.append(f"{w}.before: {v!r} is not \"firstFrame\" or \"launch\""
+                         f"{_did_you_mean(v, BEFORE_VALUES)}")
         if present(t, "priority"):
             number(t["priority"], f"{w}.priority", lo=0, hi=MAX_PRIORITY, integer=True,
                    what="integer")
@@ -423,7 +431,8 @@ def _after_waited_for(tasks, deps, labels):
     root = [None] * n
     queue = deque()
     for i in range(n):
-        if flag(i, "firstFrame") or flag(i, "anchor"):
+        if flag(i, "firstFrame") or flag(i, "anchor") or (
+                isinstance(tasks[i], dict) and tasks[i].get("before") in BEFORE_VALUES):
             root[i] = i
             queue.append(i)
     while queue:
@@ -442,7 +451,8 @@ def _after_waited_for(tasks, deps, labels):
             path.append(parent[path[-1]])
         path.reverse()
         r = path[0]
-        what = "a firstFrame task" if flag(r, "firstFrame") else "an anchor"
+        what = ("a firstFrame task" if flag(r, "firstFrame") else "an anchor" if flag(r, "anchor")
+                else f"pinned before {tasks[r]['before']!r}")
         out.append(f"{labels[i]}: has after \"firstFrame\", but the first frame waits for it: "
                    + " → ".join(name(j) for j in path) + f" ({name(r)!r} is {what})")
     return out

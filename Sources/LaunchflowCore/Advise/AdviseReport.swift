@@ -80,9 +80,16 @@ public enum AdviseReport {
                     ))
             case .anchor:
                 let details = changes.map { c in
-                    (c.to == "true" ? "make \(tasks[c.task].id) an anchor" : "\(tasks[c.task].id) no longer an anchor")
+                    var why: [String] = []
+                    if c.blocked > 0 { why.append("blocks the main thread \(formatMillis(c.blocked)) ms") }
+                    if c.to == "true" && tasks[c.task].before == .launch {
+                        why.append("keeps didFinishLaunching waiting for it: \"before\": \"launch\"")
+                    }
+                    return
+                        (c.to == "true"
+                        ? "make \(tasks[c.task].id) an anchor" : "\(tasks[c.task].id) no longer an anchor")
                         + ": \(gainText(c.gain))\(secondaryText(c))"
-                        + (c.blocked > 0 ? " (blocks the main thread \(formatMillis(c.blocked)) ms)" : "")
+                        + (why.isEmpty ? "" : " (" + why.joined(separator: "; ") + ")")
                 }
                 lines.append(
                     ("change \(count(changes.count, "anchor")): \(gainText(group.gain))\(secondary(group))", details))
@@ -177,6 +184,8 @@ public enum AdviseReport {
         var out =
             "\(plan.written.name) — advice under \(c.strategy.rawValue), objective \(c.objective.label); may change \(c.knobs.sorted().map(\.rawValue).joined(separator: ", "))"
         if !c.keep.isEmpty { out += "; keeps \(c.keep.joined(separator: ", ")) as written" }
+        let pinned = plan.written.tasks.filter { $0.before != nil }.count
+        if pinned > 0 { out += "; \(count(pinned, "task")) pinned by 'before'" }
         return out
     }
 
@@ -276,6 +285,12 @@ extension JSONWriter {
         for (k, id) in c.keep.enumerated() {
             if k > 0 { raw(", ") }
             string(id)
+        }
+        raw("]")
+        raw(",\n  "); key("pinned"); raw("[")
+        for (k, task) in plan.written.tasks.filter({ $0.before != nil }).enumerated() {
+            if k > 0 { raw(", ") }
+            raw("{ "); key("task"); string(task.id); raw(", "); key("before"); string(task.before!.rawValue); raw(" }")
         }
         raw("]")
         raw(",\n  "); key("baseline"); metricsObject(plan.baseline)

@@ -9,8 +9,8 @@ struct AdviseSettings: Sendable, Equatable {
 }
 
 /// A plan's rank in the search, compared lexicographically: constraint
-/// excess, objective, first frame before vsync, full display, launch
-/// completion, number of changes.
+/// excess, tasks with `before` done after their point, objective, first frame
+/// before vsync, full display, launch completion, number of changes.
 struct AdviseKey: Sendable, Comparable {
     var values: [Int]
 
@@ -26,6 +26,8 @@ struct AdviseEvaluation: Sendable {
     var metrics: Metrics
     var key: AdviseKey
     var excess: Int { key.values[0] }
+    /// Tasks with `before` done after their point.
+    var late: Int { key.values[1] }
 }
 
 /// One step of the local search.
@@ -77,7 +79,8 @@ struct AdviseSearch {
     let written: Scenario
     let configuration: AdviseConfiguration
     let n: Int
-    /// The first frame or an anchor waits for the task (directly or not).
+    /// The first frame, an anchor or a task with `before` waits for the task
+    /// (directly or not): it is never deferred nor made idle.
     let needed: [Bool]
     /// What the launch waits for under the strategy: `needed`, or under a
     /// strategy that ignores anchors what the first frame waits for — the
@@ -89,6 +92,11 @@ struct AdviseSearch {
     let canAnchor: [Bool]
     let original: AdviseSettings
     let baseline: Metrics
+    /// The tasks with `before` done after their point as written: a plan may
+    /// leave them late, but makes no other task with `before` late.
+    let lateAsWritten: [Bool]
+    /// Whether any task has `before`.
+    let pinned: Bool
     /// (metric, largest value allowed in µs).
     let limits: [(Metric, Micros)]
     /// Under dag without anchors: how early any plan can present the first frame (``DagFloor``).
@@ -112,11 +120,15 @@ struct AdviseSearch {
             kept[i] = true
         }
         let graph = TaskGraph(tasks: tasks)
-        let needed = graph.dependencyClosure(of: (0..<n).filter { tasks[$0].firstFrame || tasks[$0].anchor })
+        // What the app knows (`before`) stays before its point: neither the
+        // task nor what it needs may wait for the first frame or the idle step.
+        let needed = graph.dependencyClosure(
+            of: (0..<n).filter { tasks[$0].firstFrame || tasks[$0].anchor || tasks[$0].before != nil })
         self.needed = needed
         ranked =
             configuration.strategy.definition.waitsForAnchors
-            ? needed : graph.dependencyClosure(of: (0..<n).filter { tasks[$0].firstFrame })
+            ? needed
+            : graph.dependencyClosure(of: (0..<n).filter { tasks[$0].firstFrame || tasks[$0].before != nil })
         let knobs = Set(configuration.knobs)
         canAfter = (0..<n).map { knobs.contains(.after) && !kept[$0] && !needed[$0] }
         canIdle = (0..<n).map { knobs.contains(.idle) && !kept[$0] && !needed[$0] && tasks[$0].mainThreadOnly }
@@ -129,7 +141,10 @@ struct AdviseSearch {
         original = AdviseSettings(
             after: tasks.map { $0.after != nil }, priority: tasks.map(\.priority), idle: tasks.map(\.idle),
             anchor: tasks.map(\.anchor))
-        baseline = LaunchEngine(scenario).metrics(configuration.strategy, options: configuration.options)
+        let asWritten = LaunchEngine(scenario).result(configuration.strategy, options: configuration.options)
+        baseline = asWritten.metrics
+        lateAsWritten = asWritten.schedule.lateTasks(firstFrameIteration: baseline.firstFrameIteration)
+        pinned = tasks.contains { $0.before != nil }
         var limits: [(Metric, Micros)] = []
         if let maxBlocked = configuration.maxBlocked { limits.append((.mainThreadBlockedMs, maxBlocked)) }
         for limit in configuration.maxRegressions {
@@ -167,8 +182,9 @@ struct AdviseSearch {
         return count
     }
 
-    func excess(_ m: Metrics) -> Int {
-        var total = 0
+    func excess(_ m: Metrics, newlyLate: Int = 0) -> Int {
+        // A task with `before` that the plan makes late: as bad as a broken dependency.
+        var total = newlyLate * 1_000_000_000
         for (metric, limit) in limits {
             guard case .time(let path) = metric.info.value else { continue }
             total += max(0, m[keyPath: path] - limit)
@@ -178,14 +194,28 @@ struct AdviseSearch {
         return total
     }
 
-    func metrics(_ s: AdviseSettings) -> Metrics {
-        LaunchEngine(scenario(s)).metrics(configuration.strategy, options: configuration.options)
+    /// The plan's metrics, how many tasks with `before` it makes late that
+    /// are in time as written, and how many are late in all.
+    func metrics(_ s: AdviseSettings) -> (Metrics, newlyLate: Int, late: Int) {
+        let result = LaunchEngine(scenario(s)).result(configuration.strategy, options: configuration.options)
+        guard pinned else { return (result.metrics, 0, 0) }
+        let late = result.schedule.lateTasks(firstFrameIteration: result.metrics.firstFrameIteration)
+        var newlyLate = 0
+        var count = 0
+        for i in 0..<n where late[i] {
+            count += 1
+            if !lateAsWritten[i] { newlyLate += 1 }
+        }
+        return (result.metrics, newlyLate, count)
     }
 
     func evaluate(_ s: AdviseSettings) -> AdviseEvaluation {
-        let m = metrics(s)
+        let (m, newlyLate, late) = metrics(s)
+        // A plan that brings a late task with `before` back in time wins over
+        // any that does not, whatever the objective: it is what the app needs.
         let key = AdviseKey(values: [
-            excess(m), configuration.objective.value(m), m.firstFrameReady, m.timeToFullDisplay, m.launchComplete,
+            excess(m, newlyLate: newlyLate), late, configuration.objective.value(m), m.firstFrameReady,
+            m.timeToFullDisplay, m.launchComplete,
             changeCount(s),
         ])
         return AdviseEvaluation(settings: s, metrics: m, key: key)
@@ -344,7 +374,8 @@ struct AdviseSearch {
     /// The plan presents its first frame as early as the model allows: at the
     /// first-frame bound, or under dag without anchors at dag's floor.
     func reachedBound(_ e: AdviseEvaluation) -> Bool {
-        e.excess == 0 && configuration.objective.value(e.metrics) <= max(e.metrics.firstFrameBound, floor ?? 0)
+        e.excess == 0 && e.late == 0
+            && configuration.objective.value(e.metrics) <= max(e.metrics.firstFrameBound, floor ?? 0)
     }
 
     /// The best plan found from `start`.
@@ -352,7 +383,7 @@ struct AdviseSearch {
     /// the first `keyLength` parts of the key; returns the plan and the
     /// simulations spent. `done` and `total` place it in the whole search for `progress`.
     mutating func improve(
-        _ start: AdviseEvaluation, budget: Int, keyLength: Int = 6, done: Int = 0, total: Int,
+        _ start: AdviseEvaluation, budget: Int, keyLength: Int = 7, done: Int = 0, total: Int,
         progress: (@Sendable (Int, Int) -> Void)?
     ) -> (AdviseEvaluation, spent: Int) {
         func better(_ a: AdviseEvaluation, _ b: AdviseEvaluation) -> Bool {
@@ -392,6 +423,7 @@ struct AdviseSearch {
         var (best, constructed) = search(progress: progress)
         var notes: [String] = []
         let uncertainty = keepGainAtP90(&best, constructed: constructed, notes: &notes)
+        notes += lateNotes(best.settings)
         let (changes, groups) = measuredChanges(of: best)
         let (bestStrategy, bestMetrics) = bestBuiltInStrategy()
         return AdvicePlan(
@@ -400,6 +432,26 @@ struct AdviseSearch {
             groups: groups, simpleMetrics: constructed[3].metrics, uncertainty: uncertainty,
             evaluations: evaluations, notes: notes, excess: best.excess, limits: limits, dagFloor: floor,
             withoutAnchors: bestWithoutAnchors())
+    }
+
+    /// A note for each task with `before` that the plan leaves late (late as
+    /// written too: the plan makes no other task late), and for each that it
+    /// brings back in time.
+    func lateNotes(_ s: AdviseSettings) -> [String] {
+        guard pinned else { return [] }
+        let result = LaunchEngine(scenario(s)).result(configuration.strategy, options: configuration.options)
+        let schedule = result.schedule
+        let iteration = result.metrics.firstFrameIteration
+        let late = schedule.lateTasks(firstFrameIteration: iteration)
+        return (0..<n).compactMap { i in
+            guard let before = written.tasks[i].before, late[i] || lateAsWritten[i] else { return nil }
+            let pin = "'\(written.tasks[i].id)' must be done before \(before.noun) (\"before\": \"\(before.rawValue)\")"
+            guard late[i] else { return "\(pin): late as written, in time with the plan" }
+            let at = schedule.instant(of: before, firstFrameIteration: iteration)
+            let point = before == .firstFrame ? "the first-frame commit starts" : "didFinishLaunching returns"
+            return
+                "\(pin), but is done at \(formatMillis(schedule.tasks[i].done)) ms, after \(point) at \(formatMillis(at)) ms, as written and with the plan"
+        }
     }
 
     /// The best plan found — the best constructive plan improved by local
@@ -415,7 +467,7 @@ struct AdviseSearch {
         // which takes back the changes that do not help.
         var spent = 0
         if !reachedBound(best) {
-            (best, spent) = improve(best, budget: budget * 2 / 3, keyLength: 3, total: budget, progress: progress)
+            (best, spent) = improve(best, budget: budget * 2 / 3, keyLength: 4, total: budget, progress: progress)
         }
         best = improve(best, budget: budget - spent, done: spent, total: budget, progress: progress).0
         return (best, constructed)
@@ -542,24 +594,31 @@ struct AdviseSearch {
     }
 
     /// The best built-in strategy on the scenario as written: no broken
-    /// dependency first, then the objective, the frame before vsync, full
+    /// dependency first, then the fewest tasks with `before` done late, the objective, the frame before vsync, full
     /// display, launch completion.
     func bestBuiltInStrategy() -> (Strategy, Metrics) {
         let objective = configuration.objective
         let engine = LaunchEngine(written)
         var bestStrategy = configuration.strategy
         var bestMetrics = baseline
-        func rank(_ m: Metrics) -> [Int] {
+        /// Tasks with `before` done after their point: a strategy that honours them first.
+        func late(_ r: SimulationResult) -> Int {
+            pinned ? r.schedule.lateTasks(firstFrameIteration: r.metrics.firstFrameIteration).filter { $0 }.count : 0
+        }
+        func rank(_ m: Metrics, late: Int) -> [Int] {
             [
-                m.dependencyViolations > 0 ? 1 : 0, objective.value(m), m.firstFrameReady, m.timeToFullDisplay,
+                m.dependencyViolations > 0 ? 1 : 0, late, objective.value(m), m.firstFrameReady, m.timeToFullDisplay,
                 m.launchComplete,
             ]
         }
+        var bestRank = rank(baseline, late: lateAsWritten.filter { $0 }.count)
         for strategy in Strategy.allCases {
-            let m = engine.metrics(strategy, options: configuration.options)
-            if rank(m).lexicographicallyPrecedes(rank(bestMetrics)) {
+            let r = engine.result(strategy, options: configuration.options)
+            let candidate = rank(r.metrics, late: late(r))
+            if candidate.lexicographicallyPrecedes(bestRank) {
                 bestStrategy = strategy
-                bestMetrics = m
+                bestMetrics = r.metrics
+                bestRank = candidate
             }
         }
         return (bestStrategy, bestMetrics)

@@ -32,6 +32,7 @@
 ///   ``LintWarning/Rule/delayOnFirstFramePath``,
 ///   ``LintWarning/Rule/anchorClosureBlocksLaunch``: see `LintWaits.swift`.
 /// - (v2.1) ``LintWarning/Rule/couldRunAfterFirstFrame``: see `LintDeferral.swift`.
+/// - ``LintWarning/Rule/pinnedTaskRunsLate``: see `LintDeadline.swift`.
 ///
 /// - Complexity: O((n + e) log n): one pass over the edges, one reverse
 ///   topological pass, one `serial` simulation (and up to two with anchors).
@@ -90,6 +91,7 @@ public enum Lint {
         if hasDependencies { serialRule(scenario, warn) }
         waitRules(scenario, warn)
         if hasDependencies { deferralRule(scenario, warn) }
+        deadlineRule(scenario, warn)
         let order = found.indices.sorted {
             (found[$0].task, found[$0].position, found[$0].hops, $0) < (
                 found[$1].task, found[$1].position, found[$1].hops, $1
@@ -173,6 +175,8 @@ public struct LintWarning: Sendable, CustomStringConvertible {
         case idleTaskDelaysFirstFrame, delayOnFirstFramePath, anchorClosureBlocksLaunch
         /// (v2.1) See `LintDeferral.swift`.
         case couldRunAfterFirstFrame
+        /// See `LintDeadline.swift`.
+        case pinnedTaskRunsLate
 
         /// What the rule finds, in the plural, for `validate`'s grouped output.
         public var title: String {
@@ -185,6 +189,7 @@ public struct LintWarning: Sendable, CustomStringConvertible {
             case .delayOnFirstFramePath: "delayed tasks the first frame needs"
             case .anchorClosureBlocksLaunch: "anchors that keep didFinishLaunching blocked"
             case .couldRunAfterFirstFrame: "main-thread tasks that could run after the first frame"
+            case .pinnedTaskRunsLate: "tasks with 'before' that a strategy runs too late"
             }
         }
     }

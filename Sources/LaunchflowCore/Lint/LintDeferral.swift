@@ -2,7 +2,8 @@
 /// ``LintWarning/Rule/couldRunAfterFirstFrame``. A main-thread task that
 /// neither the first frame nor `didFinishLaunching` waits for (no
 /// `firstFrame` or `anchor` task depends on it, directly or through other
-/// tasks), that runs before the first-frame commit under `dag`, delays the
+/// tasks) and that the app does not pin (no task with `before` is or needs
+/// it), that runs before the first-frame commit under `dag`, delays the
 /// first frame for nothing: marked `after: "firstFrame"`, it would run once
 /// the frame is on screen. The gain is measured, not guessed: the scenario is
 /// simulated again under `dag` with only that task deferred, and the task is
@@ -21,9 +22,10 @@ extension Lint {
         let base = simulate(scenario, strategy: .dag)
         let metrics = base.metrics()
         let frameCommit = base.commits[metrics.firstFrameIteration]
-        // What the first frame and didFinishLaunching wait for.
+        // What the first frame and didFinishLaunching wait for, and what the app
+        // pins before a point (`before`: never to be deferred).
         let needed = TaskGraph(tasks: tasks).dependencyClosure(
-            of: tasks.indices.filter { tasks[$0].firstFrame || tasks[$0].anchor })
+            of: tasks.indices.filter { tasks[$0].firstFrame || tasks[$0].anchor || tasks[$0].before != nil })
         let candidates = tasks.indices.filter { i in
             let task = tasks[i]
             return !needed[i] && task.mainThreadOnly && task.after == nil && !task.idle && !task.fullyDrawn

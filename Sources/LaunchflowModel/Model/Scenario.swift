@@ -185,12 +185,16 @@ public struct LaunchTask: Sendable, Equatable {
     /// (v2.1) The launch's content is complete when every such task has run
     /// (time to full display); always `mainThreadOnly`.
     public var fullyDrawn: Bool
+    /// What the app knows: the task must be done by this point of the launch.
+    /// A constraint on advice (`advise`, `validate`'s lint); the simulation ignores it.
+    public var before: LaunchDeadline?
 
     public init(
         id: String, cost: Micros, mainThreadOnly: Bool = false, priority: Int = 0,
         dependsOn: [Int] = [], firstFrame: Bool = false, costP90: Micros? = nil,
         latency: Micros = 0, delay: Micros = 0, queue: String? = nil, idle: Bool = false, anchor: Bool = false,
-        group: String? = nil, latencyP90: Micros? = nil, after: LaunchMilestone? = nil, fullyDrawn: Bool = false
+        group: String? = nil, latencyP90: Micros? = nil, after: LaunchMilestone? = nil, fullyDrawn: Bool = false,
+        before: LaunchDeadline? = nil
     ) {
         self.id = id
         self.cost = cost
@@ -208,6 +212,27 @@ public struct LaunchTask: Sendable, Equatable {
         self.latencyP90 = latencyP90
         self.after = after
         self.fullyDrawn = fullyDrawn
+        self.before = before
+    }
+}
+
+/// A point of the launch a task must be done by: `before` (what the app
+/// knows — the lock screen is set up before any content shows, the crash
+/// reporter starts inside didFinishLaunching). Advice honours it; the
+/// simulation does not read it.
+public enum LaunchDeadline: String, CaseIterable, Sendable {
+    /// Done (its latency included) before the first-frame commit starts, so
+    /// that the first frame shows its effect.
+    case firstFrame
+    /// Done before `didFinishLaunching` returns.
+    case launch
+
+    /// How messages name the point: "the first frame", "didFinishLaunching returns".
+    public var noun: String {
+        switch self {
+        case .firstFrame: "the first frame"
+        case .launch: "didFinishLaunching returns"
+        }
     }
 }
 

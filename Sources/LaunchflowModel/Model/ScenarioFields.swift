@@ -176,6 +176,12 @@ package enum ScenarioFields {
                     "Not released before the first frame is on screen (a post-frame callback); its delay counts from then; the first frame must not wait for it; serial ignores it",
                 .optionalChoice(LaunchMilestone.self, { $0.after }, { $0.after = $1 })),
             ScenarioField(
+                "before", .string, limits: FieldLimits(choices: LaunchDeadline.allCases.map(\.rawValue)),
+                simulated: false,
+                doc:
+                    "What the app knows: the task must be done before the first-frame commit (firstFrame) or before didFinishLaunching returns (launch); advise never defers it or what it needs, never makes it idle, never makes it done past that point, and validate warns when a strategy runs it later; the simulation ignores it",
+                .optionalChoice(LaunchDeadline.self, { $0.before }, { $0.before = $1 })),
+            ScenarioField(
                 "fullyDrawn", .bool,
                 limits: FieldLimits(
                     requires: (

@@ -102,7 +102,9 @@ package struct ScenarioValidator {
     /// (v2.1) A task with `after` that the first frame or `didFinishLaunching`
     /// waits for — a `firstFrame` task or an `anchor`, or one that such a task
     /// depends on, directly or not — would wait for itself: one problem per
-    /// such task, with a `dependsOn` path to it from the nearest of them.
+    /// such task, with a `dependsOn` path to it from the nearest of them. The
+    /// same for a task with `before` (it must be done before the first frame,
+    /// or inside didFinishLaunching) and what it depends on.
     ///
     /// - Complexity: O(n + e): one breadth-first search from every
     ///   `firstFrame` and `anchor` task at once (index order breaks ties).
@@ -110,7 +112,7 @@ package struct ScenarioValidator {
         guard tasks.contains(where: { $0.after != nil }) else { return }
         var parent = [Int](repeating: -2, count: tasks.count)  // −2: not reached; −1: a source
         var queue: [Int] = []
-        for i in tasks.indices where tasks[i].firstFrame || tasks[i].anchor {
+        for i in tasks.indices where tasks[i].firstFrame || tasks[i].anchor || tasks[i].before != nil {
             parent[i] = -1
             queue.append(i)
         }
@@ -185,6 +187,15 @@ package struct ScenarioValidator {
     /// The problem of a task with `after` that `source` waits for along `path` (ids, `source` first).
     private static func awaitedDeferral(_ milestone: LaunchMilestone, path: [String], _ source: LaunchTask) -> String {
         let wait = "cannot wait for the \(milestone.noun)"
+        if !source.firstFrame && !source.anchor, let before = source.before {
+            let pinned = "\"before\": \"\(before.rawValue)\""
+            if path.count == 1 {
+                return
+                    "a task with \(pinned) \(wait): it must be done before \(before.noun) (remove 'after' or 'before')"
+            }
+            return
+                "\(wait): '\(path[0])' (\(pinned)) must be done before \(before.noun) and waits for this task through \(path.joined(separator: " → ")) (remove 'after', 'before', or the dependency)"
+        }
         if path.count == 1 {
             return source.firstFrame
                 ? "a firstFrame task \(wait): it is part of it (remove 'after')"
