@@ -116,6 +116,8 @@ test: deps deps-browser deps-perfetto
 	@python3 Tools/reference/test_ref.py
 	@echo "== cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300)"
 	@python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
+	@echo "== the same with device.cpus, mainThreadPriority and mainExecutor on some (60 random scenarios, --new-keys)"
+	@python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 8 --count 60 --new-keys
 	@echo "== advise's plans checked with the reference (15 random v2.1 scenarios and the bundled ones; 'make crosscheck' runs 100)"
 	@python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed 7 --count 15 --files $(BUNDLED)
 	@echo "== fuzzing (Tools/fuzz/fuzz.py, $(FUZZ_SHORT) inputs through every command, about 30 s; 'make fuzz' runs more)"
@@ -146,6 +148,8 @@ bench: deps
 	.build/release/launchflow-bench --sweep --v2
 	.build/release/launchflow-bench --import
 	.build/release/launchflow-bench --runtime
+	$(SWIFT) build -c release --product launchflow-replay-host
+	python3 Tools/replay/fidelity.py --bin .build/release/launchflow --runs 3 --random 40
 	.build/release/launchflow-bench --perfetto
 	.build/release/launchflow-bench --advise
 

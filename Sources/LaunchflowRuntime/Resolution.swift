@@ -52,7 +52,7 @@ enum Resolution {
     ) throws(LaunchError) -> ResolvedLaunch {
         var problems = problems
         var tasks: [LaunchTask] = []
-        for (k, declaration) in graph.tasks.enumerated() {
+        for declaration in graph.tasks {
             let keys = declaration.keys
             var dependsOn: [Int] = []
             for (j, dependency) in keys.dependsOn.enumerated() {

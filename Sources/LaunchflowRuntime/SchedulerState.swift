@@ -293,7 +293,7 @@ struct SchedulerState {
     mutating func watchdogFired(_ task: Int, at now: Micros, after timeout: String) {
         guard outcomes[task] == .waiting else { return }
         runs[task].done = now
-        fail(task, "its completion was not called within \(timeout)", at: now)
+        // The cause first, then the dependents it skips.
         problems.append(
             LaunchProblem(
                 task: task, kind: .completionTimedOut,
@@ -302,6 +302,7 @@ struct SchedulerState {
                         ? ""
                         : " (didFinishLaunching held the main thread meanwhile: a completion delivered on the main queue cannot run until it returns)")
             ))
+        fail(task, "its completion was not called within \(timeout)", at: now)
     }
 
     /// An `async` body threw after its task had ended.

@@ -38,8 +38,8 @@ enum Host {
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
         let err = folder.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -7,9 +7,11 @@ CPUs, as the model assumes) and with the scenario's own workers
 worst error of the first frame and launch complete, and the load other
 processes put on the machine during the runs.
 
-  python3 Tools/replay/fidelity.py --bin .build/release/launchflow [--runs 3]
+  python3 Tools/replay/fidelity.py --bin .build/release/launchflow [--runs 3] [--random 40]
+
+--random N adds N random scenarios (Tools/reference/gen_scenarios.py, seed 7).
 """
-import argparse, json, statistics, subprocess, sys, pathlib
+import argparse, json, statistics, subprocess, sys, pathlib, tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCENARIOS = ["article", "dependencies-only", "idle-work", "modules", "post-frame", "tiers-only", "large-app",
@@ -17,8 +19,9 @@ SCENARIOS = ["article", "dependencies-only", "idle-work", "modules", "post-frame
 
 
 def replay(binary, scenario, runs, extra):
-    out = subprocess.run([binary, "replay", str(ROOT / "scenarios" / f"{scenario}.json"), "--runs", str(runs),
-                          "--format", "json"] + extra, capture_output=True, text=True)
+    path = scenario if scenario.endswith(".json") else str(ROOT / "scenarios" / f"{scenario}.json")
+    out = subprocess.run([binary, "replay", path, "--runs", str(runs), "--format", "json"] + extra,
+                         capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"{scenario}: {out.stderr}")
     return json.loads(out.stdout)
@@ -28,15 +31,23 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=str(ROOT / ".build/release/launchflow"))
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--random", type=int, default=0)
     args = ap.parse_args()
+    scenarios = list(SCENARIOS)
+    if args.random:
+        folder = tempfile.mkdtemp(prefix="launchflow-fidelity-")
+        subprocess.run([sys.executable, str(ROOT / "Tools/reference/gen_scenarios.py"), "--seed", "7", "--count",
+                        str(args.random), "--out", folder, "--no-extras"], check=True, capture_output=True)
+        scenarios += sorted(str(p) for p in pathlib.Path(folder).glob("*.json"))
     configs = [("one worker (threads ≤ CPUs)", ["--workers", "1"]),
                ("the scenario's workers, model without cpus", []),
                ("the scenario's workers, model with --cpus machine", ["--cpus", "machine"])]
-    print("| runs | first frame error, median (worst) | launch complete error, median (worst) | first frame exact | other processes' load |")
-    print("|---|---:|---:|---:|---:|")
+    print(f"{len(scenarios)} scenarios × 4 strategies, {args.runs} runs each (permission-alerts: 1)\n")
+    print("| runs | first frame error, median (worst) | launch complete error, median (worst) | first frame exact | tasks on the model's thread and iteration | other processes' load |")
+    print("|---|---:|---:|---:|---:|---:|")
     for label, extra in configs:
-        ff, lc, exact, loads, threads = [], [], 0, [], set()
-        for scenario in SCENARIOS:
+        ff, lc, exact, loads, threads, placed, tasks = [], [], 0, [], set(), 0, 0
+        for scenario in scenarios:
             runs = 1 if scenario == "permission-alerts" else args.runs
             report = replay(args.bin, scenario, runs, extra)
             loads.append(report["otherProcessesLoad"])
@@ -46,9 +57,12 @@ def main():
                 ff.append((real["timeToFirstFrameMs"] - sim["timeToFirstFrameMs"]) / sim["timeToFirstFrameMs"] * 100)
                 lc.append((real["launchCompleteMs"] - sim["launchCompleteMs"]) / sim["launchCompleteMs"] * 100)
                 exact += real["timeToFirstFrameMs"] == sim["timeToFirstFrameMs"]
+                runs_ = 1 if scenario == "permission-alerts" else args.runs
+                placed += sum(t["sameThread"] == runs_ and t["sameIteration"] == runs_ for t in s["tasks"])
+                tasks += len(s["tasks"])
         worst = lambda xs: max(xs, key=abs)
         print(f"| {label} ({', '.join(sorted(threads))}) | {statistics.median(ff):+.1f}% ({worst(ff):+.1f}%) | "
-              f"{statistics.median(lc):+.1f}% ({worst(lc):+.1f}%) | {exact} of {len(ff)} | "
+              f"{statistics.median(lc):+.1f}% ({worst(lc):+.1f}%) | {exact} of {len(ff)} | {placed} of {tasks} | "
               f"{statistics.median(loads) * 100:.0f}% median |")
 
 

@@ -170,7 +170,7 @@ enum ReplayCommand {
         process.arguments = arguments
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
             "launchflow-replay-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errors) }
         do {
             process.standardError = try FileHandle(forWritingTo: errors)
