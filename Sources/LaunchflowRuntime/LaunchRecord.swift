@@ -46,7 +46,8 @@ public struct LaunchRecord: Sendable {
         measuredScenario =
             (try? Scenario(
                 name: scenario.name, description: scenario.description, device: device, preMain: preMain,
-                tasks: tasks, budgets: scenario.budgets, schema: scenario.schema, idleMode: idleMode)) ?? scenario
+                tasks: tasks, budgets: scenario.budgets, schema: scenario.schema, idleMode: idleMode,
+                mainExecutor: scenario.mainExecutor)) ?? scenario
         var spans: [TimeSpan] = []
         var clock: Micros = 0
         for phase in measuredScenario.preMain {

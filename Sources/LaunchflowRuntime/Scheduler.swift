@@ -38,7 +38,9 @@ final class Scheduler: Sendable {
         var state = SchedulerState(
             scenario: scenario, plan: configuration.strategy.definition.plan(inputs), inputs: inputs,
             workers: configuration.workers, maxConcurrent: configuration.maxConcurrent, idleMode: idleMode,
-            failurePolicy: configuration.failurePolicy)
+            failurePolicy: configuration.failurePolicy,
+            mainOperationQueue: scenario.mainExecutor == .operationQueue
+                && (configuration.strategy == .dag || configuration.strategy == .anchored))
         state.setIDs(ids)
         self.state = Locked(state)
         pool = WorkerPool(count: configuration.workers)

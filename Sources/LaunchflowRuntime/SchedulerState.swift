@@ -89,6 +89,12 @@ struct SchedulerState {
     private var launchMain = MinHeap<HandOver>()
     private var launchIdle = MinHeap<HandOver>()
     private var idleQueue = MinHeap<HandOver>()
+    // (§3.11) The main operation queue under `mainExecutor: "operationQueue"`
+    // (dag, anchored): a serial queue of the main-thread tasks, admitting last,
+    // each admitted task posted to the main dispatch queue alone.
+    private let mainOperations: Bool
+    private var operationsHeld = MinHeap<Int32>()
+    private var operationHolder: Int32 = -1
     /// Tasks posted to the main dispatch queue and not started yet.
     private var mainPending = 0
     private(set) var iteration: Int32 = 0
@@ -119,8 +125,9 @@ struct SchedulerState {
 
     init(
         scenario: Scenario, plan: StrategyPlan, inputs: StrategyInputs, workers: Int, maxConcurrent: Int?,
-        idleMode: IdleMode, failurePolicy: FailurePolicy
+        idleMode: IdleMode, failurePolicy: FailurePolicy, mainOperationQueue: Bool = false
     ) {
+        mainOperations = mainOperationQueue
         let n = scenario.tasks.count
         policy = plan.makePolicy()
         self.plan = plan
@@ -375,6 +382,7 @@ struct SchedulerState {
             holder[Int(queue)] = -1
             touchedQueues.append(queue)
         }
+        if operationHolder == Int32(task) { operationHolder = -1 }
         policy.taskDone(task, ready: &ready)
         settle(now)
     }
@@ -461,6 +469,12 @@ struct SchedulerState {
                 enqueue(task, at: now)
             }
         }
+        // The main operation queue admits last, one task when free.
+        if mainOperations, operationHolder < 0, let rank = operationsHeld.popMin() {
+            let task = plan.ranking.task(atRank: rank)
+            operationHolder = Int32(task)
+            mainBatch.append(HandOver(time: now, rank: rank, task: Int32(task)))
+        }
     }
 
     private mutating func enqueue(_ task: Int, at now: Micros) {
@@ -471,7 +485,13 @@ struct SchedulerState {
         case .worker:
             readySet.push(rank)
         case .main:
-            if takenOut { launchMain.push(item) } else { mainBatch.append(item) }
+            if takenOut {
+                launchMain.push(item)
+            } else if mainOperations && plan.closure?.contains[task] != true {
+                operationsHeld.push(rank)
+            } else {
+                mainBatch.append(item)
+            }
         case .idle:
             if takenOut {
                 launchIdle.push(item)

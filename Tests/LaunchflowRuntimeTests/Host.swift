@@ -130,7 +130,10 @@ extension Scenario {
     /// when given) and `cores` threads: slower
     /// than the run's own overheads (hand-off, wake-up), so that the order
     /// and iterations do not hinge on them.
-    func scaled(by factor: Int, latencies latencyFactor: Double? = nil, cores: Int) throws -> Scenario {
+    func scaled(
+        by factor: Int, latencies latencyFactor: Double? = nil, cores: Int, mainExecutor: MainExecutor? = nil
+    ) throws -> Scenario {
+        let mainExecutor = mainExecutor ?? self.mainExecutor
         var device = self.device
         device.cores = cores
         device.commitCost *= factor
@@ -147,6 +150,6 @@ extension Scenario {
         let preMain = self.preMain.map { PreMainPhase(name: $0.name, cost: $0.cost * factor) }
         return try Scenario(
             name: name, description: description, device: device, preMain: preMain, tasks: tasks, budgets: budgets,
-            schema: schema, idleMode: idleMode, inputs: [])
+            schema: schema, idleMode: idleMode, inputs: [], mainExecutor: mainExecutor)
     }
 }

@@ -312,3 +312,40 @@ extension RealRunTests {
         #expect(run2.tasks[index].start >= firstFrame(run2), "the plan holds '\(id)' until the first frame")
     }
 }
+
+/// `mainExecutor: "operationQueue"` (docs/model.md §3.11): the runtime posts
+/// one main-thread operation at a time, the best-ranked, as OperationQueue.main
+/// does, and follows the model's iterations — a commit per operation.
+extension RealRunTests {
+    @Test(arguments: ["article", "dependencies-only", "post-frame"])
+    func theMainOperationQueue(_ name: String) throws {
+        let source = try ScenarioLoader.load(
+            path: Host.repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+        let scenario = try source.scaled(by: 4, cores: 2, mainExecutor: .operationQueue)
+        for strategy in [Strategy.dag, .anchored] {
+            let dispatch = LaunchEngine(try source.scaled(by: 4, cores: 2)).result(strategy).schedule
+            let operations = LaunchEngine(scenario).result(strategy).schedule
+            _ = try Self.expectFollows(scenario, strategy, label: "\(name) \(strategy) operationQueue")
+            #expect(operations.commits.count >= dispatch.commits.count)
+        }
+    }
+
+    /// docs/model.md §3.11's example, times ×10: three ready main-thread
+    /// operations take three iterations (four frames) where the dispatch
+    /// queue runs them in one (two frames); the runtime does the former.
+    @Test func threeOperationsThreeIterations() throws {
+        let tasks = [
+            LaunchTask(id: "m1", cost: 10_000, mainThreadOnly: true),
+            LaunchTask(id: "m2", cost: 10_000, mainThreadOnly: true, priority: 1),
+            LaunchTask(id: "m0", cost: 10_000, mainThreadOnly: true),
+        ]
+        let device = Device(cores: 2, refreshRate: 100, commitCost: 10_000)
+        let operations = try Scenario(name: "ops", device: device, tasks: tasks, mainExecutor: .operationQueue)
+        let dispatch = try Scenario(name: "ops", device: device, tasks: tasks)
+        #expect(LaunchEngine(operations).result(.dag).schedule.commits.count == 4)
+        #expect(LaunchEngine(dispatch).result(.dag).schedule.commits.count == 2)
+        let run = try #require(try Self.expectFollows(operations, .dag, label: "§3.11 operationQueue"))
+        #expect(run.run.tasks.map(\.iteration) == [1, 3, 2])
+        _ = try Self.expectFollows(dispatch, .dag, label: "§3.11 dispatch")
+    }
+}
