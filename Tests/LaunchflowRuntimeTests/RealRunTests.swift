@@ -263,6 +263,10 @@ extension RealRunTests {
         let trace = out.appendingPathComponent("dag-1.trace.json")
         #expect(FileManager.default.fileExists(atPath: trace.path))
         #expect(try Host.run(Host.binary("launchflow"), ["import", trace.path]).status == 0)
+        // calibrate's overlay Gantt of the first run.
+        let gantt = try String(contentsOf: out.appendingPathComponent("dag-gantt.svg"), encoding: .utf8)
+        #expect(gantt.hasPrefix("<svg") || gantt.contains("<svg"))
+        #expect(gantt.contains("measured against simulated (dag)"))
 
         let text = try Host.run(
             Host.binary("launchflow"), ["replay", file.path, "--strategy", "serial", "--runs", "1", "--workers", "3"])

@@ -1,5 +1,7 @@
 import Foundation
 import LaunchflowCore
+import LaunchflowImport
+import LaunchflowRender
 
 /// `launchflow replay`: the scenario run for real on LaunchflowRuntime, beside its simulation.
 enum ReplayCommand {
@@ -31,7 +33,7 @@ enum ReplayCommand {
             OptionSpec(
                 name: "out", value: "<dir>",
                 help:
-                    "Also write each run's trace (launchflow's trace format:\nimport and calibrate --trace read it) and record there."
+                    "Also write there each run's trace (launchflow's trace format:\nimport and calibrate --trace read it) and record, and per\nstrategy the overlay Gantt of its first run (as calibrate's)."
             ),
         ],
         discussion: """
@@ -125,6 +127,18 @@ enum ReplayCommand {
             }
             let simulated = SimulationResult(simulatedScenario, strategy: strategy, options: options)
             comparisons.append(Replay.Comparison(simulated: simulated, runs: measured))
+            if let out {
+                // calibrate's overlay Gantt of the first run: measured outlines behind the simulated bars.
+                let trace = out.appendingPathComponent("\(strategy.rawValue)-1.trace.json").path
+                let gantt = out.appendingPathComponent("\(strategy.rawValue)-gantt.svg").path
+                do {
+                    let comparison = try TraceComparison.run(
+                        simulatedScenario, trace: trace, strategy: strategy, options: options)
+                    try writeFileAtomically(try TraceComparisonChart(comparison).svg(), to: gantt)
+                } catch {
+                    throw CLIError.input("\(path): the overlay Gantt of \(strategy.rawValue): \(error)")
+                }
+            }
         }
         let otherLoad = load.otherProcesses()
         var warnings: [String] = []
