@@ -126,6 +126,14 @@ enum SliceSelection {
                 if !selected.isEmpty { list = selected }
             }
             if list.count == 1 { return App(pid: trace.threads[list[0]].pid, mainThread: Int32(list[0])) }
+            if list.isEmpty {
+                log.error(
+                    trace.file,
+                    withSlices.isEmpty
+                        ? noSlices(trace)
+                        : "\(what), but none of them is in a process with slices: \(describe(candidates)). Threads with slices: \(describe(withSlices)). Say which is the app with --process NAME or --main-thread TID"
+                )
+            }
             if list.count > 1 {
                 log.error(
                     trace.file,
@@ -179,7 +187,7 @@ enum SliceSelection {
             return pick(leaders, "no thread is named 'main', and threads whose tid equals their pid are")
         }
         if withSlices.isEmpty {
-            log.error(trace.file, "the trace has no slices (no 'X' events and no 'B'/'E' pairs): nothing to import")
+            log.error(trace.file, noSlices(trace))
             return nil
         }
         log.error(
@@ -187,6 +195,13 @@ enum SliceSelection {
             "cannot tell which thread is the app's main thread: no thread is named 'main' (thread_name metadata) and no thread's tid equals its pid. Threads with slices: \(describe(withSlices)). Name it with --main-thread TID (or its name), or the app with --process NAME"
         )
         return nil
+    }
+
+    /// The error for a trace without a slice, in its format's terms.
+    static func noSlices(_ trace: Trace) -> String {
+        trace.format == .xctrace
+            ? "the exports have no signpost intervals (no os-signpost-interval rows, no os-signpost Begin/End pairs): export the app's os-signpost-interval (or os-signpost) table too; nothing to import"
+            : "the trace has no slices (no 'X' events and no 'B'/'E' pairs): nothing to import"
     }
 
     /// `--process NAME` (with `--main-thread` inside it, when given).

@@ -54,15 +54,22 @@ public enum TraceImport {
             select(&trace)
         }
         for path in request.traces {
-            let bytes: [UInt8]
-            do {
-                bytes = try readInputFile(path, what: "a trace file")
-            } catch {
-                log.append(contentsOf: error.log)
-                continue
+            let input: Input?
+            if XctraceReader.streams(path, format: request.options.format) {
+                // An Instruments export is parsed as it is read (bounded memory for a large one).
+                input = XctraceReader.read(path: path, log: &log).map { .xctrace($0) }
+            } else {
+                let bytes: [UInt8]
+                do {
+                    bytes = try readInputFile(path, what: "a trace file")
+                } catch {
+                    log.append(contentsOf: error.log)
+                    continue
+                }
+                let report = progress.map { report in { (done: Int) in report(path, done, bytes.count) } }
+                input = readInput(bytes, file: path, format: request.options.format, log: &log, progress: report)
             }
-            let report = progress.map { report in { (done: Int) in report(path, done, bytes.count) } }
-            switch readInput(bytes, file: path, format: request.options.format, log: &log, progress: report) {
+            switch input {
             case .trace(var trace)?:
                 endRecording()
                 select(&trace)

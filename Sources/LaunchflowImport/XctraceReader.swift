@@ -34,22 +34,77 @@ enum XctraceReader {
         // (libxml2 passes them on), so the bytes are checked first.
         if let bad = firstInvalidUTF8(bytes) {
             let line = bytes[..<bad].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            log.error(
-                file,
-                "not well-formed XML: byte \(bad) is not UTF-8 (a corrupt export?); nothing was imported", line: line)
+            notUTF8(at: bad, line: line, file: file, log: &log)
             return nil
         }
-        let reader = XMLDocumentReader(file: file)
-        let ok = bytes.withUnsafeBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return false }
+        return bytes.withUnsafeBufferPointer { buffer -> XctraceExport? in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return parse(nil, file: file, log: &log) }
             // No copy: the stream reads the bytes in place while the parser runs.
             let data = Data(
                 bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
-            let parser = XMLParser(stream: InputStream(data: data))
+            return parse(InputStream(data: data), file: file, log: &log)
+        }
+    }
+
+    /// Whether the file at `path` is to be read by ``read(path:log:)``: not
+    /// gzip'd, and XML (or `--from xctrace`). False when it cannot be opened
+    /// (the ordinary read then says why).
+    static func streams(_ path: String, format: ImportFormat?) -> Bool {
+        guard format == nil || format == .xctrace, let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        guard let head = try? file.read(upToCount: 4096).map(Array.init) else { return false }
+        if Gzip.isGzip(head) { return false }
+        return format == .xctrace || (!PerfettoReader.looksLikePerfetto(head) && looksLikeXML(head))
+    }
+
+    /// The export in the file at `path`, read in pieces of 1 MiB while it is
+    /// parsed (a 400 MB export is never in memory at once), its UTF-8 checked
+    /// on the way; nil after recording errors in `log`.
+    static func read(path: String, log: inout ImportLog) -> XctraceExport? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            log.error(path, "cannot be read: \(String(cString: strerror(errno)))")
+            return nil
+        }
+        defer { close(descriptor) }
+        let stream = CheckedFileStream(descriptor)
+        let export = parse(
+            stream, file: path, log: &log,
+            failure: { log in
+                if let bad = stream.invalidAt {
+                    notUTF8(at: bad, line: stream.invalidLine, file: path, log: &log)
+                    return true
+                }
+                if let problem = stream.readError {
+                    log.error(path, "cannot be read: \(problem)")
+                    return true
+                }
+                return false
+            })
+        return export
+    }
+
+    private static func notUTF8(at offset: Int, line: Int, file: String, log: inout ImportLog) {
+        log.error(
+            file, "not well-formed XML: byte \(offset) is not UTF-8 (a corrupt export?); nothing was imported",
+            line: line)
+    }
+
+    /// Parses the document `stream` gives; `failure` may explain a parse that
+    /// failed (the stream's own error) and returns whether it did.
+    private static func parse(
+        _ stream: InputStream?, file: String, log: inout ImportLog,
+        failure: (inout ImportLog) -> Bool = { _ in false }
+    ) -> XctraceExport? {
+        let reader = XMLDocumentReader(file: file)
+        var ok = false
+        if let stream {
+            let parser = XMLParser(stream: stream)
             parser.shouldResolveExternalEntities = false
             parser.delegate = reader
-            return parser.parse()
+            ok = parser.parse()
         }
+        if !ok || reader.syntaxError != nil, failure(&log) { return nil }
         log.append(contentsOf: reader.log)
         if !ok || reader.syntaxError != nil {
             let (line, column, message) = reader.syntaxError ?? (nil, nil, "the document ends too early")
@@ -70,45 +125,154 @@ enum XctraceReader {
     }
 }
 
+/// `text` without leading and trailing white space (as `trimmingCharacters(in:
+/// .whitespacesAndNewlines)`, which is called only when an end is not a
+/// printable ASCII character: a cell's text almost never needs it).
+func trimmedWhitespace(_ text: String) -> String {
+    guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+    func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+    return plain(first) && plain(last) ? text : text.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
 /// The offset of the first byte that is not part of valid UTF-8, or nil.
 ///
 /// - Complexity: O(n), no allocation.
 func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
     bytes.withUnsafeBufferPointer { b -> Int? in
-        var i = 0
-        let n = b.count
-        while i < n {
-            let c = b[i]
-            if c < 0x80 {
-                i += 1
-                continue
-            }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch c {
-            case 0xC2...0xDF: length = 2
-            case 0xE0:
-                length = 3
-                low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED:
-                length = 3
-                high = 0x9F
-            case 0xF0:
-                length = 4
-                low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4:
-                length = 4
-                high = 0x8F
-            default: return i
-            }
-            guard i + length <= n, b[i + 1] >= low, b[i + 1] <= high else { return i }
-            for k in 2..<max(length, 2) where b[i + k] & 0xC0 != 0x80 { return i }
-            i += length
+        switch utf8Check(b) {
+        case .valid: nil
+        case .invalid(let i), .incomplete(let i): i
         }
-        return nil
+    }
+}
+
+enum UTF8Check: Equatable {
+    case valid
+    /// The byte at this offset starts no valid sequence.
+    case invalid(Int)
+    /// A sequence begun at this offset is cut by the end of the bytes (valid so far).
+    case incomplete(Int)
+}
+
+/// Where `b` stops being valid UTF-8.
+///
+/// - Complexity: O(n), no allocation.
+func utf8Check(_ b: UnsafeBufferPointer<UInt8>) -> UTF8Check {
+    var i = 0
+    let n = b.count
+    while i < n {
+        let c = b[i]
+        if c < 0x80 {
+            i += 1
+            continue
+        }
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch c {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            high = 0x8F
+        default: return .invalid(i)
+        }
+        let available = min(length, n - i)
+        guard available < 2 || (b[i + 1] >= low && b[i + 1] <= high) else { return .invalid(i) }
+        if available > 2 {
+            for k in 2..<available where b[i + k] & 0xC0 != 0x80 { return .invalid(i) }
+        }
+        if available < length { return .incomplete(i) }
+        i += length
+    }
+    return .valid
+}
+
+/// A file given to `XMLParser` piece by piece, checked to be UTF-8 on the way:
+/// the parser only ever sees valid UTF-8 (Foundation's traps on names that
+/// are not); at the first invalid byte the stream fails, and says where.
+///
+/// A class: `XMLParser(stream:)` takes an `InputStream`.
+final class CheckedFileStream: InputStream {
+    private let descriptor: Int32
+    /// Bytes handed to the parser so far, and the lines they end.
+    private var passed = 0
+    private var lines = 1
+    /// The start of a sequence cut by the end of the last read, held for the next.
+    private var held: [UInt8] = []
+    private var ended = false
+    private(set) var invalidAt: Int? = nil
+    private(set) var invalidLine = 1
+    private(set) var readError: String? = nil
+
+    init(_ descriptor: Int32) {
+        self.descriptor = descriptor
+        super.init(data: Data())
+    }
+
+    override func open() {}
+    override func close() {}
+    override var hasBytesAvailable: Bool { !ended }
+    override var streamStatus: Stream.Status {
+        invalidAt != nil || readError != nil ? .error : ended ? .atEnd : .open
+    }
+    /// Asked for by `XMLParser` when a read fails (the base class's would trap: it has no stream of its own).
+    override var streamError: Error? {
+        guard invalidAt != nil || readError != nil else { return nil }
+        return NSError(
+            domain: "launchflow.xctrace", code: 1,
+            userInfo: [NSLocalizedDescriptionKey: readError ?? "not UTF-8 at byte \(invalidAt ?? 0)"])
+    }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+        if invalidAt != nil || readError != nil { return -1 }
+        if ended || length < 8 { return 0 }
+        let chunk = min(length, 1 << 20)
+        var count = held.count
+        for (k, byte) in held.enumerated() { buffer[k] = byte }
+        held.removeAll()
+        var atEnd = false
+        while count < chunk {
+            let n = Foundation.read(descriptor, buffer + count, chunk - count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                readError = String(cString: strerror(errno))
+                return -1
+            }
+            if n == 0 {
+                atEnd = true
+                break
+            }
+            count += n
+            if count >= 4 { break }
+        }
+        var valid = count
+        switch utf8Check(UnsafeBufferPointer(start: buffer, count: count)) {
+        case .valid: break
+        case .incomplete(let i) where !atEnd:
+            valid = i
+            held = Array(UnsafeBufferPointer(start: buffer + i, count: count - i))
+        case .invalid(let i), .incomplete(let i):
+            invalidAt = passed + i
+            invalidLine = lines + UnsafeBufferPointer(start: buffer, count: i).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            // The valid bytes before it go to the parser first; the next read fails.
+            valid = i
+        }
+        if atEnd && valid == count { ended = true }
+        passed += valid
+        lines += UnsafeBufferPointer(start: buffer, count: valid).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        if valid == 0 { return invalidAt != nil ? -1 : (ended ? 0 : read(buffer, maxLength: length)) }
+        return valid
     }
 }
 
@@ -118,33 +282,38 @@ func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
 /// A class: `XMLParser` calls back a delegate object.
 final class XMLDocumentReader: NSObject, XMLParserDelegate {
     let file: String
-    var log = ImportLog()
-    var tables: XctraceTables
-    var syntaxError: (line: Int?, column: Int?, message: String)?
-    var sawRoot = false
+    @exclusivity(unchecked) var log = ImportLog()
+    @exclusivity(unchecked) var tables: XctraceTables
+    @exclusivity(unchecked) var syntaxError: (line: Int?, column: Int?, message: String)?
+    @exclusivity(unchecked) var sawRoot = false
 
     /// Values of the document, in document order; a value's descendants follow
     /// it, up to ``XMLValue/end``.
-    private(set) var values: [XMLValue] = []
+    @exclusivity(unchecked) private(set) var values: [XMLValue] = []
     /// `id` → index into ``values`` (ids are small integers in practice: an array).
-    private var idIndex: [Int32] = []
-    private var otherIDs: [String: Int32] = [:]
-    private var tags: [String: Int32] = [:]
-    private(set) var tagNames: [String] = []
+    @exclusivity(unchecked) private var idIndex: [Int32] = []
+    @exclusivity(unchecked) private var numberIDs: [Int: Int32] = [:]
+    @exclusivity(unchecked) private var otherIDs: [String: Int32] = [:]
+    @exclusivity(unchecked) private var tags: [String: Int32] = [:]
+    @exclusivity(unchecked) private(set) var tagNames: [String] = []
     /// Indices into ``values`` of the open elements of the current row.
-    private var open: [Int32] = []
-    private var text = ""
-    private var depth = 0
-    private var rowStart: Int32 = -1
-    private var idsInRow = false
+    @exclusivity(unchecked) private var open: [Int32] = []
+    @exclusivity(unchecked) private var text = ""
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var rowStart: Int32 = -1
+    @exclusivity(unchecked) private var idsInRow = false
+    /// The ids defined in the row being read.
+    @exclusivity(unchecked) private var rowDefinitions: [(id: String, index: Int32)] = []
+    /// Scratch for ``keepDefinitions()``: each value of the row's new index (-1: dropped).
+    @exclusivity(unchecked) private var moved: [Int32] = []
     /// Children of the row begun so far.
-    private var cells = 0
-    private var rowLine = 0
+    @exclusivity(unchecked) private var cells = 0
+    @exclusivity(unchecked) private var rowLine = 0
     /// The schema being read: its columns, the column open, the field open.
-    private var schema: (name: String, columns: [XctraceColumn])? = nil
-    private var column: XctraceColumn? = nil
-    private var field: String? = nil
-    private var failed = false
+    @exclusivity(unchecked) private var schema: (name: String, columns: [XctraceColumn])? = nil
+    @exclusivity(unchecked) private var column: XctraceColumn? = nil
+    @exclusivity(unchecked) private var field: String? = nil
+    @exclusivity(unchecked) private var failed = false
 
     init(file: String) {
         self.file = file
@@ -152,7 +321,10 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
     }
 
     func tag(_ name: String) -> Int32 {
-        if let number = tags[name] { return number }
+        // An export has a dozen or two tags: compared in turn (short strings compare
+        // without hashing), the dictionary past the first 32.
+        for (number, known) in tagNames.prefix(32).enumerated() where known == name { return Int32(number) }
+        if tagNames.count > 32, let number = tags[name] { return number }
         let number = Int32(tagNames.count)
         tagNames.append(name)
         tags[name] = number
@@ -199,6 +371,7 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
         case "row":
             rowStart = Int32(values.count)
             idsInRow = false
+            rowDefinitions.removeAll(keepingCapacity: true)
             cells = 0
             rowLine = parser.lineNumber
             values.append(XMLValue(tag: tag("row")))
@@ -212,7 +385,18 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
         if open.count == 1 { cells += 1 }
         let index = Int32(values.count)
         var value = XMLValue(tag: tag(name))
-        if let ref = attributes["ref"] {
+        // One pass over the attributes (one to three of them) rather than a hashed lookup of each.
+        var ref: String? = nil
+        var id: String? = nil
+        for (key, text) in attributes {
+            switch key {
+            case "ref": ref = text
+            case "id": id = text
+            case "fmt": value.fmt = text
+            default: break
+            }
+        }
+        if let ref {
             if let target = lookup(ref), values[Int(target)].end > target {
                 value.ref = target
             } else {
@@ -225,14 +409,19 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
                     cell: cellIndex(), line: parser.lineNumber, log: &log)
             }
         }
-        value.fmt = attributes["fmt"]
-        if let id = attributes["id"] {
+        if let id {
             define(id, index)
+            rowDefinitions.append((id, index))
+            value.hasID = true
             idsInRow = true
         }
         values.append(value)
         open.append(index)
     }
+
+    /// The first element of the row being read (-1 between rows): the
+    /// elements before it keep their place in ``values`` for good.
+    var rowBegin: Int32 { rowStart }
 
     /// The 0-based cell (child of the row) being read.
     private func cellIndex() -> Int { cells - 1 }
@@ -251,12 +440,12 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
             guard let index = open.popLast() else { return }
             values[Int(index)].end = Int32(values.count)
             if index != rowStart {
-                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let trimmed = trimmedWhitespace(text)
                 if !trimmed.isEmpty { values[Int(index)].text = trimmed }
                 return
             }
             tables.row(rowStart, in: self, line: rowLine, log: &log)
-            if !idsInRow { values.removeSubrange(Int(rowStart)...) }
+            if idsInRow { keepDefinitions() } else { values.removeSubrange(Int(rowStart)...) }
             rowStart = -1
             open = []
             return
@@ -264,7 +453,7 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
         switch name {
         case "mnemonic", "engineering-type",
             "name" where field == name:
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = trimmedWhitespace(text)
             if name == "mnemonic" { column?.mnemonic = value }
             if name == "engineering-type" { column?.engineeringType = value }
             if name == "name" { column?.name = value }
@@ -304,22 +493,69 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
 
     // MARK: Values
 
+    /// The row just read, reduced to what a later ref can reach: the elements
+    /// that carry an id, each with its descendants; the row element, its other
+    /// cells and their refs go (a row of 13 cells keeps its 2 or 3 new values).
+    ///
+    /// - Complexity: O(elements of the row).
+    private func keepDefinitions() {
+        let start = Int(rowStart)
+        let count = values.count
+        moved.removeAll(keepingCapacity: true)
+        moved.append(contentsOf: repeatElement(-1, count: count - start))
+        var write = start
+        var keptEnd = start  // past the last descendant of the kept element around `read`
+        for read in (start + 1)..<count {
+            guard read < keptEnd || values[read].hasID else { continue }
+            if read >= keptEnd { keptEnd = Int(values[read].end) }
+            moved[read - start] = Int32(write)
+            var value = values[read]
+            let shift = Int32(read - write)
+            value.end -= shift  // a kept element's descendants are all kept, in order
+            if value.ref >= rowStart { value.ref = moved[Int(value.ref) - start] }
+            values[write] = value
+            write += 1
+        }
+        values.removeSubrange(write...)
+        // The definitions still in force (a later one of the same id replaces an earlier one).
+        for (id, index) in rowDefinitions where lookup(id) == index {
+            define(id, moved[Int(index) - start])
+        }
+    }
+
+    /// `Int(id)`, read digit by digit in the usual case (plain decimal digits).
+    private static func number(_ id: String) -> Int? {
+        var number = 0
+        for byte in id.utf8 {
+            guard byte >= 0x30, byte <= 0x39, number < 1 << 40 else { return Int(id) }
+            number = number * 10 + Int(byte - 0x30)
+        }
+        return id.isEmpty ? nil : number
+    }
+
+    /// Ids are numbered from 1 up in practice: an array, grown at most to
+    /// twice the ids so far (so that one huge id costs no memory); other
+    /// numbers and strings in dictionaries.
     private func define(_ id: String, _ index: Int32) {
-        if let number = Int(id), number >= 0, number < 1 << 26 {
-            if number >= idIndex.count {
-                idIndex.append(contentsOf: repeatElement(-1, count: max(number + 1 - idIndex.count, idIndex.count)))
-            }
-            idIndex[number] = index  // a later definition replaces an earlier one
-        } else {
+        guard let number = Self.number(id), number >= 0 else {
             otherIDs[id] = index
+            return
+        }
+        if number >= idIndex.count, number < 2 * idIndex.count + 4096 {
+            idIndex += [Int32](repeating: -1, count: 2 * idIndex.count + 4096 - idIndex.count)
+        }
+        if number < idIndex.count {
+            idIndex[number] = index  // a later definition replaces an earlier one
+            if !numberIDs.isEmpty { numberIDs[number] = nil }
+        } else {
+            numberIDs[number] = index
         }
     }
 
     private func lookup(_ id: String) -> Int32? {
-        if let number = Int(id), number >= 0, number < 1 << 26 {
-            return number < idIndex.count && idIndex[number] >= 0 ? idIndex[number] : nil
-        }
-        return otherIDs[id]
+        guard let number = Self.number(id), number >= 0 else { return otherIDs[id] }
+        if number < idIndex.count, idIndex[number] >= 0 { return idIndex[number] }
+        return numberIDs[number]
     }
 
     /// The element `index` stands for: its definition when it is a ref.
@@ -361,6 +597,8 @@ struct XMLValue {
     var ref: Int32 = -1
     var text: String = ""
     var fmt: String? = nil
+    /// It carries an `id` (kept after its row for the refs).
+    var hasID = false
 }
 
 /// A `<col>` of a `<schema>`.

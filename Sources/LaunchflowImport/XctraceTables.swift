@@ -97,6 +97,8 @@ struct XctraceTables {
     private var node = 0
     private var rowFailed = false
     private var skipped: [String: Int] = [:]
+    /// Threads already read, by the index of their definition (those of earlier rows, whose index is final).
+    private var threadCache: [Int32: CellReader.FoundThread] = [:]
     private var continued: [String] = []
 
     init(file: String) {
@@ -239,9 +241,12 @@ struct XctraceTables {
         }
         func thread() -> ThreadKey? {
             guard let index = cell(.thread) else { return nil }
+            let node = document.resolved(index)
+            if let found = threadCache[node] { return found.key }
             switch reader.thread(index) {
             case .success(let found):
                 register(found)
+                if node < document.rowBegin { threadCache[node] = found }
                 return found.key
             case .failure(let problem):
                 fail(.thread, problem.message)

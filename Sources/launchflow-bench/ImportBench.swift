@@ -4,6 +4,8 @@
 //
 //   launchflow-bench --import [--events 2150000]
 //   launchflow-bench --import --write-trace FILE [--events N]   (only writes the trace)
+//
+// Then the Instruments export benchmark (XctraceBench.swift; `--import --xctrace` runs it alone).
 import Foundation
 import LaunchflowCore
 
@@ -164,6 +166,11 @@ private struct ChromeLaunchGenerator {
 /// Generates the trace, then times `launchflow import TRACE --out FILE` (best of
 /// three) and reports the peak memory against the file size.
 func runImportBenchmark(_ arguments: [String]) {
+    if arguments.contains("--xctrace") || arguments.contains("--write-export") {
+        runXctraceBenchmark(arguments)
+        return
+    }
+    defer { if !arguments.contains("--write-trace") { print(); runXctraceBenchmark(arguments) } }
     var events = 2_150_000  // about 200 MB
     if let i = arguments.firstIndex(of: "--events"), i + 1 < arguments.count, let n = Int(arguments[i + 1]) {
         events = n

@@ -229,6 +229,12 @@ struct XctraceImportTests {
             description: "no rows for the process", file: "split-lifecycle.xml", edit: ("", ""),
             errors: ["the exports have no signpost intervals of process 'com.example.shop' (pid 581)"]),
         BrokenExport(
+            description: "thread states alone", file: "split-thread-state.xml", edit: ("", ""),
+            errors: [
+                "the exports have no signpost intervals (no os-signpost-interval rows, no os-signpost Begin/End pairs)"
+            ]
+        ),
+        BrokenExport(
             description: "--cost running without thread states", file: "launch-signposts.xml", edit: ("", ""),
             options: ["cost": "running"], errors: ["--cost running needs thread states"]),
         BrokenExport(
@@ -307,6 +313,84 @@ struct XctraceImportTests {
                     of: &trace, rules: try SelectionRules(ImportOptions()), mainThread: nil, log: &log)
             }
         }
+    }
+
+    /// `import FILE` parses an export as it reads it (CheckedFileStream): the
+    /// same export as from the bytes in memory, a UTF-8 sequence cut by a read
+    /// joined again, a byte that is not UTF-8 the same error at the same place,
+    /// cuts an error — never a trap.
+    @Test func aFileIsReadAsItIsParsed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = try String(contentsOfFile: Self.path("launch-intervals.xml"), encoding: .utf8)
+        let reference = try TraceImport.run(ImportRequest(traces: [Self.path("launch-intervals.xml")]))
+        // A category (not read) of 1.2 MB of "é" (2 bytes each), at both parities:
+        // one of them straddles the end of the first 1 MiB read.
+        for prefix in ["", "a"] {
+            let long = prefix + String(repeating: "é", count: 600_000)
+            let file = try folder.write(
+                "long\(prefix).xml", text.replacingOccurrences(of: ">PointsOfInterest<", with: ">\(long)<"))
+            #expect(XctraceReader.streams(file, format: nil))
+            let outcome = try TraceImport.run(ImportRequest(traces: [file]))
+            #expect(Self.body(outcome.scenario) == Self.body(reference.scenario))
+        }
+        var bytes = Array(text.utf8)
+        let bad = try #require(
+            text.utf8.firstIndex(of: UInt8(ascii: "z")).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) })
+        bytes[bad] = 0xFF
+        var log = ImportLog()
+        #expect(XctraceReader.read(bytes, file: "bad.xml", log: &log) == nil)
+        let file = folder.path("bad.xml")
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        do {
+            _ = try TraceImport.run(ImportRequest(traces: [file]))
+            Issue.record("a byte that is not UTF-8 was imported")
+        } catch {
+            let streamed = error.log.diagnostics.filter { $0.severity == .error }
+            let inMemory = log.diagnostics.filter { $0.severity == .error }
+            #expect(streamed.count == 1 && inMemory.count == 1)
+            #expect(streamed.first?.message == inMemory.first?.message)
+            #expect(streamed.first?.line == inMemory.first?.line)
+            #expect(streamed.first?.message.contains("byte \(bad) is not UTF-8") == true, "\(streamed)")
+        }
+        let whole = Array(text.utf8)
+        for length in stride(from: 0, to: whole.count, by: 211) {
+            let cut = folder.path("cut-\(length).xml")
+            try Data(whole.prefix(length)).write(to: URL(fileURLWithPath: cut))
+            #expect(throws: ImportError.self, "cut at \(length)") {
+                _ = try TraceImport.run(
+                    ImportRequest(
+                        traces: [cut],
+                        options: {
+                            var options = ImportOptions()
+                            options.format = .xctrace
+                            return options
+                        }()))
+            }
+        }
+    }
+
+    /// Only the values a ref can reach are kept after their row, moved down
+    /// (ids inside nested elements too), and an id far past the others costs
+    /// no memory: the same scenario as from the fixture as written.
+    @Test func idsAnywhereGiveTheSameScenario() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let reference = try TraceImport.run(ImportRequest(traces: [Self.path("launch-intervals.xml")]))
+        var text = try String(contentsOfFile: Self.path("launch-intervals.xml"), encoding: .utf8)
+        // The main thread (defined inside row 1, with its tid and process inside it) gets a huge id.
+        text = text.replacingOccurrences(of: "<thread id=\"11\"", with: "<thread id=\"4000000000\"")
+        text = text.replacingOccurrences(of: "<thread ref=\"11\"/>", with: "<thread ref=\"4000000000\"/>")
+        #expect(text.contains("4000000000\"/>"))
+        let file = try folder.write("huge-id.xml", text)
+        let outcome = try TraceImport.run(ImportRequest(traces: [file]))
+        #expect(Self.body(outcome.scenario) == Self.body(reference.scenario))
+    }
+
+    /// A scenario's lines but its description (which names the file).
+    static func body(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"description\"") }
+            .joined(separator: "\n")
     }
 
     @Test func anExportIsRecognisedByItsStructure() throws {

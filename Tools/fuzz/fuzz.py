@@ -6,10 +6,13 @@ Usage:
                                [--timeout SECONDS] [--keep DIR] [--only I] [--no-probes]
 
 It mutates the project's own inputs -- the scenarios (one with budgets), the
-Chrome, atrace and MetricKit traces, Macrobenchmark and measurement files of
+Chrome, atrace and MetricKit traces, the Instruments exports (xctrace export
+XML), Macrobenchmark and measurement files of
 the test fixtures, launchflow's own trace output and its baselines -- with byte flips, truncation, deleted
 and duplicated elements, values of the wrong type, huge and tiny numbers,
-deep nesting and long or control-character names, and runs one command on
+deep nesting and long or control-character names (for the XML: rows and cells
+deleted or repeated, refs to unknown or unclosed ids, ids defined twice,
+numbers that are not, tags and schemas renamed, entities, encodings), and runs one command on
 each mutant, round-robin over every command and its main options (so every
 command sees count / commands inputs).  A run fails on:
 
@@ -62,6 +65,7 @@ import xml.etree.ElementTree as ElementTree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "Tests", "LaunchflowTests", "Fixtures", "import")
+XCTRACE = os.path.join(FIXTURES, "xctrace")
 
 # MARK: Seeds
 
@@ -85,6 +89,8 @@ def seeds(binary):
         out.append(("trace", name, read(os.path.join(FIXTURES, name))))
     for path in sorted(glob.glob(os.path.join(FIXTURES, "chrome-several-runs", "*"))):
         out.append(("trace", os.path.basename(path), read(path)))
+    for path in sorted(glob.glob(os.path.join(XCTRACE, "*.xml"))):
+        out.append(("xctrace", os.path.basename(path), read(path)))
     own = subprocess.run([binary, "simulate", os.path.join(ROOT, "scenarios", "article.json"), "--format", "trace"],
                          capture_output=True, check=True).stdout
     out.append(("trace", "launchflow-trace.json", own))
@@ -244,6 +250,100 @@ def mutate_lines(rng, data):
     return b"\n".join(lines)
 
 
+def mutate_xml(rng, data):
+    """An Instruments export (xctrace export XML): one structural change, by regular expressions over the bytes."""
+    op = rng.randrange(14)
+    rows = [m.span() for m in re.finditer(rb"<row>.*?</row>\n?", data, re.S)]
+    elements = [m.span() for m in re.finditer(rb"<([a-z-]+)( [^<>]*)?>[^<]*</\1>|<[a-z-]+ ref=\"\d+\"/>|<sentinel/>",
+                                              data)]
+    if op == 0 and rows:  # a row deleted, or repeated (1, 2 or 500 times)
+        a, b = rng.choice(rows)
+        return data[:a] + data[a:b] * rng.choice([0, 2, 3, 501]) + data[b:]
+    if op == 1 and elements:  # a cell (or a value inside one) deleted or repeated
+        a, b = rng.choice(elements)
+        return data[:a] + data[a:b] * rng.choice([0, 0, 2]) + data[b:]
+    if op == 2:  # a ref to an unknown id, to an id not yet closed, or not a number
+        refs = list(re.finditer(rb'ref="(\d+)"', data))
+        if refs:
+            m = rng.choice(refs)
+            new = rng.choice([b"999999", b"0", b"-1", b"1", b"x", b"", b"99999999999999999999", b"67108864",
+                              str(int(m.group(1)) + 1).encode()])
+            return data[:m.start(1)] + new + data[m.end(1):]
+    if op == 3:  # an id defined twice, removed, or made a ref
+        ids = list(re.finditer(rb' id="(\d+)"', data))
+        if ids:
+            m = rng.choice(ids)
+            new = rng.choice([b' id="1"', b"", b' ref="1"', b' id="1" ref="2"', b' id="67108863"', b' id="a b"'])
+            return data[:m.start()] + new + data[m.end():]
+    if op == 4:  # a number that is not one
+        numbers = list(re.finditer(rb">(\d+)<", data))
+        if numbers:
+            m = rng.choice(numbers)
+            new = rng.choice([b"-1", b"1e999", b"99999999999999999999", b"", b"0x10", b"1.5", b" 12 ", b"4000000000000000001",
+                              b"9223372036854775807", b"\xd9\xa3", b"&#x31;", b"+5"])
+            return data[:m.start(1)] + new + data[m.end(1):]
+    if op == 5:  # the schema renamed (another table's, or none), or a column deleted
+        schemas = list(re.finditer(rb'<schema name="([^"]*)"', data))
+        if schemas and rng.random() < 0.6:
+            m = rng.choice(schemas)
+            new = rng.choice([b"os-signpost", b"os-signpost-interval", b"life-cycle-period", b"thread-state",
+                              b"time-profile", b"", b"x"])
+            return data[:m.start(1)] + new + data[m.end(1):]
+        cols = [m.span() for m in re.finditer(rb"<col>.*?</col>", data, re.S)]
+        if cols:
+            a, b = rng.choice(cols)
+            return data[:a] + data[a:b] * rng.choice([0, 2]) + data[b:]
+    if op == 6:  # a tag renamed (both ends)
+        tags = sorted(set(re.findall(rb"<([a-z][a-z-]*)[ >/]", data)))
+        if tags:
+            old = rng.choice(tags)
+            new = rng.choice(tags + [b"x", b"row", b"node", b"schema", b"thread", b"process"])
+            return re.sub(rb"(</?)" + re.escape(old) + rb"([ >/])", lambda m: m.group(1) + new + m.group(2), data)
+    if op == 7 and elements:  # a cell nested deep
+        a, b = rng.choice(elements)
+        depth = rng.choice([50, 600, 3000])
+        return data[:a] + b"<thread>" * depth + data[a:b] + b"</thread>" * depth + data[b:]
+    if op == 8:  # a display string changed: Main Thread renamed or moved, a long or odd name
+        fmts = list(re.finditer(rb'fmt="([^"]*)"', data))
+        if fmts:
+            m = rng.choice(fmts)
+            new = rng.choice([b"Main Thread 0x1 (x, pid: 1)", b"", b"Main Thread", b"(", b") (", b"a (pid: )",
+                              long_name(rng).encode().replace(b"<", b"&lt;").replace(b"&>", b"&amp;&gt;"),
+                              b"&#x202e;&lt;&amp;", b"com.example.shop (581)"])
+            return data[:m.start(1)] + new + data[m.end(1):]
+    if op == 9:  # entities: undefined, internal, nested (a small billion laughs)
+        doctype = rng.choice([
+            b'<!DOCTYPE trace-query-result [<!ENTITY a "task">]>',
+            b'<!DOCTYPE trace-query-result [<!ENTITY a "xxxxxxxxxx"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+            b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">'
+            b'<!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">]>',
+            b'<!DOCTYPE trace-query-result SYSTEM "file:///etc/passwd">',
+            b'<!DOCTYPE trace-query-result [<!ENTITY x SYSTEM "file:///dev/zero">]>'])
+        body = data.split(b"?>", 1)
+        text = list(re.finditer(rb'>([a-zA-Z][^<]*)<', data))
+        if len(body) == 2 and text:
+            m = rng.choice(text)
+            data = data[:m.start(1)] + rng.choice([b"&a;", b"&f;", b"&x;", b"&nope;", b"&#0;", b"&#xD800;"]) \
+                + data[m.end(1):]
+            body = data.split(b"?>", 1)
+            return body[0] + b"?>" + doctype + body[1]
+    if op == 10:  # another declared encoding, a BOM, or no declaration
+        head = rng.choice([b'<?xml version="1.0" encoding="UTF-16"?>', b'<?xml version="1.0" encoding="ISO-8859-1"?>',
+                           b'\xef\xbb\xbf<?xml version="1.0"?>', b"", b'<?xml version="1.1"?>', b'<?xml version="2"?>'])
+        return re.sub(rb"^<\?xml[^>]*\?>", lambda m: head, data, count=1)
+    if op == 11 and rows:  # rows moved: one row's cells put in another order
+        a, b = rng.choice(rows)
+        cells = re.findall(rb"<[a-z-]+ ref=\"\d+\"/>|<sentinel/>", data[a:b])
+        if len(cells) > 1:
+            rng.shuffle(cells)
+            return data[:a] + b"<row>" + b"".join(cells) + b"</row>\n" + data[b:]
+    if op == 12:  # a node without its schema first, or a second root, or trailing text
+        return rng.choice([
+            data.replace(b"<schema", b"<node><schema", 1) if rng.random() < 0.5 else data.replace(b"</schema>", b"</schema></node><node>", 1),
+            data + b"<trace-query-result/>", data + b"garbage", data.replace(b"</trace-query-result>", b"")])
+    return mutate_bytes(rng, data)
+
+
 GENTLE = ["<img src=x onerror=alert(1)>", "]]> --> <!--", "é\u0301 🚀", "\u202eevil", "*_`|[x](y)#~\\N",
           "two\nlines\ttab", "&amp; &#0; &lt;", "esc\u001b[2Jbell\u0007", "\u007fdel\u0085"]
 
@@ -266,7 +366,11 @@ def mutate_gently(rng, doc):
 
 def mutate(rng, data):
     """Gentle changes to the names and numbers of a JSON input (2 in 5), else 1 to 3 mutations:
-    structural when the bytes are JSON, by lines or bytes otherwise."""
+    structural when the bytes are JSON or XML, by lines or bytes otherwise."""
+    if data.lstrip()[:1] == b"<":
+        for _ in range(rng.choice([1, 1, 2, 3])):
+            data = mutate_xml(rng, data) if rng.random() < 0.85 else mutate_bytes(rng, data)
+        return data
     if rng.random() < 0.4:
         try:
             doc = json.loads(data)
@@ -299,6 +403,8 @@ def mutate(rng, data):
 ARTICLE = os.path.join(ROOT, "scenarios", "article.json")
 MEASURED = os.path.join(FIXTURES, "measured-ttff.json")
 PERMISSIONS = os.path.join(ROOT, "scenarios", "permission-alerts.json")
+SPLIT_LIFECYCLE = os.path.join(XCTRACE, "split-lifecycle.xml")
+SPLIT_STATES = os.path.join(XCTRACE, "split-thread-state.xml")
 
 # (kind, arguments): INPUT is the mutant, OUT a fresh path in the run's folder, DIR a fresh folder.
 COMMANDS = [
@@ -322,6 +428,11 @@ COMMANDS = [
     ("trace", ["import", "INPUT", "--out", "OUT.json"]),
     ("trace", ["import", "INPUT", "--into", "INTO", "--out", "OUT.json"]),
     ("trace", ["import", "INPUT", "--match", ".", "--premain", "dyld"]),
+    ("xctrace", ["import", "INPUT"]),
+    ("xctrace", ["import", "INPUT", "--out", "OUT.json", "--cost", "running"]),
+    ("xctrace", ["import", "INPUT", SPLIT_LIFECYCLE, SPLIT_STATES, "--out", "OUT.json", "--from", "xctrace"]),
+    ("xctrace", ["import", "INPUT", "--process", "com.example.shop", "--main-thread", "4790", "--match", "a"]),
+    ("xctrace", ["import", "INPUT", "--into", "INTO", "--out", "OUT.json", "--process", "581"]),
     ("measured", ["calibrate", ARTICLE, "--measured", "INPUT", "--fit", "--out", "OUT.json", "--plot", "OUT.svg",
                   "--runs", "20", "--jobs", "1"]),
     ("measured", ["calibrate", ARTICLE, "--measured", "INPUT", "--format", "json", "--runs", "20", "--jobs", "1"]),
@@ -439,7 +550,7 @@ def fuzz_one(index, options, corpus, shared):
     _, seed_name, original = sources[rng.randrange(len(sources))]
     data = mutate(rng, original)
     folder = tempfile.mkdtemp(prefix=f"lf-fuzz-{index}-", dir=options.workdir)
-    suffix = ".txt" if not data[:1] in (b"{", b"[") else ".json"
+    suffix = ".json" if data[:1] in (b"{", b"[") else ".xml" if kind == "xctrace" else ".txt"
     input_path = os.path.join(folder, "input" + suffix)
     with open(input_path, "wb") as f:
         f.write(data)
@@ -484,6 +595,20 @@ def growth_generators():
         return [{"id": f"t{i}", "cost": 1, "mainThreadOnly": i == 0, "firstFrame": i == 0,
                  "dependsOn": [f"t{i - 1}"] if i else []} for i in range(n)]
 
+    def export(rows, name="x"):
+        """An os-signpost-interval export of `rows` rows on one thread (the values after the first by ref)."""
+        cols = "".join(f"<col><mnemonic>{m}</mnemonic></col>" for m in
+                       ["start", "duration", "name", "process", "start-thread"])
+        first = ('<row><start-time id="1">0</start-time><duration id="2">5</duration>'
+                 f'<string id="3">{name}</string><process id="4" fmt="app (1)"><pid id="5">1</pid></process>'
+                 '<thread id="6" fmt="Main Thread 0x1 (app, pid: 1)"><tid id="7">1</tid><process ref="4"/></thread>'
+                 '</row>\n')
+        body = "".join(f'<row><start-time id="{8 + 3 * i}">{10 * i + 10}</start-time><duration ref="2"/>'
+                       f'<string id="{9 + 3 * i}">s{i}</string><process ref="4"/><thread ref="6"/></row>\n'
+                       for i in range(rows))
+        return ('<?xml version="1.0"?>\n<trace-query-result><node><schema name="os-signpost-interval">'
+                f"{cols}</schema>\n{first}{body}</node></trace-query-result>\n").encode()
+
     def trace(events):
         head = [{"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "main"}}]
         return json.dumps({"traceEvents": head + events}, ensure_ascii=False).encode()
@@ -504,6 +629,9 @@ def growth_generators():
         ("a long chain (compare)", ["compare", "INPUT", "--format", "json"], lambda n: scenario(chain(n * 500))),
         ("a long description (report)", ["report", "INPUT", "--out", "OUT.html", "--jobs", "1"],
          lambda n: scenario(chain(3), description="<&>\u202e" * (n * 1500))),
+        ("many intervals (import, Instruments)", ["import", "INPUT"], lambda n: export(n * 3000)),
+        ("a long signpost name (import, Instruments)", ["import", "INPUT"],
+         lambda n: export(2, name="\u202e" * (n * 2000))),
         ("deep nesting (validate)", ["validate", "INPUT"],
          lambda n: b'{"name": "x", "tasks": ' + b"[" * (n * 60) + b"]" * (n * 60) + b"}"),
     ]
