@@ -639,3 +639,22 @@ struct ContentionTests {
         #expect(again.mainExecutor == .operationQueue)
     }
 }
+
+/// `compare` says when the main executor or shared CPUs change the numbers, and only then.
+@Test func compareSaysHowTheWorkReachesTheCPUs() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let tasks = #"[{"id": "a", "cost": 2}, {"id": "m", "cost": 1, "mainThreadOnly": true}]"#
+    let plain = try folder.write("plain.json", #"{"name": "p", "device": {"cores": 3}, "tasks": \#(tasks)}"#)
+    let both = try folder.write(
+        "both.json",
+        #"{"name": "p", "device": {"cores": 3, "cpus": 1}, "mainExecutor": "operationQueue", "tasks": \#(tasks)}"#)
+    let quiet = Launchflow.runInProcess(["compare", plain])
+    #expect(quiet.status == 0)
+    #expect(!quiet.stdout.contains("Main executor") && !quiet.stdout.contains("CPUs:"))
+    let noted = Launchflow.runInProcess(["compare", both])
+    #expect(noted.stdout.contains("Main executor operationQueue: under dag and anchored"), "\(noted.stdout)")
+    #expect(noted.stdout.contains("CPUs: 3 threads share 1 CPU (device.cpus)"), "\(noted.stdout)")
+    let serialOnly = Launchflow.runInProcess(["compare", both, "--strategies", "serial,priority"])
+    #expect(!serialOnly.stdout.contains("Main executor"))
+}

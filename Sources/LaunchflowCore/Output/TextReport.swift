@@ -194,6 +194,9 @@ public enum TextReport {
         out +=
             baseline == nil || results.count < 2
             ? ".\n" : "; (±x) is the change against \(StrategyDefinition.baseline.rawValue).\n"
+        for note in executionNotes(scenario, strategies: results.map(\.schedule.strategy)) {
+            out += (markdown ? "\n" : "") + note + "\n"
+        }
         let warnings = judged.warnings
         if !warnings.isEmpty {
             out += (markdown ? "\n" : "") + "† better than every correct strategy only by breaking dependencies:\n"
@@ -269,4 +272,21 @@ public enum TextReport {
         }
         return out
     }
+}
+
+/// (§3.10, §3.11) What the scenario says about how the work reaches the CPUs
+/// and the main thread, when it changes the numbers: one sentence each.
+func executionNotes(_ scenario: Scenario, strategies: [Strategy]) -> [String] {
+    var notes: [String] = []
+    if scenario.mainExecutor == .operationQueue, strategies.contains(where: { $0 == .dag || $0 == .anchored }) {
+        notes.append(
+            "Main executor operationQueue: under dag and anchored the main thread runs one main-thread task per run-loop iteration, the best-ranked ready one, each with a commit of its own — OperationQueue.main dispatches an operation only when the one before has finished (docs/model.md §3.11)."
+        )
+    }
+    if let cpus = scenario.device.cpus, cpus < scenario.device.cores {
+        notes.append(
+            "CPUs: \(scenario.device.cores) threads share \(cpus) CPU\(cpus == 1 ? "" : "s") (device.cpus\(scenario.device.mainThreadPriority ? "; the main thread first, mainThreadPriority" : "")): a thread runs slower while more threads run than there are CPUs (docs/model.md §3.10)."
+        )
+    }
+    return notes
 }
