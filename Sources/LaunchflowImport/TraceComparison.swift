@@ -51,6 +51,10 @@ public struct TraceComparison: Sendable {
     public let firstFrame: (task: String, measured: Micros, simulated: Micros)?
     /// The model's time to first frame (µs from process start, the metric).
     public let simulatedTimeToFirstFrame: Micros
+    /// An Instruments App Launch recording's first frame: the end of Initial
+    /// Frame Rendering, µs from the start of Process Creation — the measured
+    /// counterpart of ``simulatedTimeToFirstFrame``.
+    public let measuredFirstFrame: Micros?
     public let log: ImportLog
 
     /// A task or phase in both: its measured span (ns, trace clock) and its simulated one.
@@ -65,11 +69,14 @@ public struct TraceComparison: Sendable {
         var log = ImportLog()
         let rules = try SelectionRules(
             importOptions, taskIDs: Set(scenario.tasks.map(\.id)), phaseNames: Set(scenario.preMain.map(\.name)))
-        let bytes = try readInputFile(trace, what: "a trace file")
-        guard
-            case .trace(var read)? = TraceImport.read(
-                bytes, file: trace, format: importOptions.format, log: &log, progress: nil)
-        else {
+        let input: TraceImport.Input?
+        if XctraceReader.streams(trace, format: importOptions.format) {
+            input = XctraceReader.read(path: trace, log: &log).map { .trace(XctraceExport.trace(of: [$0])) }
+        } else {
+            let bytes = try readInputFile(trace, what: "a trace file")
+            input = TraceImport.read(bytes, file: trace, format: importOptions.format, log: &log, progress: nil)
+        }
+        guard case .trace(var read)? = input else {
             if !log.hasErrors { log.error(trace, "a MetricKit payload has no times: use --measured for it") }
             throw ImportError(log)
         }
@@ -132,7 +139,8 @@ public struct TraceComparison: Sendable {
         return TraceComparison(
             scenario: scenario, strategy: strategy, trace: trace, rows: rows, phases: phasePairs.map(row),
             missing: scenario.tasks.map(\.id).filter { !found.contains($0) }, anchor: first.id, firstFrame: firstFrame,
-            simulatedTimeToFirstFrame: result.metrics.timeToFirstFrame, log: log)
+            simulatedTimeToFirstFrame: result.metrics.timeToFirstFrame,
+            measuredFirstFrame: run.measuredFirstFrame.map { Micros(($0 + 500) / 1000) }, log: log)
     }
 
     // MARK: Summary
@@ -205,6 +213,14 @@ public struct TraceComparison: Sendable {
                 ("errorMs", .millis(firstFrame.simulated - firstFrame.measured)),
             ])
         }
+        if let measured = measuredFirstFrame {
+            w.raw(",\n  ")
+            w.key("appLaunchFirstFrame")
+            w.inlineObject([
+                ("measuredMs", .millis(measured)), ("simulatedMs", .millis(simulatedTimeToFirstFrame)),
+                ("errorMs", .millis(simulatedTimeToFirstFrame - measured)),
+            ])
+        }
         let summary = summary
         w.raw(",\n  ")
         w.key("summary")
@@ -256,6 +272,10 @@ public struct TraceComparison: Sendable {
         } else {
             out +=
                 "First frame: no firstFrame task of the scenario is in the trace (the model's time to first frame: \(ms(simulatedTimeToFirstFrame)) ms)\n"
+        }
+        if let measured = measuredFirstFrame {
+            out +=
+                "First frame from process start (Instruments App Launch: the end of Initial Frame Rendering): measured \(ms(measured)) ms, simulated \(ms(simulatedTimeToFirstFrame)) ms, error \(signed(simulatedTimeToFirstFrame - measured)) ms\n"
         }
         let summary = summary
         var line =

@@ -393,6 +393,40 @@ struct XctraceImportTests {
             .joined(separator: "\n")
     }
 
+    /// `calibrate --trace` and `report --trace` with an Instruments export: the
+    /// measured first frame (App Launch's end of Initial Frame Rendering, from
+    /// the start of Process Creation) beside the model's time to first frame.
+    @Test func calibrateTraceComparesTheMeasuredFirstFrame() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let export = Self.path("launch-intervals.xml")
+        let imported = try TraceImport.run(ImportRequest(traces: [export]))
+        let scenarioFile = try folder.write("imported.json", String(decoding: imported.scenario, as: UTF8.self))
+        let scenario = try ScenarioLoader.load(path: scenarioFile)
+        let comparison = try TraceComparison.run(scenario, trace: export)
+        let expected = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: fixtureURL(Self.folder + "expected.json")))
+                as? [String: Any])
+        let ns = try #require(expected["firstFrameFromProcessStartNs"] as? Int)
+        let measured = Micros((ns + 500) / 1000)
+        #expect(comparison.measuredFirstFrame == measured)
+        let line =
+            "First frame from process start (Instruments App Launch: the end of Initial Frame Rendering): measured \(formatMillis(measured)) ms, simulated \(formatMillis(comparison.simulatedTimeToFirstFrame)) ms"
+        #expect(comparison.text().contains(line), "\(comparison.text())")
+        let text = Launchflow.runInProcess(["calibrate", scenarioFile, "--trace", export])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains(line), "\(text.stdout)")
+        let json = Launchflow.runInProcess(["calibrate", scenarioFile, "--trace", export, "--format", "json"])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let frame = try #require(object["appLaunchFirstFrame"] as? [String: Any], "\(json.stdout)")
+        #expect((frame["measuredMs"] as? Double).map { abs($0 - Double(measured) / 1000) < 1e-9 } == true)
+        let page = folder.path("report.html")
+        let report = Launchflow.runInProcess(["report", scenarioFile, "--trace", export, "--out", page, "--jobs", "1"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("First frame from process start (Instruments App Launch"), "the report says it")
+    }
+
     @Test func anExportIsRecognisedByItsStructure() throws {
         let bytes = try readInputFile(Self.path("launch-intervals.xml"), what: "a trace")
         #expect(TraceImport.detect(bytes) == .xctrace)

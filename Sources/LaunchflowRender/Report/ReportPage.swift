@@ -351,6 +351,12 @@ struct ReportPage {
             out += "<p class=\"\(p)note\">First frame (end of '\(ReportText.html(frame.task))'): measured"
             out += " \(formatMillis(frame.measured)) ms, simulated \(formatMillis(frame.simulated)) ms.</p>\n"
         }
+        if let measured = comparison.measuredFirstFrame {
+            out += "<p class=\"\(p)note\">First frame from process start (Instruments App Launch: the end of"
+            out += " Initial Frame Rendering): measured \(formatMillis(measured)) ms, simulated"
+            out += " \(formatMillis(comparison.simulatedTimeToFirstFrame)) ms, error"
+            out += " \(ReportText.signedMs(comparison.simulatedTimeToFirstFrame - measured)) ms.</p>\n"
+        }
         return out + "</section>\n"
     }
 
