@@ -77,7 +77,10 @@ struct AdviseTests {
         #expect(ranked.metrics.timeToFirstFrame == 6_000)
         #expect(ranked.changes.map { [$0.task, $0.gain] } == [[0, 10_000]])
         #expect(ranked.changes.map { [$0.key.rawValue, $0.from, $0.to] } == [["priority", "0", "1"]])
-        #expect(AdviseReport.text(ranked).contains("run db-open before feed-cache on the workers: −10 ms"))
+        #expect(
+            AdviseReport.text(ranked).contains(
+                "run db-open before feed-cache on the workers when both are ready (priority of feed-cache 0 → 1): −10 ms"
+            ))
     }
 
     /// Under dag, dFL waits for the anchor `crash` (one worker, 0–20) and
@@ -212,6 +215,49 @@ struct AdviseTests {
             // Anchors are only added, never removed.
             for i in written.tasks.indices where written.tasks[i].anchor {
                 #expect(plan.scenario.tasks[i].anchor, "\(written.tasks[i].id) under \(strategy)")
+            }
+        }
+    }
+
+    /// Every rank sentence is true (issue 26): "run X before Y … when both are
+    /// ready" names two tasks on the same kind of thread, neither depending on
+    /// the other directly or not (a dependency orders them whatever the
+    /// ranks), and the plan ranks X ahead of Y; every priority change reads as
+    /// a whole sentence.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func everyRankSentenceAgreesWithTheGraphAndThePlan(_ seed: UInt64) throws {
+        let sentence = try Regex(
+            #"^run (\S+)(?: \(and \d+ others?\))? before (\S+)(?: \(and \d+ others?\))? on (the main thread|the workers) when (?:both are|they are) ready \(priority of \S+ \d+ → \d+\): "#
+        )
+        for strategy in [Strategy.dag, .priority, .anchored] {
+            let written = try Self.random(seed, everyKey: seed % 2 == 0)
+            var configuration = Self.configuration(seed % 3 == 0 ? [.priority] : AdviseKnob.defaults, jobs: 2)
+            configuration.strategy = strategy
+            configuration.maxEvaluations = 200
+            let plan = try Advise.plan(written, configuration)
+            let tasks = written.tasks
+            let index = Dictionary(uniqueKeysWithValues: tasks.indices.map { (tasks[$0].id, $0) })
+            let graph = TaskGraph(tasks: tasks)
+            for (line, details) in AdviseReport.changeList(plan) where line.hasPrefix("change the rank") {
+                for detail in details {
+                    #expect(detail.hasPrefix("run ") || detail.hasPrefix("give "), "\(detail)")
+                    #expect(!detail.contains(": ±0 ms (priority of"), "a fragment: \(detail)")
+                    guard detail.hasPrefix("run ") else {
+                        #expect(detail.contains("; no task it can be ready with"), "\(detail)")
+                        continue
+                    }
+                    let match = try #require(try sentence.firstMatch(in: detail), "\(detail)")
+                    let x = try #require(index[String(match.output[1].substring!)])
+                    let y = try #require(index[String(match.output[2].substring!)])
+                    let main = match.output[3].substring! == "the main thread"
+                    #expect(tasks[x].mainThreadOnly == main && tasks[y].mainThreadOnly == main, "\(detail)")
+                    #expect(!graph.dependencyClosure(of: [x])[y], "\(tasks[x].id) depends on \(tasks[y].id): \(detail)")
+                    #expect(!graph.dependencyClosure(of: [y])[x], "\(tasks[y].id) depends on \(tasks[x].id): \(detail)")
+                    let planned = plan.scenario.tasks
+                    #expect(
+                        (planned[x].priority, x) < (planned[y].priority, y),
+                        "the plan ranks them the other way: \(detail)")
+                }
             }
         }
     }

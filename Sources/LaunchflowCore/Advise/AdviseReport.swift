@@ -70,8 +70,9 @@ public enum AdviseReport {
                         list(added) + list(removed)
                     ))
             case .priority:
+                let graph = TaskGraph(tasks: tasks)
                 let details = changes.map { c in
-                    "\(priorityText(c.task, plan)): \(gainText(c.gain))\(secondaryText(c)) (priority of \(tasks[c.task].id) \(c.from) → \(c.to))"
+                    "\(priorityText(c.task, plan, graph: graph, from: c.from, to: c.to)): \(gainText(c.gain))\(secondaryText(c))"
                 }
                 lines.append(
                     (
@@ -100,31 +101,51 @@ public enum AdviseReport {
 
     static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 
-    /// "run db-open before feed-cache on the workers": the task it overtakes
-    /// (the nearest ahead of it as written), on the same kind of thread.
-    static func priorityText(_ task: Int, _ plan: AdvicePlan) -> String {
+    /// What a priority change does, as a whole sentence about the tasks it
+    /// can be ready together with — the same kind of thread, neither depending
+    /// on the other, directly or not (a rank orders only tasks that are
+    /// ready at once; a dependency orders the others whatever the ranks):
+    /// "run db-open before feed-cache on the workers when both are ready
+    /// (priority of feed-cache 0 → 1)", the task it overtakes (the nearest
+    /// ahead of it as written) or the one that overtakes it; when it changes
+    /// the order of no such task, "give feed priority 2 (was 0): …".
+    static func priorityText(_ task: Int, _ plan: AdvicePlan, graph: TaskGraph, from: String, to: String) -> String {
         let written = plan.written.tasks
         let planned = plan.scenario.tasks
         let main = written[task].mainThreadOnly
         let place = main ? "on the main thread" : "on the workers"
+        // The tasks this one depends on, and those that depend on it, directly or not.
+        let ancestors = graph.dependencyClosure(of: [task])
+        var descendants = [Bool](repeating: false, count: written.count)
+        var stack = [task]
+        while let k = stack.popLast() {
+            for d in graph.dependents(of: k) where !descendants[Int(d)] {
+                descendants[Int(d)] = true
+                stack.append(Int(d))
+            }
+        }
         var overtaken: [Int] = []
         var fallenBehind: [Int] = []
         for j in written.indices where j != task && written[j].mainThreadOnly == main {
+            guard !ancestors[j] && !descendants[j] else { continue }
             let before = (written[j].priority, j) < (written[task].priority, task)
             let after = (planned[j].priority, j) < (planned[task].priority, task)
             if before && !after { overtaken.append(j) }
             if !before && after { fallenBehind.append(j) }
         }
         let id = written[task].id
+        let value = "(priority of \(id) \(from) → \(to))"
+        func others(_ list: [Int]) -> String { list.count > 1 ? " (and \(count(list.count - 1, "other")))" : "" }
         if let j = overtaken.max(by: { (written[$0].priority, $0) < (written[$1].priority, $1) }) {
-            let others = overtaken.count > 1 ? " (and \(count(overtaken.count - 1, "other")))" : ""
-            return "run \(id) before \(written[j].id)\(others) \(place)"
+            let both = overtaken.count > 1 ? "they are" : "both are"
+            return "run \(id) before \(written[j].id)\(others(overtaken)) \(place) when \(both) ready \(value)"
         }
         if let j = fallenBehind.min(by: { (written[$0].priority, $0) < (written[$1].priority, $1) }) {
-            let others = fallenBehind.count > 1 ? " (and \(count(fallenBehind.count - 1, "other")))" : ""
-            return "run \(written[j].id)\(others) before \(id) \(place)"
+            let both = fallenBehind.count > 1 ? "they are" : "both are"
+            return "run \(written[j].id)\(others(fallenBehind)) before \(id) \(place) when \(both) ready \(value)"
         }
-        return "priority of \(id) \(place)"
+        return
+            "give \(id) priority \(to) (was \(from)); no task it can be ready with \(place) changes places with it"
     }
 
     public static func boundLine(_ plan: AdvicePlan) -> String {
