@@ -135,8 +135,9 @@ struct WhatIfTests {
             "error: invalid value '0%' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%"
         ),
         (["--reduce", "150%"], "error: invalid value '150%' for '--reduce'"),
-        (["--reduce", "50"], "error: invalid value '50' for '--reduce'"),
-        (["--reduce", "0.5"], "error: invalid value '0.5' for '--reduce'"),
+        // `--reduce 50` is 50% (issue 26); a bare 0.5 could be either reading.
+        (["--reduce", "150"], "error: invalid value '150' for '--reduce'"),
+        (["--reduce", "0.5"], "error: ambiguous value '0.5' for '--reduce': write 50% (a share of 0.5) or 0.5%"),
         (["--reduce", "-10%"], "error: invalid value '-10%' for '--reduce'"),
         (["--reduce", "half%"], "error: invalid value 'half%' for '--reduce'"),
         (["--top", "0"], "error: invalid value '0' for '--top': expected an integer ≥ 1"),

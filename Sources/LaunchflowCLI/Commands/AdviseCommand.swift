@@ -153,7 +153,8 @@ enum AdviseCommand {
             if !knobs.contains(knob) { knobs.append(knob) }
         }
         guard !knobs.isEmpty else {
-            throw CLIError.usage(spec, "'--allow' needs at least one of \(AdviseKnob.allCases.map(\.rawValue))")
+            let names = AdviseKnob.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CLIError.usage(spec, "'--allow' needs at least one of \(names), comma-separated")
         }
         return knobs
     }

@@ -12,7 +12,7 @@ enum WhatIfCommand {
             OptionSpec(
                 name: "reduce", value: "<share>",
                 help:
-                    "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100 (default: 50%)."
+                    "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100, % optional (default: 50%)."
             ),
             OptionSpec(
                 name: "target", value: "<what>",
@@ -81,14 +81,25 @@ enum WhatIfCommand {
 }
 
 extension ParsedArguments {
-    /// `--reduce 50%` → 0.5: a percentage with its `%`, above 0 and at most 100; default 50%.
+    /// `--reduce 50%` (or `50`, a percentage without its sign) → 0.5: above 0
+    /// and at most 100; default 50%. A bare number of at most 1 (`0.5`) could
+    /// mean a share or a percentage, and is refused with both readings.
     func reduction(_ command: CommandSpec) throws(CLIError) -> Double {
         guard let text = value("reduce") else { return 0.5 }
         let problem = CLIError.usage(
             command,
             "invalid value '\(text)' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%")
-        guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent.isFinite, percent > 0, percent <= 100
+        let signed = text.hasSuffix("%")
+        guard let percent = Double(signed ? String(text.dropLast()) : text), percent.isFinite, percent > 0,
+            percent <= 100
         else { throw problem }
+        if !signed && percent <= 1 {
+            func shown(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+            throw CLIError.usage(
+                command,
+                "ambiguous value '\(text)' for '--reduce': write \(shown(percent * 100))% (a share of \(text)) or \(text)%"
+            )
+        }
         return percent / 100
     }
 }

@@ -115,6 +115,10 @@ public struct AdviseConfiguration: Sendable {
     public var options: SimulationOptions = .init()
     /// The most simulations the local search may run (after the constructive plans).
     public var maxEvaluations: Int? = nil
+    /// A plan that presents its first frame earlier than as written with less
+    /// than this between its first frame's ready time and that vsync is
+    /// fragile (µs; issue 26).
+    public var minMargin: Micros = 1_000
 
     public init() {}
 
@@ -216,6 +220,14 @@ public struct AdvicePlan: Sendable {
     public let withoutAnchors: AdviseAlternative?
 
     public var firstFrameBound: Micros { baseline.firstFrameBound }
+
+    /// How much later the plan's first frame may be ready before it slips to the next vsync (µs).
+    public var margin: Micros { metrics.timeToFirstFrame - metrics.firstFrameReady }
+
+    /// The plan wins a frame over the scenario as written by less than ``AdviseConfiguration/minMargin``.
+    public var fragile: Bool {
+        metrics.timeToFirstFrame < baseline.timeToFirstFrame && margin < configuration.minMargin
+    }
 }
 
 extension AdvicePlan {

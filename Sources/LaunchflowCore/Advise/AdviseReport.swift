@@ -329,6 +329,8 @@ extension JSONWriter {
         raw(" } }")
         raw(",\n  "); key("firstFrameBoundMs"); millis(plan.firstFrameBound)
         raw(",\n  "); key("reachesBound"); bool(plan.metrics.timeToFirstFrame <= plan.firstFrameBound)
+        raw(",\n  "); key("marginMs"); millis(plan.margin)
+        raw(", "); key("fragile"); bool(plan.fragile)
         raw(",\n  "); key("dagFloorMs")
         if let floor = plan.dagFloor { millis(floor) } else { raw("null") }
         raw(",\n  "); key("reachesFloor"); bool(plan.metrics.timeToFirstFrame <= plan.dagFloor ?? plan.firstFrameBound)

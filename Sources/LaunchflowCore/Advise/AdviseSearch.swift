@@ -424,6 +424,15 @@ struct AdviseSearch {
         var notes: [String] = []
         let uncertainty = keepGainAtP90(&best, constructed: constructed, notes: &notes)
         notes += lateNotes(best.settings)
+        let margin = best.metrics.timeToFirstFrame - best.metrics.firstFrameReady
+        if best.metrics.timeToFirstFrame < baseline.timeToFirstFrame && margin < configuration.minMargin {
+            let at = formatMillis(best.metrics.timeToFirstFrame)
+            notes.append(
+                margin == 0
+                    ? "fragile: the plan's first frame is ready exactly at the vsync at \(at) ms: any more work and it slips to the next frame, and its gain with it"
+                    : "fragile: the plan's first frame is ready only \(formatMillis(margin)) ms before the vsync at \(at) ms: \(formatMillis(margin)) ms more work and it slips to the next frame, and its gain with it"
+            )
+        }
         let (changes, groups) = measuredChanges(of: best)
         let (bestStrategy, bestMetrics) = bestBuiltInStrategy()
         return AdvicePlan(
@@ -519,6 +528,13 @@ struct AdviseSearch {
         -> AdviseUncertainty?
     {
         guard configuration.runs > 0, let sampler = try? CostSampler(written, jitter: nil) else { return nil }
+        guard sampler.p90Tasks + sampler.jitterTasks + sampler.latencyTasks > 0 else {
+            // Every sampled launch would be the one simulated: no p90 to keep a gain at.
+            notes.append(
+                "--runs \(configuration.runs): nothing to sample (no task has costP90 or latencyP90, and no jitter), so every launch would be the one simulated; nothing is said about p90"
+            )
+            return nil
+        }
         let base = percentiles(original, sampler)
         var plan = percentiles(best.settings, sampler)
         var fellBack = false
