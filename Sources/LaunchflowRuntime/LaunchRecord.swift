@@ -48,12 +48,7 @@ public struct LaunchRecord: Sendable {
                 name: scenario.name, description: scenario.description, device: device, preMain: preMain,
                 tasks: tasks, budgets: scenario.budgets, schema: scenario.schema, idleMode: idleMode,
                 mainExecutor: scenario.mainExecutor)) ?? scenario
-        var spans: [TimeSpan] = []
-        var clock: Micros = 0
-        for phase in measuredScenario.preMain {
-            spans.append(TimeSpan(start: clock, end: clock + phase.cost))
-            clock += phase.cost
-        }
+        let spans = measuredScenario.preMain.spans
         schedule = Schedule(
             scenario: measuredScenario, strategy: strategy, maxConcurrent: nil, costs: costs, latencies: latencies,
             t0: t0, preMain: spans, tasks: runs, commits: state.commits, blocked: state.blocked,
@@ -103,12 +98,7 @@ public struct LaunchRecord: Sendable {
         let declared = phases.reduce(0) { $0 + $1.cost }
         guard total > 0 else { return [] }
         guard declared > 0 else { return [PreMainPhase(name: "before didFinishLaunching", cost: total)] }
-        var left = total
-        return phases.enumerated().map { k, phase in
-            let cost = k == phases.count - 1 ? left : phase.cost * total / declared
-            left -= cost
-            return PreMainPhase(name: phase.name, cost: cost)
-        }
+        return phases.scaled(to: total)
     }
 
     private static func median(_ values: [Micros]) -> Micros {

@@ -73,15 +73,7 @@ extension Replay {
             }
             // Pre-main: the scenario's phases scaled to the time before didFinishLaunching.
             let t0 = launch.start
-            let declared = scenario.preMainTotal
-            var preMain: [TimeSpan] = []
-            var clock: Micros = 0
-            for (k, phase) in scenario.preMain.enumerated() {
-                let end =
-                    k == scenario.preMain.count - 1 ? t0 : (declared > 0 ? clock + phase.cost * t0 / declared : clock)
-                preMain.append(TimeSpan(start: clock, end: end))
-                clock = end
-            }
+            let preMain = scenario.preMain.scaled(to: t0).spans
             schedule = Schedule(
                 scenario: scenario, strategy: strategy, maxConcurrent: nil, costs: runs.map { $0.end - $0.start },
                 latencies: runs.map { $0.done - $0.end }, t0: t0, preMain: preMain, tasks: runs, commits: commits,

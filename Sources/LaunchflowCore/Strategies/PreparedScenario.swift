@@ -2,18 +2,19 @@
 /// graph, the queues, the ranking and the critical path. Strategy plans are
 /// built on first use.
 struct PreparedScenario: Sendable {
-    /// What the strategies' plans read (shared with the runtime).
+    /// What the strategies' plans read (shared with the runtime): the
+    /// scenario, graph, ranking, delays, queues and base routes below.
     let rules: StrategyInputs
-    let scenario: Scenario
-    let graph: TaskGraph
-    let ranking: Ranking
+    var scenario: Scenario { rules.scenario }
+    var graph: TaskGraph { rules.graph }
+    var ranking: Ranking { rules.ranking }
     /// The scenario's task costs, latencies and delays in µs.
     let costs: [Micros]
     let latencies: [Micros]
-    let delays: [Micros]
+    var delays: [Micros] { rules.delays }
     /// Each task's queue number (queues numbered by first appearance), −1 for none.
-    let queueOf: [Int32]
-    let queueCount: Int
+    var queueOf: [Int32] { rules.queueOf }
+    var queueCount: Int { rules.queueCount }
     /// The `firstFrame` tasks, in index order.
     let firstFrameTasks: [Int32]
     /// (v2.1) The `fullyDrawn` tasks, in index order.
@@ -23,7 +24,7 @@ struct PreparedScenario: Sendable {
     let deferred: [Bool]
     let firstFrameMask: [Bool]
     /// Where each task is handed over outside an anchor closure.
-    let baseRoutes: [Route]
+    var baseRoutes: [Route] { rules.baseRoutes }
     let criticalPath: CriticalPath
     /// (v2.1) The first-frame bound's parts and the queues' term, for the scenario's costs.
     let bounds: LaunchBounds
@@ -34,19 +35,13 @@ struct PreparedScenario: Sendable {
     init(_ scenario: Scenario) {
         let rules = StrategyInputs(scenario)
         self.rules = rules
-        self.scenario = scenario
-        graph = rules.graph
-        ranking = rules.ranking
-        delays = rules.delays
-        queueOf = rules.queueOf
-        queueCount = rules.queueCount
-        baseRoutes = rules.baseRoutes
+        let graph = rules.graph
         costs = scenario.tasks.map(\.cost)
         latencies = scenario.tasks.map(\.latency)
         criticalPath = CriticalPath(graph: graph, cost: costs, latency: latencies)
         bounds = LaunchBounds(
-            tasks: scenario.tasks, graph: graph, cost: costs, latency: latencies, queueOf: queueOf,
-            queueCount: queueCount)
+            tasks: scenario.tasks, graph: graph, cost: costs, latency: latencies, queueOf: rules.queueOf,
+            queueCount: rules.queueCount)
         t0 = scenario.preMainTotal
         firstFrameTasks = Milestones.firstFrameTasks(of: scenario.tasks)
         fullyDrawnTasks = Milestones.fullyDrawnTasks(of: scenario.tasks)
@@ -87,12 +82,7 @@ struct PreparedScenario: Sendable {
         let inputs = runInputs(definition, options: options, costs: costs, latencies: latencies)
         var buffers = SimulatorBuffers()
         let outcome = strategy.execute(self, plan ?? definition.plan(rules), inputs, &buffers)
-        var preMain: [TimeSpan] = []
-        var clock: Micros = 0
-        for phase in scenario.preMain {
-            preMain.append(TimeSpan(start: clock, end: clock + phase.cost))
-            clock += phase.cost
-        }
+        let preMain = scenario.preMain.spans
         return Schedule(
             scenario: scenario, strategy: strategy,
             maxConcurrent: inputs.maxInFlight == .max ? nil : inputs.maxInFlight,

@@ -151,6 +151,21 @@ public struct PreMainPhase: Sendable, Equatable {
     }
 }
 
+extension [PreMainPhase] {
+    /// These phases with their costs scaled to add up to `total` (a measured
+    /// time before `didFinishLaunching`): each in proportion, rounded down,
+    /// the last taking the rest (all of it when the declared costs are 0).
+    package func scaled(to total: Micros) -> [PreMainPhase] {
+        let declared = reduce(0) { $0 + $1.cost }
+        var left = total
+        return enumerated().map { k, phase in
+            let cost = k == count - 1 ? left : (declared > 0 ? phase.cost * total / declared : 0)
+            left -= cost
+            return PreMainPhase(name: phase.name, cost: cost)
+        }
+    }
+}
+
 /// A launch task. On its own it is not checked: its values are when it
 /// becomes part of a ``Scenario`` (where `dependsOn` indices mean something).
 public struct LaunchTask: Sendable, Equatable {

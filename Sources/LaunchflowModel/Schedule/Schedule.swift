@@ -173,3 +173,14 @@ public struct Schedule: Sendable {
         self.idleMode = idleMode
     }
 }
+
+extension [PreMainPhase] {
+    /// The phases one after another from 0: each one's span on the main thread.
+    package var spans: [TimeSpan] {
+        var clock: Micros = 0
+        return map { phase in
+            defer { clock += phase.cost }
+            return TimeSpan(start: clock, end: clock + phase.cost)
+        }
+    }
+}
