@@ -58,10 +58,13 @@ let package = Package(
             dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowCLI", "LaunchflowRender", "launchflow"]
         ),
         // The runtime: resolution and its errors in process; real runs in a child process each
-        // (launchflow-replay-host: a fresh main run loop, the test runner's own left alone).
+        // (launchflow-replay-host: a fresh main run loop, the test runner's own left alone). It shares
+        // Tests/LaunchflowTests/Support too (a symbolic link).
         .testTarget(
             name: "LaunchflowRuntimeTests",
-            dependencies: ["LaunchflowRuntime", "LaunchflowCore", "launchflow-replay-host", "launchflow"]),
+            dependencies: [
+                "LaunchflowRuntime", "LaunchflowCore", "LaunchflowCLI", "launchflow-replay-host", "launchflow",
+            ]),
         .testTarget(
             name: "LaunchflowRenderTests", dependencies: ["LaunchflowCore", "LaunchflowRender", "launchflow-bench"]),
     ]

@@ -3,10 +3,10 @@ import LaunchflowCore
 
 /// The replay host and `launchflow` as the runtime's tests run them: built
 /// beside the test runner (dependencies of this target), each run a child
-/// process with its own main run loop.
+/// process with its own main run loop — through the shared test support
+/// (`builtExecutable`, `runProcess`, `TemporaryFolder`).
 enum Host {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    typealias Output = Launchflow.Output
 
     /// The built executable `name`; the replay host may be another build of
     /// it (`LAUNCHFLOW_REPLAY_HOST`: `make test` runs these tests once more
@@ -16,49 +16,15 @@ enum Host {
         if name == "launchflow-replay-host", let path = ProcessInfo.processInfo.environment["LAUNCHFLOW_REPLAY_HOST"] {
             return URL(fileURLWithPath: path)
         }
-        let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        var folder = runner.deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return repositoryRoot.appendingPathComponent(".build/debug/\(name)")
+        return builtExecutable(name)
     }
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs `executable arguments…` to completion, output captured in files (no pipe can fill up).
+    /// Runs `executable arguments…` to completion in the repository's root, output captured.
     static func run(_ executable: URL, _ arguments: [String]) throws -> Output {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("out")
-        let err = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        try runProcess(executable, arguments, in: repositoryRoot)
     }
 
-    static func temporaryFolder() -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lf-runtime-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    static func temporaryFolder() throws -> URL { try TemporaryFolder().url }
 }
 
 /// One task of a real run, as the host's record states it.
@@ -108,7 +74,7 @@ struct RealRun {
     /// Writes `scenario` to a file, runs the host on it with `strategy` and
     /// `extra` arguments, and reads the record (nil when the host refused).
     static func of(_ scenario: Scenario, strategy: Strategy, _ extra: [String] = []) throws -> (RealRun?, Host.Output) {
-        let folder = Host.temporaryFolder()
+        let folder = try Host.temporaryFolder()
         let file = folder.appendingPathComponent("scenario.json")
         try Data(scenario.jsonBytes()).write(to: file)
         let record = folder.appendingPathComponent("record.json")

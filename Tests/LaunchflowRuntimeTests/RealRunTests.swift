@@ -16,7 +16,7 @@ struct RealRunTests {
 
     static func bundled(_ name: String) throws -> Scenario {
         let source = try ScenarioLoader.load(
-            path: Host.repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+            path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
         // The alerts' latencies (the user answering) are seconds already; in
         // modules, a worker task ends 0.3 ms after the main-thread task that
         // makes an idle task ready (the idle step runs only with the main
@@ -238,7 +238,7 @@ struct RealRunTests {
 /// `launchflow replay`: the runs beside the simulation, and its refusals.
 extension RealRunTests {
     @Test func replayCommand() throws {
-        let folder = Host.temporaryFolder()
+        let folder = try Host.temporaryFolder()
         let file = folder.appendingPathComponent("article.json")
         try Data(try Self.bundled("article").jsonBytes()).write(to: file)
         let out = folder.appendingPathComponent("out")
@@ -324,7 +324,7 @@ extension RealRunTests {
     @Test(arguments: ["article", "dependencies-only", "post-frame"])
     func theMainOperationQueue(_ name: String) throws {
         let source = try ScenarioLoader.load(
-            path: Host.repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
+            path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
         let scenario = try source.scaled(by: 4, cores: 2, mainExecutor: .operationQueue)
         for strategy in [Strategy.dag, .anchored] {
             let dispatch = LaunchEngine(try source.scaled(by: 4, cores: 2)).result(strategy).schedule

@@ -6,7 +6,7 @@ import Testing
 /// error listing all of them, each naming the file, the place and the task.
 struct ResolutionTests {
     static func file(_ json: String) throws -> String {
-        let url = Host.temporaryFolder().appendingPathComponent("plan.json")
+        let url = try Host.temporaryFolder().appendingPathComponent("plan.json")
         try Data(json.utf8).write(to: url)
         return url.path
     }
@@ -109,7 +109,7 @@ struct ResolutionTests {
 
 /// The refusal docs/runtime.md shows ("Applying a plan"), exactly.
 @Test func theDocumentedRefusal() throws {
-    let folder = Host.temporaryFolder()
+    let folder = try Host.temporaryFolder()
     let path = folder.appendingPathComponent("launch.json").path
     try Data(
         """
@@ -128,7 +128,7 @@ struct ResolutionTests {
         $0.replacingOccurrences(of: folder.path + "/", with: "")
     }
     let documented = try String(
-        contentsOf: Host.repositoryRoot.appendingPathComponent("docs/runtime.md"), encoding: .utf8)
+        contentsOf: repositoryRoot.appendingPathComponent("docs/runtime.md"), encoding: .utf8)
     #expect(!problems.isEmpty)
     for problem in problems { #expect(documented.contains(problem + "\n"), "not in docs/runtime.md: \(problem)") }
 }

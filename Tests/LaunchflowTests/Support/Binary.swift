@@ -13,17 +13,7 @@ struct Launchflow {
         var stderr: String
     }
 
-    static let url: URL = {
-        // The test runner sits in the build products folder, beside the executable.
-        let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        var folder = runner.deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("launchflow")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return repositoryRoot.appendingPathComponent(".build/debug/launchflow")
-    }()
+    static let url = builtExecutable("launchflow")
 
     /// Runs `launchflow args…` in `directory` (the repository root by default):
     /// in process when that is this process's working directory and no
@@ -53,6 +43,20 @@ struct Launchflow {
     ) throws -> Output {
         try runProcess(url, args, in: directory, environment: environment)
     }
+}
+
+/// The executable `name` built beside the test runner (a dependency of the
+/// test target, so SwiftPM builds it first), else the debug build's.
+func builtExecutable(_ name: String) -> URL {
+    // The test runner sits in the build products folder, beside the executable.
+    let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    var folder = runner.deletingLastPathComponent()
+    for _ in 0..<3 {
+        let candidate = folder.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        folder = folder.deletingLastPathComponent()
+    }
+    return repositoryRoot.appendingPathComponent(".build/debug/\(name)")
 }
 
 /// Runs `executable` with `arguments` to completion (stdin empty), its output
