@@ -188,8 +188,9 @@ public enum LaunchflowCommand {
 
 extension OptionSpec {
     static let strategy = OptionSpec(
-        name: "strategy", value: "<strategy>", help: "One of \(Strategy.names).",
-        choices: Strategy.allCases.map(\.rawValue), defaultValue: Strategy.dag.rawValue)
+        name: "strategy", value: "<strategy>",
+        help: "One of \(Strategy.names)\n(default: the scenario's \"strategy\", else dag).",
+        choices: Strategy.allCases.map(\.rawValue))
     static let strategies = OptionSpec(
         name: "strategies", value: "<list>", help: "Comma-separated strategies to run.",
         defaultValue: Strategy.allCases.map(\.rawValue).joined(separator: ","))
@@ -231,8 +232,8 @@ extension ParsedArguments {
         return options
     }
 
-    /// `--strategy`, or its default.
-    var strategy: Strategy { choice(.strategy) ?? .dag }
+    /// `--strategy`, or else the strategy the app uses today (the scenario's `"strategy"`), or else dag.
+    func strategy(for scenario: Scenario) -> Strategy { choice(.strategy) ?? scenario.strategy ?? .dag }
 
     /// `--strategies a,b` (no repeats), or every strategy.
     func strategies(_ command: CommandSpec) throws(CLIError) -> [Strategy] {

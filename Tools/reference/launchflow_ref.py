@@ -104,7 +104,7 @@ def ceil_div(a, b):
 # --------------------------------------------------------------------------
 
 TOP_KEYS = ("name", "description", "device", "preMain", "tasks", "idleMode", "inputs",
-            "$schema", "budgets", "jitter", "mainExecutor")
+            "$schema", "budgets", "jitter", "mainExecutor", "strategy")
 DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority")
 PHASE_KEYS = ("name", "cost")
 INPUT_KEYS = ("name", "at", "cost")
@@ -272,6 +272,14 @@ def validate(data):
         elif mx not in MAIN_EXECUTORS:
             P.append(f"mainExecutor: {mx!r} is neither \"dispatch\" nor \"operationQueue\""
                      f"{_did_you_mean(mx, MAIN_EXECUTORS)}")
+
+    st = data.get("strategy")             # the app's strategy: metadata, no schedule changes
+    if st is not None:
+        if not isinstance(st, str):
+            P.append(f"strategy: expected a string, got {_type_name(st)}")
+        elif st not in STRATEGIES:
+            P.append(f"strategy: {st!r} is not one of {', '.join(STRATEGIES)}"
+                     f"{_did_you_mean(st, STRATEGIES)}")
 
     inputs = data.get("inputs")
     if inputs is not None:

@@ -69,7 +69,6 @@ enum AdviseCommand {
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
         var configuration = AdviseConfiguration()
-        configuration.strategy = args.strategy
         configuration.knobs = try knobs(args, spec)
         configuration.keep = list(args.value("keep"))
         configuration.objective = args.choice(spec.options[3]) ?? .firstFrame
@@ -79,6 +78,7 @@ enum AdviseCommand {
         configuration.jobs = try args.jobs(spec)
         configuration.options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
+        configuration.strategy = args.strategy(for: scenario)
 
         let budget = configuration.evaluationBudget(taskCount: scenario.tasks.count)
         let bar =

@@ -92,12 +92,13 @@ enum CalibrateCommand {
         if args.value("out") != nil, fitKind == nil {
             throw CLIError.usage(spec, "'--out' writes the calibrated scenario: it needs '--fit'")
         }
-        let strategy = args.value("strategy").flatMap(Strategy.init(rawValue:)) ?? .dag
         let runs = try args.integer("runs", spec, in: 1...100_000, default: 1000)
-        let request = CalibrationRequest(
-            strategy: strategy, options: try args.simulationOptions(spec), runs: runs, seed: try args.seed(spec),
-            jobs: try args.jobs(spec), fit: fitKind)
+        let options = try args.simulationOptions(spec)
+        let seed = try args.seed(spec)
+        let jobs = try args.jobs(spec)
         let scenario = try args.loadScenario()
+        let request = CalibrationRequest(
+            strategy: args.strategy(for: scenario), options: options, runs: runs, seed: seed, jobs: jobs, fit: fitKind)
         let calibration: Calibration
         do {
             let measured = try MeasuredLaunches.load(path: measuredPath, benchmark: args.value("benchmark"))
@@ -157,9 +158,9 @@ enum CalibrateCommand {
     static func runTrace(_ args: ParsedArguments, trace: String, _ streams: inout any OutputStreams) throws(CLIError)
         -> Int32
     {
-        let strategy = args.value("strategy").flatMap(Strategy.init(rawValue:)) ?? .dag
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
+        let strategy = args.strategy(for: scenario)
         let comparison: TraceComparison
         do {
             comparison = try TraceComparison.run(

@@ -36,7 +36,7 @@ enum ReportCommand {
             OptionSpec(
                 name: "strategy", value: "<strategy>",
                 help:
-                    "The strategy of --advise's plan (default: dag) and of\n--baseline's two Gantt charts (default: dag, or the first\nof --strategies).",
+                    "The strategy of --advise's plan (default: the scenario's\n\"strategy\", else dag) and of --baseline's two Gantt charts\n(default: dag, or the first of --strategies).",
                 choices: Strategy.allCases.map(\.rawValue)),
             OptionSpec(
                 name: "allow", value: "<list>",
@@ -89,7 +89,10 @@ enum ReportCommand {
         if let file = args.value("baseline") { baseline = try DiffCommand.load(file) }
         let path = args.value("out") ?? "output/\(args.scenarioStem)-report.html"
         var advice: ReportAdvice?
-        if let advise { advice = ReportAdvice(try plan(scenario, advise, streams: streams)) }
+        if var advise {
+            advise.strategy = args.strategy(for: scenario)
+            advice = ReportAdvice(try plan(scenario, advise, streams: streams))
+        }
         let working = WorkingLine("report: simulating, sampling and drawing", streams: streams)
         defer { working?.finish() }
         var report = Report.make(
@@ -131,7 +134,7 @@ enum ReportCommand {
             return nil
         }
         var configuration = AdviseConfiguration()
-        configuration.strategy = args.strategy
+        // The strategy is set once the scenario is read (its "strategy" is the default).
         configuration.knobs = try AdviseCommand.knobs(args, spec)
         configuration.keep = AdviseCommand.list(args.value("keep"))
         if let text = args.value("objective") {

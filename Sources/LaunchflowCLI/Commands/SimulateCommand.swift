@@ -34,9 +34,9 @@ enum SimulateCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategy = args.strategy
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
+        let strategy = args.strategy(for: scenario)
         let result = SimulationResult(scenario, strategy: strategy, options: options)
         switch args.value("format") ?? "text" {
         case "json":

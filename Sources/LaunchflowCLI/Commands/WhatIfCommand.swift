@@ -50,13 +50,13 @@ enum WhatIfCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategy = args.strategy
         let reduction = try args.reduction(spec)
         var top: Int?
         if args.value("top") != nil { top = try args.integer("top", spec, in: 1...Int.max, default: 1) }
         let jobs = try args.jobs(spec)
         let options = try args.simulationOptions(spec)
         let scenario = try args.loadScenario()
+        let strategy = args.strategy(for: scenario)
         let target: WhatIfTarget = args.choice(spec.options[2]) ?? .cost
         let objective: WhatIfObjective = args.choice(spec.options[3]) ?? .firstFrame
         let analysed = target == .cost ? scenario.tasks.count : scenario.tasks.filter { $0.latency > 0 }.count

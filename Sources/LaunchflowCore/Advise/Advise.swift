@@ -21,8 +21,11 @@ public enum Advise {
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(AdviseError) -> AdvicePlan {
         var search = try AdviseSearch(scenario, configuration)
-        let plan = search.run(progress: progress)
+        var plan = search.run(progress: progress)
         guard plan.excess == 0 else { throw plan.infeasibility() }
+        if let app = scenario.strategy, app != configuration.strategy {
+            plan.underAppStrategy = AdviseUnderAppStrategy(plan, app: app)
+        }
         return plan
     }
 }
@@ -218,6 +221,9 @@ public struct AdvicePlan: Sendable {
     public let dagFloor: Micros?
     /// With `anchor` allowed: the best plan without anchors (nil when none meets the constraints).
     public let withoutAnchors: AdviseAlternative?
+    /// When the scenario names the app's strategy (`"strategy"`) and the plan
+    /// is for another: the plan simulated under the app's strategy.
+    public internal(set) var underAppStrategy: AdviseUnderAppStrategy? = nil
 
     public var firstFrameBound: Micros { baseline.firstFrameBound }
 
@@ -246,5 +252,52 @@ extension AdvicePlan {
             )
         }
         return AdviseError("no plan breaks no more dependencies than the scenario as written \(under)")
+    }
+}
+
+/// A plan for one strategy simulated under the strategy the app uses today
+/// (the scenario's `"strategy"`): how its numbers compare there, and the
+/// dependencies its changes break there — a `dag` plan's priorities, kept by
+/// an app tiered like `priority`, may start a task before one it needs.
+public struct AdviseUnderAppStrategy: Sendable {
+    /// The app's strategy.
+    public let strategy: Strategy
+    /// The scenario as written and the plan, under the app's strategy.
+    public let written: Metrics
+    public let plan: Metrics
+    /// The plan's broken dependencies under the app's strategy, in ``Schedule/violations()`` order.
+    public let broken: [Violation]
+    /// How many of them the scenario as written already breaks under the app's strategy.
+    public let writtenBroken: Int
+
+    init(_ advice: AdvicePlan, app: Strategy) {
+        strategy = app
+        let options = advice.configuration.options
+        let before = SimulationResult(advice.written, strategy: app, options: options)
+        let after = SimulationResult(advice.scenario, strategy: app, options: options)
+        written = before.metrics
+        plan = after.metrics
+        broken = after.schedule.violations()
+        writtenBroken = before.metrics.dependencyViolations
+    }
+
+    /// The note advise prints, e.g. "under priority, the app's strategy, this
+    /// plan's changes break 1 dependency (b starts before its dependency a is
+    /// done); its first frame 50 ms (as written 66.667 ms)".
+    public func note(tasks: [LaunchTask], planStrategy: Strategy) -> String {
+        var out = "under \(strategy.rawValue), the app's strategy, this plan (for \(planStrategy.rawValue)) "
+        if broken.isEmpty {
+            out += "breaks no dependency"
+        } else {
+            out += "breaks \(broken.count) \(broken.count == 1 ? "dependency" : "dependencies")"
+            if writtenBroken > 0 { out += " (\(writtenBroken) as written)" }
+            let shown = broken.prefix(3).map {
+                "\(tasks[$0.task].id) starts before its dependency \(tasks[$0.dependency].id) is done"
+            }
+            out += ": " + shown.joined(separator: "; ") + (broken.count > 3 ? "; …" : "")
+        }
+        out +=
+            "; first frame \(formatMillis(plan.timeToFirstFrame)) ms there (as written \(formatMillis(written.timeToFirstFrame)) ms)"
+        return out
     }
 }

@@ -200,10 +200,16 @@ public enum AdviseReport {
         return rows
     }
 
+    /// The plan's notes, then, for a plan for another strategy than the app's, how it fares under the app's.
+    static func notes(_ plan: AdvicePlan) -> [String] {
+        guard let app = plan.underAppStrategy else { return plan.notes }
+        return plan.notes + [app.note(tasks: plan.written.tasks, planStrategy: plan.configuration.strategy)]
+    }
+
     public static func title(_ plan: AdvicePlan) -> String {
         let c = plan.configuration
         var out =
-            "\(plan.written.name) — advice under \(c.strategy.rawValue), objective \(c.objective.label); may change \(c.knobs.sorted().map(\.rawValue).joined(separator: ", "))"
+            "\(plan.written.name) — advice under \(c.strategy.rawValue)\(c.strategy == plan.written.strategy ? ", the app's strategy ('strategy' in the file)" : ""), objective \(c.objective.label); may change \(c.knobs.sorted().map(\.rawValue).joined(separator: ", "))"
         if !c.keep.isEmpty { out += "; keeps \(c.keep.joined(separator: ", ")) as written" }
         let pinned = plan.written.tasks.filter { $0.before != nil }.count
         if pinned > 0 { out += "; \(count(pinned, "task")) pinned by 'before'" }
@@ -231,7 +237,7 @@ public enum AdviseReport {
             out +=
                 u.keepsGainAtP90 ? " — the plan keeps its gain at p90\n" : " — the plan does NOT keep its gain at p90\n"
         }
-        for note in plan.notes { out += "note: \(note)\n" }
+        for note in notes(plan) { out += "note: \(note)\n" }
         out += "\n"
         if plan.changes.isEmpty {
             out += "no change improves on the scenario as written\n"
@@ -264,7 +270,7 @@ public enum AdviseReport {
                 u.keepsGainAtP90
                 ? " — the plan keeps its gain at p90.\n" : " — the plan does **not** keep its gain at p90.\n"
         }
-        for note in plan.notes { out += "\n> \(note)\n" }
+        for note in notes(plan) { out += "\n> \(note)\n" }
         out += "\n### Changes\n\n"
         if plan.changes.isEmpty { return out + "No change improves on the scenario as written.\n" }
         for (line, details) in changeList(plan) {
@@ -368,11 +374,25 @@ extension JSONWriter {
             raw(" }")
         }
         raw(",\n  "); key("notes"); raw("[")
-        for (k, note) in plan.notes.enumerated() {
+        for (k, note) in AdviseReport.notes(plan).enumerated() {
             if k > 0 { raw(", ") }
             string(note)
         }
         raw("]")
+        if let app = plan.underAppStrategy {
+            let tasks = plan.written.tasks
+            raw(",\n  "); key("appStrategy"); raw("{ "); key("strategy"); string(app.strategy.rawValue)
+            raw(", "); key("brokenDependencies"); raw("[")
+            for (k, v) in app.broken.enumerated() {
+                raw(k == 0 ? "" : ", "); raw("{ "); key("task"); string(tasks[v.task].id)
+                raw(", "); key("dependency"); string(tasks[v.dependency].id); raw(" }")
+            }
+            raw("], "); key("writtenBrokenDependencies"); integer(app.writtenBroken)
+            raw(", "); key("baseline"); metricsObject(app.written)
+            raw(", "); key("plan"); metricsObject(app.plan); raw(" }")
+        } else if let app = plan.written.strategy {
+            raw(",\n  "); key("appStrategy"); raw("{ "); key("strategy"); string(app.rawValue); raw(" }")
+        }
         raw(",\n  "); key("evaluations"); integer(plan.evaluations)
         raw("\n}\n")
     }

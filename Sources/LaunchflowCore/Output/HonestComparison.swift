@@ -60,8 +60,23 @@ public struct HonestComparison: Sendable {
     /// better direction, nobody is compared, or every result has the same value.
     public func best(_ metric: Metric) -> Int? { results.indices.first { isBest($0, metric) } }
 
-    /// The index of the baseline (`serial`) result, the reference for gains.
-    public var serial: Int? { results.firstIndex { $0.schedule.strategy == StrategyDefinition.baseline } }
+    /// The strategy gains are taken against: the app's own (the scenario's
+    /// `"strategy"`) when it is among the results, else `serial`.
+    public var baselineStrategy: Strategy {
+        if let app = appStrategy, results.contains(where: { $0.schedule.strategy == app }) { return app }
+        return StrategyDefinition.baseline
+    }
+
+    /// The strategy the app uses today (the scenario's `"strategy"`), nil when the file does not say.
+    public var appStrategy: Strategy? { results.first?.schedule.scenario.strategy }
+
+    /// The index of the baseline result (``baselineStrategy``), the reference for gains.
+    public var serial: Int? { results.firstIndex { $0.schedule.strategy == baselineStrategy } }
+
+    /// A strategy's name in tables and sentences: "priority (the app's)" for the app's own strategy.
+    public func label(_ strategy: Strategy) -> String {
+        strategy == appStrategy ? "\(strategy.rawValue) (the app's)" : strategy.rawValue
+    }
 
     /// The best value of `metric` among the correct results; nil when the
     /// metric has no better direction or no result is correct.
@@ -109,7 +124,7 @@ public struct HonestComparison: Sendable {
             return "Every strategy compared breaks dependencies: none is a correct launch."
         }
         let metrics = results[best].metrics
-        let name = results[best].schedule.strategy.rawValue
+        let name = label(results[best].schedule.strategy)
         var line =
             "Best strategy that keeps every dependency: \(name) — first frame "
             + formatMillis(metrics.timeToFirstFrame) + " ms"
@@ -117,14 +132,15 @@ public struct HonestComparison: Sendable {
             return line + ", launch complete \(formatMillis(metrics.launchComplete)) ms."
         }
         let base = results[serial].metrics
-        line += " (" + Self.gain(base.timeToFirstFrame - metrics.timeToFirstFrame, against: "serial") + ")"
+        let baseName = label(baselineStrategy)
+        line += " (" + Self.gain(base.timeToFirstFrame - metrics.timeToFirstFrame, against: baseName) + ")"
         if results.contains(where: { $0.schedule.scenario.tasks.contains(where: \.fullyDrawn) }) {
             line += ", full display \(formatMillis(metrics.timeToFullDisplay)) ms"
             line += " (" + Self.gain(base.timeToFullDisplay - metrics.timeToFullDisplay, against: nil) + ")"
         }
         line += ", launch complete \(formatMillis(metrics.launchComplete)) ms"
         if exclusion(serial, .launchCompleteMs) != nil {
-            return line + " (not compared with serial, which runs the deferred work inline)."
+            return line + " (not compared with \(baseName), which runs the deferred work inline)."
         }
         line += " (" + Self.gain(base.launchComplete - metrics.launchComplete, against: nil) + ")."
         return line

@@ -148,16 +148,17 @@ public enum TextReport {
     /// `compare --format text|markdown`: metrics × strategies, the best value
     /// per metric among the strategies that keep every dependency marked `*`
     /// (bold in markdown), values a strategy reaches only by breaking
-    /// dependencies marked `†`, deltas against `serial` in parentheses; then
+    /// dependencies marked `†`, deltas in parentheses against the app's strategy
+    /// (the scenario's `"strategy"`, marked "(the app's)") or else `serial`; then
     /// the best correct strategy and what it gains (``HonestComparison``).
     public static func comparison(_ results: [SimulationResult], markdown: Bool) -> String {
         guard let first = results.first else { return "" }
         let scenario = first.schedule.scenario
         let judged = HonestComparison(results)
-        let baseline = results.first { $0.schedule.strategy == StrategyDefinition.baseline }
-        var rows = [["metric"] + results.map(\.schedule.strategy.rawValue)]
+        let baselineIndex = judged.serial
+        let baseline = baselineIndex.map { results[$0] }
+        var rows = [["metric"] + results.map { judged.label($0.schedule.strategy) }]
         // Deltas against a baseline that is not compared on the metric would compare unlike work.
-        let baselineIndex = results.firstIndex { $0.schedule.strategy == StrategyDefinition.baseline }
         func baselineLeftOut(_ metric: Metric) -> Bool {
             baselineIndex.map { judged.isCorrect[$0] && judged.exclusion($0, metric) != nil } ?? false
         }
@@ -193,7 +194,14 @@ public enum TextReport {
         }
         out +=
             baseline == nil || results.count < 2
-            ? ".\n" : "; (±x) is the change against \(StrategyDefinition.baseline.rawValue).\n"
+            ? ".\n" : "; (±x) is the change against \(judged.label(judged.baselineStrategy)).\n"
+        if let app = judged.appStrategy, results.count > 1 {
+            out +=
+                (markdown ? "\n" : "")
+                + (judged.baselineStrategy == app
+                    ? "Deltas are against \(app.rawValue), the app's strategy ('strategy' in the file).\n"
+                    : "The app's strategy ('strategy' in the file) is \(app.rawValue), not compared here: deltas are against \(judged.baselineStrategy.rawValue).\n")
+        }
         for note in executionNotes(scenario, strategies: results.map(\.schedule.strategy)) {
             out += (markdown ? "\n" : "") + note + "\n"
         }

@@ -29,6 +29,9 @@ public struct Scenario: Sendable {
     /// How main-thread tasks reach the main thread under `dag` and `anchored`
     /// (MODEL.md §3.11); `serial` and `priority` ignore it.
     public package(set) var mainExecutor: MainExecutor
+    /// The strategy the app uses today (`"strategy"`): metadata for the
+    /// commands (compare's baseline, advise's default), never simulated.
+    public package(set) var strategy: Strategy?
 
     /// A scenario from values, checked as a file would be.
     ///
@@ -48,7 +51,7 @@ public struct Scenario: Sendable {
         name: String, description: String = "", device: Device = Device(),
         preMain: [PreMainPhase] = [], tasks: [LaunchTask], budgets: [Budget] = [],
         jitter: Double? = nil, schema: String? = nil, idleMode: IdleMode = .batch, inputs: [UserInput] = [],
-        mainExecutor: MainExecutor = .dispatch
+        mainExecutor: MainExecutor = .dispatch, strategy: Strategy? = nil
     ) throws(ScenarioError) {
         self.init()
         self.name = name
@@ -62,6 +65,7 @@ public struct Scenario: Sendable {
         self.idleMode = idleMode
         self.inputs = inputs
         self.mainExecutor = mainExecutor
+        self.strategy = strategy
         let problems = problems()
         guard problems.isEmpty else { throw ScenarioError(problems) }
     }
@@ -87,6 +91,7 @@ public struct Scenario: Sendable {
         idleMode = .batch
         inputs = []
         mainExecutor = .dispatch
+        strategy = nil
     }
 
     /// An empty scenario to fill in, without checks: for code that checks what

@@ -50,6 +50,11 @@ package enum ScenarioFields {
                     "How main-thread tasks reach the main thread under dag and anchored: the main dispatch queue (dispatch: an iteration runs every one enqueued before it) or OperationQueue.main (operationQueue: one task per iteration, the best-ranked ready one); serial and priority ignore it",
                 .choice(MainExecutor.self, { $0.mainExecutor }, { $0.mainExecutor = $1 })),
             ScenarioField(
+                "strategy", .string, limits: FieldLimits(choices: Strategy.allCases.map(\.rawValue)), simulated: false,
+                doc:
+                    "The strategy the app uses today: compare and report take their deltas against it, and advise, simulate, whatif and calibrate default to it without `--strategy`; it changes no schedule",
+                .optionalChoice(Strategy.self, { $0.strategy }, { $0.strategy = $1 })),
+            ScenarioField(
                 "inputs", .array,
                 doc:
                     "User input (taps) arriving during the launch; each handler runs on the main thread at the start of a run-loop iteration",

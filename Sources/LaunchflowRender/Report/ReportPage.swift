@@ -128,11 +128,12 @@ struct ReportPage {
             if k == judged.bestCorrect { classes += " \(p)best" }
             if !judged.isCorrect[k] { classes += " \(p)broken" }
             out += "<div class=\"\(classes)\" data-strategy=\"\(name)\">"
-            out += "<div class=\"\(p)card-title\">\(name)"
+            out += "<div class=\"\(p)card-title\">\(ReportText.html(judged.label(result.schedule.strategy)))"
             if k == judged.bestCorrect { out += " <span class=\"\(p)badge \(p)badge-best\">best correct</span>" }
             out += "</div>"
             // (v2.1) Full display when the scenario says what its content is; launch
-            // completion against serial only when serial does the same work at the same moments.
+            // completion against the baseline (serial, or the app's strategy) only when it does the
+            // same work at the same moments.
             let serialComparable = judged.serial.map { judged.exclusion($0, .launchCompleteMs) == nil } ?? false
             var figures: [(String, Micros, Micros?)] = [("first frame", m.timeToFirstFrame, serial?.timeToFirstFrame)]
             if hasFullDisplay { figures.append(("full display", m.timeToFullDisplay, serial?.timeToFullDisplay)) }
@@ -140,8 +141,9 @@ struct ReportPage {
             for (label, value, base) in figures {
                 out += "<div class=\"\(p)figure\"><span class=\"\(p)label\">\(label)</span>"
                 out += "<span class=\"\(p)value\">\(formatMillis(value)) ms</span>"
-                if let base, result.schedule.strategy != .serial {
-                    out += "<span class=\"\(p)delta\">\(ReportText.signedMs(value - base)) vs serial</span>"
+                if let base, result.schedule.strategy != judged.baselineStrategy {
+                    out +=
+                        "<span class=\"\(p)delta\">\(ReportText.signedMs(value - base)) vs \(ReportText.html(judged.label(judged.baselineStrategy)))</span>"
                 }
                 out += "</div>"
             }
@@ -200,7 +202,7 @@ struct ReportPage {
         out += "<table class=\"\(p)table \(p)metrics\">\n<thead><tr><th>metric</th>"
         for (k, result) in results.enumerated() {
             let name = result.schedule.strategy.rawValue
-            out += "<th data-strategy=\"\(name)\">\(name)"
+            out += "<th data-strategy=\"\(name)\">\(ReportText.html(judged.label(result.schedule.strategy)))"
             if !judged.isCorrect[k] {
                 out += "<br><span class=\"\(p)badge \(p)badge-broken\">"
                 out += HonestComparison.breaks(result.metrics.dependencyViolations) + "</span>"
@@ -242,7 +244,7 @@ struct ReportPage {
             out += "</tr>\n"
         }
         out += "</tbody>\n</table>\n<p class=\"\(p)note\">* the best value among the strategies that keep every"
-        out += " dependency; (±x) the change against serial."
+        out += " dependency; (±x) the change against \(ReportText.html(judged.label(judged.baselineStrategy)))."
         out += " critical path and lower bound include pre-main (\(formatMillis(scenario.preMainTotal)) ms).</p>\n"
         if let note = judged.deferralNote { out += "<p class=\"\(p)note\">‡ \(ReportText.html(note))</p>\n" }
         let warnings = judged.warnings
