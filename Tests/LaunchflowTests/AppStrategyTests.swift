@@ -130,4 +130,61 @@ struct AppStrategyTests {
         let plain = try Advise.plan(try scenario(Self.tiers(strategy: nil)), configuration)
         #expect(plain.underAppStrategy == nil)
     }
+
+    // MARK: Item 6: the platform's words
+
+    @Test func platformIsValidatedLikeEveryKey() {
+        #expect(
+            problems(#"{"name":"x","platform":"iOS","tasks":[{"id":"a","cost":1}]}"#).contains {
+                $0.contains("platform: must be") && $0.contains("did you mean 'ios'?")
+            })
+        #expect(
+            problems(#"{"name":"x","platform":true,"tasks":[{"id":"a","cost":1}]}"#).contains {
+                $0.contains("platform: expected a string")
+            })
+        #expect(problems(#"{"name":"x","platform":"android","tasks":[{"id":"a","cost":1}]}"#).isEmpty)
+    }
+
+    @Test func eachChangeNamesTheMechanismOnThePlatform() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let ios = try folder.write(
+            "ios.json",
+            Self.tiers(strategy: "priority").replacingOccurrences(
+                of: #""name": "tiers","#, with: #""name": "tiers", "platform": "ios","#))
+        let plain = try folder.write("plain.json", Self.tiers(strategy: "priority"))
+        // Under priority the plan defers junk and junk2 (see `tiers`): an after group.
+        let onIOS = Launchflow.runInProcess(["advise", ios])
+        #expect(onIOS.status == 0, "\(onIOS.stderr)")
+        #expect(onIOS.stdout.contains("  defer 2 tasks until after the first frame: −33.334 ms"))
+        #expect(
+            onIOS.stdout.contains(
+                "      how — on iOS: the runtime's afterFirstFrame: true (the plan's \"after\": \"firstFrame\"); without it, a CATransaction completion block around the first commit, or work started after the first viewDidAppear\n"
+            ))
+        #expect(!onIOS.stdout.contains("IdleHandler") && !onIOS.stdout.contains("Choreographer"))
+        // --platform overrides the file.
+        let onAndroid = Launchflow.runInProcess(["advise", ios, "--platform", "android"])
+        #expect(
+            onAndroid.stdout.contains(
+                "      how — on Android: Choreographer.getInstance().postFrameCallback, or View.post after the first draw\n"
+            ))
+        #expect(!onAndroid.stdout.contains("CATransaction"))
+        // Neither: both, briefly; JSON carries it per group.
+        let both = Launchflow.runInProcess(["advise", plain, "--format", "json"])
+        #expect(
+            both.stdout.contains(
+                #""key": "after", "mechanism": "iOS: the runtime's afterFirstFrame (or a CATransaction completion block); Android: Choreographer.postFrameCallback / View.post""#
+            ))
+        let bad = Launchflow.runInProcess(["advise", plain, "--platform", "windows"])
+        #expect(bad.status == 2)
+    }
+
+    @Test func everyKeyAndPlatformHasAMechanism() {
+        for key in AdviseChange.Key.allCases {
+            let texts = [Platform.ios, .android, nil].map { AdviseMechanism.text(key, $0) }
+            #expect(Set(texts).count == 3, "\(key)")
+            #expect(texts[0].hasPrefix("on iOS: ") && texts[1].hasPrefix("on Android: "))
+            #expect(texts[2].hasPrefix("iOS: ") && texts[2].contains("; Android: "))
+        }
+    }
 }

@@ -806,7 +806,7 @@ def gen_scenario(seed, k, extras=True, v1=False, v2=False, new_keys=False):
 
 
 TOP_KEYS = {"name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter",
-            "idleMode", "inputs", "mainExecutor", "strategy"}
+            "idleMode", "inputs", "mainExecutor", "strategy", "platform"}
 DEVICE_KEYS = {"cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority"}
 TASK_KEYS = {"id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90",
              "latency", "delay", "queue", "idle", "anchor", "group", "latencyP90",

@@ -104,7 +104,7 @@ def ceil_div(a, b):
 # --------------------------------------------------------------------------
 
 TOP_KEYS = ("name", "description", "device", "preMain", "tasks", "idleMode", "inputs",
-            "$schema", "budgets", "jitter", "mainExecutor", "strategy")
+            "$schema", "budgets", "jitter", "mainExecutor", "strategy", "platform")
 DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority")
 PHASE_KEYS = ("name", "cost")
 INPUT_KEYS = ("name", "at", "cost")
@@ -280,6 +280,14 @@ def validate(data):
         elif st not in STRATEGIES:
             P.append(f"strategy: {st!r} is not one of {', '.join(STRATEGIES)}"
                      f"{_did_you_mean(st, STRATEGIES)}")
+
+    pf = data.get("platform")             # the words advice uses: metadata, no schedule changes
+    if pf is not None:
+        if not isinstance(pf, str):
+            P.append(f"platform: expected a string, got {_type_name(pf)}")
+        elif pf not in ("ios", "android"):
+            P.append(f"platform: {pf!r} is neither \"ios\" nor \"android\""
+                     f"{_did_you_mean(pf, ('ios', 'android'))}")
 
     inputs = data.get("inputs")
     if inputs is not None:

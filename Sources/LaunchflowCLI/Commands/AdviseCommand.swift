@@ -43,6 +43,7 @@ enum AdviseCommand {
                 choices: ["text", "markdown", "json"]),
             .maxConcurrent,
             .idleMode,
+            platformOption,
         ],
         discussion: """
             The plan changes only how the app schedules its work: 'after' on tasks
@@ -77,6 +78,7 @@ enum AdviseCommand {
         configuration.seed = try args.seed(spec)
         configuration.jobs = try args.jobs(spec)
         configuration.options = try args.simulationOptions(spec)
+        configuration.platform = args.value("platform").flatMap(Platform.init(rawValue:))
         let scenario = try args.loadScenario()
         configuration.strategy = args.strategy(for: scenario)
 
@@ -111,6 +113,12 @@ enum AdviseCommand {
         }
         return 0
     }
+
+    /// `--platform ios|android`: the words each change's mechanism is named in.
+    static let platformOption = OptionSpec(
+        name: "platform", value: "<platform>",
+        help: "Name each change's mechanism on ios or android (default:\nthe scenario's \"platform\", else both).",
+        choices: Platform.allCases.map(\.rawValue))
 
     /// `--max-blocked` and `--max-regression` (advise's, and report's with `--advise`; `spec` names the command).
     static func constraints(_ args: ParsedArguments, _ spec: CommandSpec, into configuration: inout AdviseConfiguration)

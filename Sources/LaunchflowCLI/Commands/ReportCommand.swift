@@ -46,6 +46,10 @@ enum ReportCommand {
                 name: "objective", value: "<metric>",
                 help: "With --advise: what to bring forward first (default:\nfirstFrame).",
                 choices: AdviseObjective.allCases.map(\.rawValue)),
+            OptionSpec(
+                name: "platform", value: "<platform>",
+                help: "With --advise: name each change's mechanism on ios or\nandroid (as advise --platform).",
+                choices: Platform.allCases.map(\.rawValue)),
         ]
             + AdviseCommand.constraintOptions.map { option in
                 var option = option
@@ -125,7 +129,8 @@ enum ReportCommand {
         -> AdviseConfiguration?
     {
         guard args.has("advise") else {
-            for name in ["allow", "keep", "objective", "max-blocked", "max-regression"] where args.has(name) {
+            for name in ["allow", "keep", "objective", "max-blocked", "max-regression", "platform"] where args.has(name)
+            {
                 throw CLIError.usage(spec, "'--\(name)' is an option of '--advise', which is not given")
             }
             if args.has("strategy") && !args.has("baseline") {
@@ -135,6 +140,7 @@ enum ReportCommand {
         }
         var configuration = AdviseConfiguration()
         // The strategy is set once the scenario is read (its "strategy" is the default).
+        configuration.platform = args.value("platform").flatMap(Platform.init(rawValue:))
         configuration.knobs = try AdviseCommand.knobs(args, spec)
         configuration.keep = AdviseCommand.list(args.value("keep"))
         if let text = args.value("objective") {

@@ -104,6 +104,8 @@ func formatShare(_ share: Double) -> String {
 /// The settings of one `advise` run.
 public struct AdviseConfiguration: Sendable {
     public var strategy: Strategy = .dag
+    /// `--platform`: the words each change's mechanism is named in (nil: the scenario's `"platform"`, else both).
+    public var platform: Platform? = nil
     public var knobs: [AdviseKnob] = AdviseKnob.defaults
     /// Task ids left exactly as written.
     public var keep: [String] = []

@@ -45,7 +45,7 @@ public enum AdviseReport {
                 var parts: [String] = []
                 if !added.isEmpty {
                     parts.append(
-                        "defer \(count(added.count, "task")) until after the first frame (post-frame callback / IdleHandler)"
+                        "defer \(count(added.count, "task")) until after the first frame"
                     )
                 }
                 if !removed.isEmpty { parts.append("stop deferring \(count(removed.count, "task")) (remove 'after')") }
@@ -95,6 +95,8 @@ public enum AdviseReport {
                 lines.append(
                     ("change \(count(changes.count, "anchor")): \(gainText(group.gain))\(secondary(group))", details))
             }
+            let how = "how — " + AdviseMechanism.text(group.key, AdviseMechanism.platform(plan))
+            lines[lines.count - 1].1.insert(how, at: 0)
         }
         return lines
     }
@@ -356,6 +358,7 @@ extension JSONWriter {
         for (k, group) in plan.groups.enumerated() {
             raw(k == 0 ? "\n    { " : ",\n    { ")
             key("key"); string(group.key.rawValue)
+            raw(", "); key("mechanism"); string(AdviseMechanism.text(group.key, AdviseMechanism.platform(plan)))
             raw(", "); key("count"); integer(group.changes.count)
             gains(group.gain, group.readyGain, group.fullDisplayGain, group.launchGain)
             raw(" }")

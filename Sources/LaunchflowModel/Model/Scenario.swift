@@ -32,6 +32,8 @@ public struct Scenario: Sendable {
     /// The strategy the app uses today (`"strategy"`): metadata for the
     /// commands (compare's baseline, advise's default), never simulated.
     public package(set) var strategy: Strategy?
+    /// The platform the app runs on (`"platform"`): the words advice uses, never simulated.
+    public package(set) var platform: Platform?
 
     /// A scenario from values, checked as a file would be.
     ///
@@ -51,7 +53,7 @@ public struct Scenario: Sendable {
         name: String, description: String = "", device: Device = Device(),
         preMain: [PreMainPhase] = [], tasks: [LaunchTask], budgets: [Budget] = [],
         jitter: Double? = nil, schema: String? = nil, idleMode: IdleMode = .batch, inputs: [UserInput] = [],
-        mainExecutor: MainExecutor = .dispatch, strategy: Strategy? = nil
+        mainExecutor: MainExecutor = .dispatch, strategy: Strategy? = nil, platform: Platform? = nil
     ) throws(ScenarioError) {
         self.init()
         self.name = name
@@ -66,6 +68,7 @@ public struct Scenario: Sendable {
         self.inputs = inputs
         self.mainExecutor = mainExecutor
         self.strategy = strategy
+        self.platform = platform
         let problems = problems()
         guard problems.isEmpty else { throw ScenarioError(problems) }
     }
@@ -92,6 +95,7 @@ public struct Scenario: Sendable {
         inputs = []
         mainExecutor = .dispatch
         strategy = nil
+        platform = nil
     }
 
     /// An empty scenario to fill in, without checks: for code that checks what
@@ -268,6 +272,11 @@ public enum LaunchMilestone: String, CaseIterable, Sendable {
         case .firstFrame: "first frame"
         }
     }
+}
+
+/// The platform an app runs on: the words `advise` names each change's mechanism in.
+public enum Platform: String, CaseIterable, Sendable {
+    case ios, android
 }
 
 /// How the run loop runs idle tasks when it is about to sleep (MODEL.md §3, v2).

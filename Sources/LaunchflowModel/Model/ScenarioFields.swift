@@ -55,6 +55,11 @@ package enum ScenarioFields {
                     "The strategy the app uses today: compare and report take their deltas against it, and advise, simulate, whatif and calibrate default to it without `--strategy`; it changes no schedule",
                 .optionalChoice(Strategy.self, { $0.strategy }, { $0.strategy = $1 })),
             ScenarioField(
+                "platform", .string, limits: FieldLimits(choices: Platform.allCases.map(\.rawValue)), simulated: false,
+                doc:
+                    "The platform the app runs on: advise names each change's mechanism in its words (none: both); `advise --platform` overrides it",
+                .optionalChoice(Platform.self, { $0.platform }, { $0.platform = $1 })),
+            ScenarioField(
                 "inputs", .array,
                 doc:
                     "User input (taps) arriving during the launch; each handler runs on the main thread at the start of a run-loop iteration",
