@@ -53,6 +53,7 @@ enum AtraceReader {
         var trace = Trace(file: file, format: .atrace, bytes: bytes)
         var threads = Threads(lines)
         for (tid, task) in lines.taskOf where lines.pidOf[tid] == tid { trace.processNames[tid] = task }
+        trace.cpus = lines.cpus
         matchSections(lines, threads: &threads, into: &trace)
         for record in lines.records where record.begin { _ = threads.index(record.tid, in: &trace) }
         return trace
@@ -66,6 +67,8 @@ enum AtraceReader {
         /// Tids whose pid came from the TGID column (a payload's pid does not override it).
         var columnPID: Set<Int> = []
         var taskOf: [Int: String] = [:]
+        /// The header's `#P:N` (ftrace's online CPUs), and the CPU column's highest number.
+        var cpus = TraceCPUs()
 
         /// One line's header and payload (`B|pid|name`, `E|pid`, `C|…`, …).
         mutating func add(_ header: Header, payload: String, line: Int, offset: Int) {
@@ -79,6 +82,7 @@ enum AtraceReader {
                 if kind == "B" || pidOf[header.tid] == nil { pidOf[header.tid] = payloadPID }
             }
             if let task = header.task { taskOf[header.tid] = task }
+            if let cpu = header.cpu { cpus.saw(cpu: cpu, in: "the [CPU] column of the tracing_mark_write lines") }
             guard kind == "B" || kind == "E" else { return }  // C counters, S/F async sections, others
             records.append(
                 Record(
@@ -105,6 +109,19 @@ enum AtraceReader {
             if lineNumber & 65535 == 0, let progress { progress(start) }
             var lineEnd = end
             if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            if lineEnd > start, bytes[start] == UInt8(ascii: "#") {
+                // `# entries-in-buffer/entries-written: 12/12   #P:8`: the CPUs ftrace had online.
+                if let mark = firstIndex(of: Array("#P:".utf8), in: bytes[(start + 1)..<lineEnd]) {
+                    var digitsEnd = mark + 3
+                    while digitsEnd < lineEnd, isDigit(bytes[digitsEnd]) { digitsEnd += 1 }
+                    if let count = Int(String(decoding: bytes[(mark + 3)..<digitsEnd], as: UTF8.self)),
+                        !lines.cpus.recorded.contains(where: { $0.count == count })
+                    {
+                        lines.cpus.record("the header's #P:", count)
+                    }
+                }
+                continue
+            }
             guard let markerStart = firstIndex(of: marker, in: bytes[start..<lineEnd]) else { continue }
             guard let header = parseHeader(bytes[start..<markerStart]) else {
                 log.warning(
@@ -191,6 +208,7 @@ enum AtraceReader {
         var tid: Int
         var tgid: Int?
         var time: Nanos
+        var cpu: Int?
     }
 
     /// Parses `  TASK-PID (TGID) [CPU] FLAGS  TIMESTAMP` (the part before `: tracing_mark_write`).
@@ -216,6 +234,7 @@ enum AtraceReader {
             k -= 1
         }
         guard let cpu = bracket else { return nil }
+        let cpuNumber = Int(String(decoding: head[(cpu + 1)..<k], as: UTF8.self))
         end = cpu
         while end > head.startIndex, head[end - 1] == 0x20 { end -= 1 }
         // (TGID)
@@ -236,7 +255,8 @@ enum AtraceReader {
             let tid = Int(String(decoding: head[(dash + 1)..<end], as: UTF8.self))
         else { return nil }
         let task = String(decoding: head[begin..<dash], as: UTF8.self)
-        return Header(task: task == "<...>" || task.isEmpty ? nil : task, tid: tid, tgid: tgid, time: time)
+        return Header(
+            task: task == "<...>" || task.isEmpty ? nil : task, tid: tid, tgid: tgid, time: time, cpu: cpuNumber)
     }
 
     /// `2841.300512` (seconds, up to 9 decimals) → nanoseconds, exactly.

@@ -149,6 +149,18 @@ enum ChromeTraceReader {
                                 try r.skipValue()
                             }
                         }
+                    case "metadata":
+                        // Chrome's own traces: `num-cpus`, the machine's CPU count.
+                        guard try r.peekKind() == .object else { return try r.skipValue() }
+                        try r.readObject { r, key, _ in
+                            guard key == "num-cpus", try r.peekKind() == .number else { return try r.skipValue() }
+                            let value = try r.readNumber().value
+                            if value == value.rounded(), abs(value) < 1e9 {
+                                self.trace.cpus.record("metadata.num-cpus", Int(value))
+                            } else {
+                                self.trace.cpus.invalid.append("metadata.num-cpus is \(formatNumber(value)), not a whole number")
+                            }
+                        }
                     default:
                         if Self.metricKitKeys.contains(key) { metricKit = true }
                         try r.skipValue()

@@ -43,6 +43,8 @@ struct MergedImport {
     var cores: Int?
     /// The device a launchflow trace declares (the first one that does).
     var device: Device?
+    /// `device.cpus`: the CPU count the traces record (all that record one agree), and where.
+    var cpus: (count: Int, source: String)?
     var unmatched: [UnmatchedSlice] = []
 
     init(_ runs: [ImportedRun], log: inout ImportLog) {
@@ -112,6 +114,16 @@ struct MergedImport {
         let declared = device?.cores ?? runs.compactMap(\.cores).max()
         let used = runs.compactMap(\.threadsWithTasks).max()
         cores = declared ?? used.map { min(max($0, 2), 1024) }
+
+        let recorded = runs.compactMap { run in run.cpus.map { (run.file, $0) } }
+        if Set(recorded.map(\.1.count)).count > 1 {
+            let list = recorded.map { "\($0.0): \($0.1.count)" }.joined(separator: ", ")
+            log.warning(
+                runs[0].file, "the traces record different CPU counts (\(list)): device.cpus not set; set it in the scenario")
+        } else if let (file, first) = recorded.first {
+            let source = "\(first.source) of \(recorded.count > 1 ? "each trace" : file)"
+            cpus = (first.count, source)
+        }
 
         var unmatchedOrder: [String] = []
         var unmatchedSums: [String: UnmatchedSlice] = [:]

@@ -184,6 +184,9 @@ extension PerfettoState {
             default: try reader.skip(type, number: number)
             }
         }
+        if !bundleEvents.isEmpty || compact != nil {
+            trace.cpus.saw(cpu: Int(clamping: cpu), in: "the ftrace bundles' cpu")
+        }
         for event in bundleEvents { try readFtraceEvent(event, cpu: cpu) }
         if let compact { try readCompactSched(compact, cpu: cpu) }
     }

@@ -230,6 +230,8 @@ struct PerfettoState {
         if let descriptor = fields.descriptor { try readTrackDescriptor(descriptor) }
         if let processTree = fields.processTree { try readProcessTree(processTree) }
         if let ftrace = fields.ftrace { try readFtrace(ftrace) }
+        if let cpuInfo = fields.cpuInfo { try readCPUInfo(cpuInfo) }
+        if let systemInfo = fields.systemInfo { try readSystemInfo(systemInfo) }
         if let trackEvent = fields.trackEvent {
             var time: Int64? = nil
             var globalClock: UInt8 = 0
@@ -262,6 +264,8 @@ struct PerfettoState {
         var clockSnapshot: ProtoReader?
         var threadDescriptor: ProtoReader?
         var compressed: Range<Int>?
+        var cpuInfo: ProtoReader?
+        var systemInfo: ProtoReader?
 
         @inline(__always)
         init(_ packet: ProtoReader) throws(ProtoError) {
@@ -284,8 +288,35 @@ struct PerfettoState {
                 case 6: clockSnapshot = try reader.message(type, field: 6, of: what)
                 case 44: threadDescriptor = try reader.message(type, field: 44, of: what)
                 case 50: compressed = try reader.delimited(type, field: 50, of: what)
+                case 67: cpuInfo = try reader.message(type, field: 67, of: what)
+                case 45: systemInfo = try reader.message(type, field: 45, of: what)
                 default: try reader.skip(type, number: number)
                 }
+            }
+        }
+    }
+
+    /// `cpu_info` (`CpuInfo`, protos/perfetto/trace/system_info/cpu_info.proto):
+    /// one `cpus` entry (field 1) per CPU of the device.
+    mutating func readCPUInfo(_ message: ProtoReader) throws(ProtoError) {
+        var reader = message
+        var count = 0
+        while let (number, type) = try reader.nextField() {
+            if number == 1 { count += 1 }
+            try reader.skip(type, number: number)
+        }
+        trace.cpus.record("the CpuInfo packet", count)
+    }
+
+    /// `system_info` (`SystemInfo`): `num_cpus` (field 8), when present.
+    mutating func readSystemInfo(_ message: ProtoReader) throws(ProtoError) {
+        var reader = message
+        while let (number, type) = try reader.nextField() {
+            if number == 8 {
+                let count = try reader.unsigned(type, field: 8, of: "SystemInfo")
+                trace.cpus.record("SystemInfo.num_cpus", Int(clamping: count))
+            } else {
+                try reader.skip(type, number: number)
             }
         }
     }

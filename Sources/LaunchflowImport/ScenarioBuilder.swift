@@ -101,8 +101,9 @@ enum ScenarioBuilder {
     /// The device a launchflow trace declares; else the cores the trace
     /// shows (the model's defaults for the rest); else the model's default.
     static func device(_ merged: MergedImport) -> Device {
-        if let device = merged.device { return device }
-        return merged.cores.map { Device(cores: $0) } ?? Device()
+        var device = merged.device ?? merged.cores.map { Device(cores: $0) } ?? Device()
+        if device.cpus == nil, let cpus = merged.cpus { device.cpus = cpus.count }
+        return device
     }
 
     /// One task. Whether it ran on the main thread decides the keys that
@@ -182,6 +183,7 @@ enum ScenarioBuilder {
         } else if let cores = merged.cores {
             text += "; device.cores \(cores)"
         }
+        if let cpus = merged.cpus { text += "; device.cpus \(cpus.count) (\(cpus.source))" }
         if merged.runs.count > 1 || merged.runs[0].isDistribution {
             text += "; cost = median, costP90 = 90th percentile"
         }

@@ -38,6 +38,7 @@ enum SliceSelection {
         trace.report(appPID: app.pid, into: &log)
         guard log.errorCount == errorsBefore else { return nil }
         for note in trace.readerNotes { log.note(trace.file, note) }
+        let cpus = trace.cpus.resolved(file: trace.file, log: &log)
         if rules.cost == .running, trace.schedule == nil {
             log.error(
                 trace.file,
@@ -49,6 +50,7 @@ enum SliceSelection {
         }
         var run = ImportedRun(file: trace.file, format: trace.format.rawValue)
         run.runningCost = rules.cost == .running
+        run.cpus = cpus
         let main = trace.threads[Int(app.mainThread)]
         run.appName = trace.processNames[app.pid]
         run.app =
@@ -348,6 +350,8 @@ struct ImportedRun {
     var cores: Int?
     /// The whole device, as a launchflow trace states it.
     var device: Device?
+    /// The CPU count the trace records (``TraceCPUs/resolved(file:log:)``), and where.
+    var cpus: (count: Int, source: String)?
     /// With `--into`: selected slices whose task is not in the scenario, by name.
     var unmatched: [UnmatchedSlice] = []
     /// MetricKit: the costs are already distributions (cost = median, `p90`).

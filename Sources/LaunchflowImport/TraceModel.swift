@@ -54,6 +54,8 @@ struct Trace {
     var launchedPID: Int?
     /// What the reader left out, in one line each (notes: nothing is dropped silently).
     var readerNotes: [String] = []
+    /// The CPUs the trace records, and those its events ran on.
+    var cpus = TraceCPUs()
 
     init(file: String, format: Format, bytes: [UInt8]) {
         self.file = file
@@ -293,4 +295,69 @@ func readInputFile(_ path: String, what: String) throws(ImportError) -> [UInt8] 
         bytes.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
     }
     return bytes
+}
+
+/// The device's CPU count as a trace gives it: the records that state it
+/// (a fact of the trace, what `device.cpus` is set from) and the CPUs its
+/// events were seen on (a lower bound only: an idle CPU leaves no event).
+struct TraceCPUs {
+    /// Each record of the count, in the reader's order of preference: where it is, and the count.
+    var recorded: [(source: String, count: Int)] = []
+    /// The highest CPU number an event names, plus one.
+    var seen: Int?
+    /// Where ``seen`` comes from (for notes).
+    var seenSource = ""
+    /// Records that are not a count at all, described (each a warning).
+    var invalid: [String] = []
+
+    /// The most CPUs a count may name (as `device.cpus` allows).
+    static let maximum = 1024
+
+    mutating func record(_ source: String, _ count: Int) { recorded.append((source, count)) }
+
+    mutating func saw(cpu: Int, in source: String) {
+        guard cpu >= 0, cpu < Int(Int32.max) else { return }
+        if seen == nil { seenSource = source }
+        seen = max(seen ?? 0, cpu + 1)
+    }
+
+    /// The count `device.cpus` is set to, and where it comes from; nil (with
+    /// a warning in `log`) when a record is out of range or the records
+    /// disagree, and nil without one when the trace records no count. What
+    /// was seen goes in a note.
+    func resolved(file: String, log: inout ImportLog) -> (count: Int, source: String)? {
+        var valid: [(source: String, count: Int)] = []
+        for problem in invalid { log.warning(file, "\(problem): ignored (device.cpus not set from it)") }
+        for (source, count) in recorded {
+            if count < 1 || count > Self.maximum {
+                log.warning(
+                    file,
+                    "\(source) gives \(count) CPUs, outside 1…\(Self.maximum): ignored (device.cpus not set from it)")
+            } else {
+                valid.append((source, count))
+            }
+        }
+        let counts = Set(valid.map(\.count))
+        if counts.count > 1 {
+            let list = valid.map { "\($0.source): \($0.count)" }.joined(separator: ", ")
+            log.warning(file, "the trace's CPU counts disagree (\(list)): device.cpus not set; set it in the scenario")
+            return nil
+        }
+        guard let first = valid.first else {
+            if let seen {
+                log.note(
+                    file,
+                    "the trace records no CPU count; its events ran on \(plural(seen, "CPU")) (\(seenSource)), a lower bound only: device.cpus not set"
+                )
+            }
+            return nil
+        }
+        if let seen, seen > first.count {
+            log.warning(
+                file,
+                "\(first.source) gives \(plural(first.count, "CPU")) but events ran on CPU \(seen - 1) (\(seenSource)): device.cpus \(first.count) may be too low"
+            )
+        }
+        return (first.count, first.source)
+    }
 }

@@ -19,7 +19,9 @@ SPEC (all times integer nanoseconds):
              "dependsOn": ["b"]}, ...],
   "others": [{"pid": 1503, "name": "system_server", "tid": 1530, "thread": "binder",
               "slices": [{"name": "n", "start": 0, "end": 5}]}],   # another process
-  "sched": [{"tid": 4100, "cpu": 0, "changes": [[0, "running"], [500, "sleeping"], ...]}]
+  "sched": [{"tid": 4100, "cpu": 0, "changes": [[0, "running"], [500, "sleeping"], ...]}],
+  "cpuInfo": 8,                      # optional: a CpuInfo packet with that many cpus entries
+  "numCpus": 8                       # optional: a SystemInfo packet with num_cpus
 }
 
 Dependencies become flows (TrackEvent form only: atrace has none): for the
@@ -331,6 +333,15 @@ def main():
         write_print_events(spec, trace)
     write_others(spec, trace, seq)
     write_sched(spec, trace)
+    if "cpuInfo" in spec:
+        p = trace.packet.add()
+        p.trusted_packet_sequence_id = 1
+        for k in range(spec["cpuInfo"]):
+            p.cpu_info.cpus.add().processor = "cpu%d" % k
+    if "numCpus" in spec:
+        p = trace.packet.add()
+        p.trusted_packet_sequence_id = 1
+        p.system_info.num_cpus = spec["numCpus"]
     data = trace.SerializeToString(deterministic=True)
     for out in sys.argv[2:]:
         with open(out, "wb") as f:

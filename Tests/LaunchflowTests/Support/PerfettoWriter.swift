@@ -81,9 +81,12 @@ enum PerfettoWriter {
         /// Another process's slices, which the import must leave out.
         var others: [(pid: Int, name: String, tid: Int, thread: String, slices: [Slice])] = []
         var sched: [(tid: Int, cpu: Int, changes: [Change])] = []
+        /// A `CpuInfo` packet with this many CPUs, a `SystemInfo` packet with this `num_cpus`.
+        var cpuInfo: Int?
+        var numCpus: Int?
 
         var spec: [String: Any] {
-            [
+            var spec: [String: Any] = [
                 "form": form.rawValue, "interned": interned, "incrementalClock": incrementalClock,
                 "legacyComplete": legacyComplete, "compactSched": compactSched,
                 "app": ["pid": pid, "name": appName],
@@ -109,6 +112,9 @@ enum PerfettoWriter {
                         as [String: Any]
                 },
             ]
+            if let cpuInfo { spec["cpuInfo"] = cpuInfo }
+            if let numCpus { spec["numCpus"] = numCpus }
+            return spec
         }
 
         /// A random launch: 2–5 threads, tasks one after another on each
