@@ -158,7 +158,8 @@ enum ChromeTraceReader {
                             if value == value.rounded(), abs(value) < 1e9 {
                                 self.trace.cpus.record("metadata.num-cpus", Int(value))
                             } else {
-                                self.trace.cpus.invalid.append("metadata.num-cpus is \(formatNumber(value)), not a whole number")
+                                self.trace.cpus.invalid.append(
+                                    "metadata.num-cpus is \(formatNumber(value)), not a whole number")
                             }
                         }
                     default:

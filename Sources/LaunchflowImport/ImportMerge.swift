@@ -119,7 +119,8 @@ struct MergedImport {
         if Set(recorded.map(\.1.count)).count > 1 {
             let list = recorded.map { "\($0.0): \($0.1.count)" }.joined(separator: ", ")
             log.warning(
-                runs[0].file, "the traces record different CPU counts (\(list)): device.cpus not set; set it in the scenario")
+                runs[0].file,
+                "the traces record different CPU counts (\(list)): device.cpus not set; set it in the scenario")
         } else if let (file, first) = recorded.first {
             let source = "\(first.source) of \(recorded.count > 1 ? "each trace" : file)"
             cpus = (first.count, source)

@@ -104,10 +104,12 @@ struct ImportCPUsTests {
          {"name": "b", "ph": "X", "pid": 10, "tid": 11, "ts": 100, "dur": 2000}]
         """
 
-    @Test(arguments: [
-        ("\"num-cpus\": 8", 8, nil), ("\"num-cpus\": 0", nil, "metadata.num-cpus gives 0 CPUs"),
-        ("\"num-cpus\": 2.5", nil, "metadata.num-cpus is 2.5, not a whole number: ignored"), ("\"os-name\": \"Linux\"", nil, nil),
-    ] as [(String, Int?, String?)])
+    @Test(
+        arguments: [
+            ("\"num-cpus\": 8", 8, nil), ("\"num-cpus\": 0", nil, "metadata.num-cpus gives 0 CPUs"),
+            ("\"num-cpus\": 2.5", nil, "metadata.num-cpus is 2.5, not a whole number: ignored"),
+            ("\"os-name\": \"Linux\"", nil, nil),
+        ] as [(String, Int?, String?)])
     func chromeMetadataNumCpus(metadata: String, cpus: Int?, warning: String?) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
