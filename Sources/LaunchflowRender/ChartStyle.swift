@@ -55,6 +55,9 @@ public enum ChartStyle {
     /// Input handlers and their waits.
     public static let inputFill = "#ffab91"
     public static let inputStroke = "#bf360c"
+    /// The mark of a pinned task (`before`), and the outline and mark of one the schedule runs too late.
+    public static let pinned = "#1565c0"
+    public static let late = "#ef6c00"
     /// The mark of an anchor task.
     public static let anchor = "#263238"
     /// Anchor-closure nodes in the DAG: a light background.

@@ -177,6 +177,7 @@ public struct DAGChart: Sendable {
     private func addNodes(_ graph: inout GraphDescription, ids: ElementIDs, tiers tierInfo: Tiers, onPath: Set<Int>) {
         let closure = self.closure
         let queues = queueNumbers
+        let late = lateInSomeResult
         for (i, task) in scenario.tasks.enumerated() {
             let tier = tierInfo.ofTask[i]
             let colors = ChartStyle.tierColors(tier)
@@ -191,6 +192,8 @@ public struct DAGChart: Sendable {
             if task.idle { classes += " idle" }
             if task.after != nil { classes += " after" }
             if task.fullyDrawn { classes += " fully-drawn" }
+            if task.before != nil { classes += " pinned" }
+            if late[i] { classes += " late" }
             if let queue = task.queue, let n = queues[queue] { classes += " queue-\(n)" }
             var costLine = "\(formatMillis(task.cost)) ms" + (task.mainThreadOnly ? " · main" : "")
             if task.latency > 0 { costLine += " · +\(formatMillis(task.latency)) ms latency" }
@@ -199,17 +202,30 @@ public struct DAGChart: Sendable {
             if let queue = task.queue { lines.append("queue: \(queue)") }
             if task.idle { lines.append("idle") }
             if task.after != nil { lines.append("after the first frame") }
-            let stroke = critical ? ChartStyle.critical : inClosure ? ChartStyle.closureStroke : colors.stroke
+            if let before = task.before {
+                lines.append("▣ before \(before == .firstFrame ? "first frame" : "dFL returns")")
+            }
+            let stroke =
+                late[i]
+                ? ChartStyle.late
+                : critical
+                    ? ChartStyle.critical
+                    : inClosure ? ChartStyle.closureStroke : task.before != nil ? ChartStyle.pinned : colors.stroke
             var attributes: GraphDescription.Attributes = [
                 "id": .init(GraphvizText.id(task.id)),
                 "label": .init(GraphvizText.label(lines: lines)),
                 "fillcolor": .init(colors.fill), "color": .init(stroke),
                 "class": .init(classes),
             ]
-            if critical { attributes["penwidth"] = "2.6" } else if inClosure { attributes["penwidth"] = "2.2" }
+            if critical || late[i] {
+                attributes["penwidth"] = "2.6"
+            } else if inClosure || task.before != nil {
+                attributes["penwidth"] = "2.2"
+            }
             var style = task.mainThreadOnly ? "filled" : "filled,rounded"
             if task.idle { style += ",dashed" }
             if task.anchor { style += ",bold" }
+            if late[i] { style += ",dashed" }
             if style != "filled,rounded" { attributes["style"] = .init(style) }
             if task.mainThreadOnly { attributes["peripheries"] = "2" }
             if ids.tooltipAllowed(forTask: task.id) {
@@ -437,12 +453,18 @@ public struct DAGChart: Sendable {
         var facts: [String] = []
         if task.mainThreadOnly { facts.append("main thread only") }
         if task.firstFrame { facts.append("needed by the first frame") }
+        if let before = task.before { facts.append("must be done before \(before.noun)") }
         if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
         for result in results {
             let run = result.schedule.tasks[i]
-            lines.append(
+            var line =
                 "\(result.schedule.strategy.rawValue): \(Schedule.threadName(run.thread)),"
-                    + " start \(formatMillis(run.start)) ms, end \(formatMillis(run.end)) ms")
+                + " start \(formatMillis(run.start)) ms, end \(formatMillis(run.end)) ms"
+            if let before = task.before {
+                let point = result.schedule.instant(of: before, firstFrameIteration: result.metrics.firstFrameIteration)
+                if run.done > point { line += " — done \(formatMillis(run.done - point)) ms late" }
+            }
+            lines.append(line)
         }
         return lines.joined(separator: "\n")
     }
@@ -542,12 +564,25 @@ public struct DAGChart: Sendable {
     }
 
     /// The legend entries for the marks the scenario uses.
+    /// Whether each task has a `before` that some drawn run does too late.
+    private var lateInSomeResult: [Bool] {
+        var late = [Bool](repeating: false, count: scenario.tasks.count)
+        for result in results {
+            let lateHere = result.schedule.lateTasks(firstFrameIteration: result.metrics.firstFrameIteration)
+            for (i, flag) in lateHere.enumerated() where flag && i < late.count { late[i] = true }
+        }
+        return late
+    }
+
     private func markTexts() -> [String] {
         let tasks = scenario.tasks
         var texts: [String] = []
         if tasks.contains(where: \.anchor) { texts.append("⚓ anchor (dFL waits for it under dag, anchored)") }
         if tasks.contains(where: { $0.after != nil }) { texts.append("↦ after the first frame") }
         if tasks.contains(where: \.fullyDrawn) { texts.append("✔ fully drawn (full display)") }
+        if tasks.contains(where: { $0.before != nil }) {
+            texts.append("▣ pinned (before): blue outline; dashed orange when a run does it too late")
+        }
         if tasks.contains(where: { $0.queue != nil }) { texts.append("queue: serial category") }
         return texts
     }

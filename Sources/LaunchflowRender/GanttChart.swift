@@ -180,6 +180,9 @@ struct GanttContents {
     var anchor = false
     var after = false
     var fullyDrawn = false
+    /// Tasks with `before`, and whether one is done past its point.
+    var pinned = false
+    var late = false
     var fullDisplayLine = false
     var firstFrameBound = false
 
@@ -202,7 +205,9 @@ struct GanttContents {
                 anchor = anchor || schedule.scenario.tasks[i].anchor
                 after = after || schedule.scenario.tasks[i].after != nil
                 fullyDrawn = fullyDrawn || schedule.scenario.tasks[i].fullyDrawn
+                pinned = pinned || schedule.scenario.tasks[i].before != nil
             }
+            late = late || schedule.lateTasks(firstFrameIteration: metrics.firstFrameIteration).contains(true)
         }
     }
 }
@@ -409,6 +414,21 @@ enum GanttFrame {
         }
         if contents.fullyDrawn {
             row.append(.init(label: "✔ fully drawn", swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
+        }
+        if contents.pinned {
+            row.append(
+                .init(
+                    label: "pinned (before): must be done by its point",
+                    swatch: .box(["fillcolor": .init(ChartStyle.pinned), "penwidth": "0.8"])))
+        }
+        if contents.late {
+            row.append(
+                .init(
+                    label: "pinned task done too late",
+                    swatch: .box([
+                        "fillcolor": "white", "color": .init(ChartStyle.late), "penwidth": "2",
+                        "style": "filled,dashed",
+                    ])))
         }
         if contents.anchor {
             row.append(

@@ -83,15 +83,30 @@ extension GanttPanel {
         if task.anchor { classes += " anchor" }
         if task.after != nil { classes += " after" }
         if task.fullyDrawn { classes += " fully-drawn" }
+        let deadline = deadlineFact(i)
+        if deadline != nil { classes += " pinned" }
+        if deadline?.late == true { classes += " late" }
         let x0 = axis.clampedX(run.start)
         let x1 = axis.clampedX(run.end)
         bar(
             &canvas, barID(i), TimeSpan(start: run.start, end: run.end), band: band,
             label: Self.marks(task) + task.id,
             fill: task.idle ? ChartStyle.idleStripes(colors.fill, width: x1 - x0) : colors.fill,
-            stroke: critical ? ChartStyle.critical : colors.stroke,
-            classes: classes, style: task.idle ? "striped" : "filled",
-            penwidth: critical ? 1.6 : task.idle ? 1.2 : 0.8, tooltip: taskTooltipIfAllowed(i))
+            stroke: deadline?.late == true ? ChartStyle.late : critical ? ChartStyle.critical : colors.stroke,
+            classes: classes, style: task.idle ? "striped" : deadline?.late == true ? "filled,dashed" : "filled",
+            penwidth: deadline?.late == true ? 2 : critical ? 1.6 : task.idle ? 1.2 : 0.8,
+            tooltip: taskTooltipIfAllowed(i))
+        if let deadline {
+            // A small flag at the bar's top right: the task is pinned (`before`); red when late.
+            let width = min(4, max(x1 - x0, 1.5))
+            canvas.box(
+                id("pinned-\(i)"), x0: x1 - width, x1: x1, top: band.top, height: min(4, band.bottom - band.top),
+                [
+                    "fillcolor": .init(deadline.late ? ChartStyle.late : ChartStyle.pinned),
+                    "class": .init(deadline.late ? "pinned pinned-mark late" : "pinned pinned-mark"),
+                    "tooltip": .init(GraphvizText.tooltip("\(task.id): \(deadline.text)")),
+                ])
+        }
         if task.anchor {
             canvas.box(
                 id("anchor-\(i)"), x0: x0, x1: min(x0 + 3, max(x1, x0 + 1.5)), top: band.top,
@@ -209,6 +224,20 @@ extension GanttPanel {
             ["class": "latency latency-end", "tooltip": .init(GraphvizText.tooltip(tip))])
     }
 
+    /// Task `i`'s `before` in this run: "must be done before the first frame:
+    /// done 3 ms late" (done, latency included, after the point) or "…: done
+    /// 1.5 ms before it"; nil without `before`.
+    func deadlineFact(_ i: Int) -> (late: Bool, text: String)? {
+        let schedule = result.schedule
+        guard let before = schedule.scenario.tasks[i].before else { return nil }
+        let point = schedule.instant(of: before, firstFrameIteration: result.metrics.firstFrameIteration)
+        let done = schedule.tasks[i].done
+        let head = "must be done before \(before.noun)"
+        return done > point
+            ? (true, "\(head): done \(formatMillis(done - point)) ms late")
+            : (false, "\(head): done \(formatMillis(point - done)) ms before it")
+    }
+
     /// Task `i`'s hover text, unless its link id would collide with another task's id.
     func taskTooltipIfAllowed(_ i: Int) -> String? {
         ids.tooltipAllowed(forTask: barID(i)) ? taskTooltip(i) : nil
@@ -230,6 +259,7 @@ extension GanttPanel {
         if task.fullyDrawn { facts.append("fully drawn: part of the launch's content") }
         if let queue = task.queue { facts.append("queue '\(queue)'") }
         lines.append(facts.joined(separator: " · "))
+        if let deadline = deadlineFact(i) { lines.append(deadline.text) }
         if run.delayed > 0 {
             lines.append(
                 task.after != nil
