@@ -42,6 +42,38 @@ struct WhatIfTests {
         #expect(analysis.rows == expected)
     }
 
+    /// `small` with a worker task d (40 ms) and the main-thread task e (2 ms, fullyDrawn) after it, 3 cores.
+    /// Under dag: a 0–10 on worker-1, d 0–40 on worker-2; b 10–18 on main, presented at 2F = 33.334 ms;
+    /// e 40–42, presented at 3F = 50.001 ms (full display); launch complete 42 ms.
+    static let fullDisplay = #"""
+        { "name": "fd", "device": { "cores": 3, "refreshRate": 60 },
+          "tasks": [
+            { "id": "a", "cost": 10 },
+            { "id": "b", "cost": 8, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["a"] },
+            { "id": "d", "cost": 40 },
+            { "id": "e", "cost": 2, "mainThreadOnly": true, "fullyDrawn": true, "dependsOn": ["d"] }
+          ] }
+        """#
+
+    /// With `--objective fullDisplay` the slack is measured against full display, not the first frame (issue 26).
+    @Test func theFullDisplayObjectiveMeasuresSlackAgainstFullDisplay() throws {
+        let engine = LaunchEngine(try scenario(Self.fullDisplay))
+        let slack = { (objective: WhatIfObjective) in
+            Dictionary(
+                uniqueKeysWithValues: WhatIf.analyse(engine, strategy: .dag, reduction: 0.5, objective: objective)
+                    .rows.map { (engine.scenario.tasks[$0.task].id, ($0.slack, $0.slackIsCapped)) })
+        }
+        let full = slack(.fullDisplay)
+        // d and e: e's commit may end as late as 3F = 50.001 ms, 8.001 ms after 42.
+        #expect(full["d"]! == (8_001, false) && full["e"]! == (8_001, false))
+        // a: b may then run after e (ready at 40) and end as late as 50.001 ms: 32.001 ms after 18.
+        // b: it holds the main thread from 10, so e runs after it, and both must end by 50.001: 30.001 ms.
+        #expect(full["a"]! == (32_001, false) && full["b"]! == (30_001, false))
+        // Against the first frame d and e cannot move anything; a and b have 33.334 − 18 ms.
+        let first = slack(.firstFrame)
+        #expect(first["d"]! == (42_000, true) && first["a"]! == (15_334, false))
+    }
+
     @Test func theReductionIsRoundedToTheMicrosecond() throws {
         let engine = LaunchEngine(
             try scenario(#"{"name": "r", "tasks": [{"id": "a", "cost": 0.005}, {"id": "b", "cost": 0.003}]}"#))
@@ -154,20 +186,22 @@ struct WhatIfTests {
         #expect(out.stdout.isEmpty)
     }
 
-    /// Skipping the slack search of tasks that end after the first-frame commit changes nothing.
+    /// Skipping the slack search of tasks that end after the objective's frame changes nothing.
     @Test(arguments: ["article", "large-app", "dependencies-only", "tiers-only"])
     func skippingTasksAfterTheFirstFrameIsExact(_ name: String) throws {
         let scenario = try ScenarioLoader.load(
             path: repositoryRoot.appendingPathComponent("scenarios/\(name).json").path)
         let engine = LaunchEngine(scenario)
         for strategy in Strategy.allCases {
-            let fast = WhatIf.analyse(
-                engine, strategy: strategy, reduction: 0.5, options: .init(), jobs: 2, progress: nil,
-                skippingTasksAfterTheFirstFrame: true)
-            let full = WhatIf.analyse(
-                engine, strategy: strategy, reduction: 0.5, options: .init(), jobs: 2, progress: nil,
-                skippingTasksAfterTheFirstFrame: false)
-            #expect(fast.rows == full.rows, "\(name) \(strategy)")
+            for objective in WhatIfObjective.allCases {
+                let fast = WhatIf.analyse(
+                    engine, strategy: strategy, reduction: 0.5, objective: objective, options: .init(), jobs: 2,
+                    progress: nil, skippingTasksAfterTheFirstFrame: true)
+                let full = WhatIf.analyse(
+                    engine, strategy: strategy, reduction: 0.5, objective: objective, options: .init(), jobs: 2,
+                    progress: nil, skippingTasksAfterTheFirstFrame: false)
+                #expect(fast.rows == full.rows, "\(name) \(strategy) \(objective)")
+            }
         }
     }
 }

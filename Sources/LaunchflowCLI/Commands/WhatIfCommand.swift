@@ -40,11 +40,11 @@ enum WhatIfCommand {
             '--objective fullDisplay' ranks by time to full display first.
 
             A task's slack is how much its cost could grow before the first frame
-            moves, found by re-simulation: growths of 1, 2, 4, … µs until the
+            (with '--objective fullDisplay', full display) moves, found by re-simulation: growths of 1, 2, 4, … µs until the
             frame moves, then bisection to the µs. It is exact when the first
             frame only moves later as the task grows; otherwise it is an upper
             estimate. Growth stops at the base launch completion ('≥' in text,
-            "slackCapped": true in JSON); a task that ends after the first-frame
+            "slackCapped": true in JSON); a task that ends after that frame's
             commit cannot move it and is not searched. Uses the scenario's costs
             (medians). A progress bar is drawn on stderr when it is a terminal.
             """)

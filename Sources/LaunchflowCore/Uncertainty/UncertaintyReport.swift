@@ -110,7 +110,7 @@ public enum UncertaintyReport {
         var out = "\(scenario.name) — what if one task's \(what) were \(percentText(analysis.reduction))% lower?"
         out += " strategy \(analysis.strategy.rawValue)\n"
         out +=
-            "base: first frame \(formatMillis(base.timeToFirstFrame)) ms (ready \(formatMillis(base.firstFrameReady)) ms before vsync)"
+            "base: first frame \(formatMillis(base.timeToFirstFrame)) ms (its work ready at \(formatMillis(base.firstFrameReady)) ms, before vsync rounding)"
         if base.timeToFullDisplay != base.timeToFirstFrame || analysis.objective == .fullDisplay {
             out += ", full display \(formatMillis(base.timeToFullDisplay)) ms"
         }
@@ -142,8 +142,7 @@ public enum UncertaintyReport {
 
             Times in ms. gain: base time − time with only that task's \(what) reduced (negative: the launch got slower);
             ready gain: the first frame before vsync rounding (a saving smaller than a frame shows here first).
-            Ranked by \(fullDisplay ? "full-display gain, then " : "")first-frame gain, then ready gain, then launch gain. slack: how much the task's \(what) can grow before the first
-            frame moves, found by re-simulation (doubling, then bisection to the µs); '≥' when no growth up to
+            Ranked by \(fullDisplay ? "full-display gain, then " : "")first-frame gain, then ready gain, then launch gain. slack: how much the task's \(what) can grow before the \(fullDisplay ? "full\ndisplay" : "first\nframe") moves, found by re-simulation (doubling, then bisection to the µs); '≥' when no growth up to
             \(formatMillis(analysis.slackCap)) ms (the base launch) moves it.
 
             """

@@ -11,8 +11,10 @@ import Synchronization
 /// index; with the full-display objective, by full-display gain first.
 ///
 /// Each task's **slack** is how much its cost could grow (µs) before the
-/// first frame moves: the largest growth g found such that growing by g leaves
-/// the time to first frame unchanged while growing by g + 1 µs changes it. It
+/// objective's frame moves — the first frame, or with the full-display
+/// objective the frame that shows full display: the largest growth g found
+/// such that growing by g leaves that time unchanged while growing by
+/// g + 1 µs changes it. It
 /// is found by re-simulation: growths 1, 2, 4, … µs until the first frame
 /// moves (or the cap is reached), then bisection between the last unchanged
 /// and the first changed growth — about 2·log₂(cap) simulations per task.
@@ -58,7 +60,11 @@ public enum WhatIf {
     ) -> WhatIfAnalysis {
         let baseRun = engine.result(strategy, options: options)
         let base = baseRun.metrics
-        let frameCommitEnd = baseRun.schedule.commits[base.firstFrameIteration].end
+        // A task that ends after this cannot move the objective's frame (see ``WhatIf``): the first
+        // frame's commit end, or the presentation of full display (no earlier than its commit's end).
+        let unmovableAfter =
+            objective == .fullDisplay
+            ? base.timeToFullDisplay : baseRun.schedule.commits[base.firstFrameIteration].end
         // Growing a cost moves the task's end; growing a latency moves its done time.
         let ends = baseRun.schedule.tasks.map { target == .cost ? $0.end : $0.done }
         let finished = Atomic<Int>(0)
@@ -85,10 +91,11 @@ public enum WhatIf {
                 let faster = times(trial)
                 trial[task] = values[task]
                 let slack =
-                    skipping && ends[task] > frameCommitEnd
+                    skipping && ends[task] > unmovableAfter
                     ? (growth: cap, capped: true)
                     : Self.slack(
-                        of: task, &trial, base: baseTimes, cap: cap, end: skipping ? ends[task] : nil, times: times)
+                        of: task, &trial, base: baseTimes, objective: objective, cap: cap,
+                        end: skipping ? ends[task] : nil, times: times)
                 return WhatIfRow(
                     task: task, cost: values[task], reducedCost: reduced,
                     firstFrameGain: baseTimes.timeToFirstFrame - faster.timeToFirstFrame,
@@ -109,21 +116,23 @@ public enum WhatIf {
     /// The slack of `task` (see ``WhatIf``): `trial` holds the base values
     /// (costs or latencies) and is restored; `times` runs one launch.
     ///
-    /// `end` is the task's end in the base run. Once a growth g that leaves
-    /// the frame in place makes the task end after the first frame was
-    /// presented (end + g > the time to first frame), no larger growth can
-    /// move it either (everything up to end + g happens as with g, the
-    /// first-frame commit included), so the doubling stops there with the
-    /// answer it would have reached at the cap.
+    /// The frame is the objective's: the time to first frame, or to full
+    /// display. `end` is the task's end in the base run. Once a growth g that
+    /// leaves the frame in place makes the task end after that frame was
+    /// presented (end + g > its time), no larger growth can move it either
+    /// (everything up to end + g happens as with g, that frame's commit
+    /// included), so the doubling stops there with the answer it would have
+    /// reached at the cap.
     static func slack(
-        of task: Int, _ trial: inout [Micros], base: HeadlineTimes, cap: Micros, end: Micros? = nil,
-        times: ([Micros]) -> HeadlineTimes
+        of task: Int, _ trial: inout [Micros], base: HeadlineTimes, objective: WhatIfObjective = .firstFrame,
+        cap: Micros, end: Micros? = nil, times: ([Micros]) -> HeadlineTimes
     ) -> (growth: Micros, capped: Bool) {
         let value = trial[task]
         defer { trial[task] = value }
+        let frame = objective.frame(base)
         func moves(_ growth: Micros) -> Bool {
             trial[task] = value + growth
-            return times(trial).timeToFirstFrame != base.timeToFirstFrame
+            return objective.frame(times(trial)) != frame
         }
         // Doubling: the first probe that moves the frame, or the cap.
         var unchanged: Micros = 0
@@ -132,7 +141,7 @@ public enum WhatIf {
             if moves(probe) { break }
             unchanged = probe
             if probe >= cap { return (cap, true) }
-            if let end, end + probe > base.timeToFirstFrame { return (cap, true) }
+            if let end, end + probe > frame { return (cap, true) }
             probe = min(probe * 2, cap)
         }
         // Bisection: moves(probe), not moves(unchanged).
@@ -159,6 +168,11 @@ public enum WhatIfObjective: String, CaseIterable, Sendable {
     case firstFrame
     /// Full-display gain first, then as ``firstFrame``.
     case fullDisplay
+
+    /// The time whose movement a task's slack measures: the first frame's, or full display's.
+    func frame(_ times: HeadlineTimes) -> Micros {
+        self == .fullDisplay ? times.timeToFullDisplay : times.timeToFirstFrame
+    }
 
     /// Whether `a` ranks before `b` (gains descending; task index breaks ties).
     func ranks(_ a: WhatIfRow, before b: WhatIfRow) -> Bool {
