@@ -87,8 +87,8 @@ IMAGES = article permission-alerts idle-work modules
 images: build
 	@rm -rf .build/images && for s in $(IMAGES); do \
 		.build/debug/launchflow render scenarios/$$s.json --out .build/images >/dev/null || exit 1; \
-		cp .build/images/$$s-dag.svg .build/images/$$s-compare-gantt.svg docs/images/ || exit 1; \
-		echo "docs/images/$$s-dag.svg docs/images/$$s-compare-gantt.svg"; \
+		cp .build/images/$$s-graph.svg .build/images/$$s-compare-gantt.svg docs/images/ || exit 1; \
+		echo "docs/images/$$s-graph.svg docs/images/$$s-compare-gantt.svg"; \
 	done
 	@.build/debug/launchflow sweep docs/examples/article-uncertain.json --runs 10000 --seed 7 --out .build/images >/dev/null
 	@cp .build/images/article-uncertain-sweep.svg docs/images/ && echo "docs/images/article-uncertain-sweep.svg"

@@ -2,7 +2,7 @@ import LaunchflowCore
 
 /// One picture to write: a file name and its SVG bytes.
 public struct RenderedFile: Sendable, Equatable {
-    /// A bare file name, e.g. `example-dag.svg`.
+    /// A bare file name, e.g. `example-graph.svg`.
     public var name: String
     public var bytes: [UInt8]
 
@@ -14,7 +14,7 @@ public struct RenderedFile: Sendable, Equatable {
 
 /// The pictures of one scenario, as `launchflow render` and `compare --out` write them.
 public enum Pictures {
-    /// Renders, in this order: `<stem>-dag.svg` (tooltips with every result's
+    /// Renders, in this order: `<stem>-graph.svg` (tooltips with every result's
     /// times, violations of a `priority` result), `<stem>-<strategy>-gantt.svg`
     /// for each result, and `<stem>-compare-gantt.svg` when there are two or
     /// more results (all on one time scale).
@@ -35,7 +35,7 @@ public enum Pictures {
         precondition(!results.isEmpty, "nothing to draw")
         let scenario = results[0].schedule.scenario
         let dag = DAGChart(scenario, results: results, tiers: tiers, edges: edges)
-        var files = [RenderedFile(name: dagFileName(stem), bytes: try dag.svg())]
+        var files = [RenderedFile(name: graphFileName(stem), bytes: try dag.svg())]
         for result in results {
             files.append(
                 RenderedFile(
@@ -49,7 +49,7 @@ public enum Pictures {
         return files
     }
 
-    public static func dagFileName(_ stem: String) -> String { "\(stem)-dag.svg" }
+    public static func graphFileName(_ stem: String) -> String { "\(stem)-graph.svg" }
     public static func ganttFileName(_ stem: String, _ strategy: Strategy) -> String {
         "\(stem)-\(strategy.rawValue)-gantt.svg"
     }

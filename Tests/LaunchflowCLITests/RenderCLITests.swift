@@ -34,7 +34,7 @@ struct RenderCLITests {
             let result = try Launchflow.run(["render", "scenarios/article.json", "--out", out.path])
             #expect(result.status == 0, "\(result.stderr)")
             let listed = result.stdout.split(separator: "\n").map(String.init)
-            let expected = ["dag", "serial-gantt", "priority-gantt", "dag-gantt", "anchored-gantt", "compare-gantt"].map
+            let expected = ["graph", "serial-gantt", "priority-gantt", "dag-gantt", "anchored-gantt", "compare-gantt"].map
             {
                 out.appendingPathComponent("article-\($0).svg").path
             }
@@ -74,6 +74,22 @@ struct RenderCLITests {
         #expect(bad.status == 2 && bad.stderr.contains("--to takes a time in ms"))
     }
 
+    /// `--from` and `--to` refuse exactly the names their help does not list, and say which they take (issue 26).
+    @Test func fromAndToTakeTheNamesTheirHelpLists() throws {
+        let help = try Launchflow.run(["render", "--help"]).stdout
+        #expect(help.contains("t0 (the run loop), ttff, ttfd."))
+        #expect(help.contains("Where it ends: ms, ttff, ttfd, launch or end"))
+        for (option, value, names) in [
+            ("--to", "t0", "ttff, ttfd, launch, end"), ("--from", "end", "t0, ttff, ttfd"),
+            ("--from", "launch", "t0, ttff, ttfd"),
+        ] {
+            let out = try Launchflow.run(["render", "scenarios/modules.json", option, value, "--out", "/nonexistent/x"])
+            #expect(out.status == 2, "\(option) \(value)")
+            #expect(
+                out.stderr.hasPrefix("error: \(option) takes a time in ms (0 … 3600000) or \(names); got '\(value)'"))
+        }
+    }
+
     @Test func compareOutWritesThePicturesAndAReport() throws {
         let temporary = try TemporaryFolder()
         defer { temporary.remove() }
@@ -88,7 +104,7 @@ struct RenderCLITests {
             let report = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
             #expect(report.contains("| metric |"))
             #expect(report.contains("tiers-only-compare-gantt.svg"))
-            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tiers-only-dag.svg").path))
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tiers-only-graph.svg").path))
         }
     }
 

@@ -81,7 +81,7 @@ enum CompareCommand {
             out += "- [\(strategy.rawValue) Gantt chart](\(link(Pictures.ganttFileName(stem, strategy))))\n"
         }
         out += "\nThe task graph (red: critical path; hover a task for its times):\n\n"
-        out += "![task graph](\(link(Pictures.dagFileName(stem))))\n"
+        out += "![task graph](\(link(Pictures.graphFileName(stem))))\n"
         return out
     }
 }

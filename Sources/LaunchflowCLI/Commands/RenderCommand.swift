@@ -32,9 +32,9 @@ enum RenderCommand {
         ],
         discussion: """
             Writes, into the output directory (created if missing):
-              <name>-dag.svg             the task graph (tooltips: times under each strategy)
+              <name>-graph.svg             the task graph (tooltips: times under each strategy)
               <name>-<strategy>-gantt.svg  one Gantt chart per strategy
-              <name>-compare-gantt.svg   all strategies on one time scale (with 'all')
+              <name>-compare-gantt.svg     all strategies on one time scale (with 'all')
             where <name> is the scenario file's name without its extension.
             Files are replaced atomically; 'wrote <path>' is printed for each.
             Rendering uses Graphviz's library (libgvc) in-process.
@@ -69,12 +69,18 @@ enum RenderCommand {
         }
     }
 
-    /// `--from`/`--to`: ms or t0, ttff, ttfd, launch, end.
+    /// The instants each of `--from` and `--to` takes by name, as their help lists them: a window
+    /// cannot end at t0 (it would be empty) nor start at the launch's end.
+    static let namedTimePoints = ["from": ["t0", "ttff", "ttfd"], "to": ["ttff", "ttfd", "launch", "end"]]
+
+    /// `--from`/`--to`: ms or one of ``namedTimePoints``.
     static func timePoint(_ text: String?, option: String, default value: TimePoint) throws(CLIError) -> TimePoint {
         guard let text else { return value }
-        guard let point = TimePoint(text) else {
+        let names = namedTimePoints[option] ?? []
+        guard let point = TimePoint(text), Double(text) != nil || names.contains(text) else {
             throw CLIError.usage(
-                spec, "--\(option) takes a time in ms (0 … 3600000) or t0, ttff, ttfd, launch or end; got '\(text)'")
+                spec,
+                "--\(option) takes a time in ms (0 … 3600000) or \(names.joined(separator: ", ")); got '\(text)'")
         }
         return point
     }

@@ -66,7 +66,8 @@ enum ReportCommand {
             the 'whatif' top ten under the best correct strategy.
             Hover or click a task in any picture or table to highlight it
             everywhere and see its card; page.html#task=ID opens with that task
-            selected. The file is replaced atomically; its path is printed.
+            selected. The file is replaced atomically; 'wrote <path>' is printed, as
+            render prints it.
 
             --baseline OLD.json puts the scenario against an earlier version, the
             page a reviewer opens in a pull request: first frame, full display and
@@ -120,7 +121,7 @@ enum ReportCommand {
         }
         try write(report, to: path)
         working?.finish()
-        streams.write(path + "\n")
+        streams.write("wrote \(path)\n")
         return 0
     }
 
