@@ -255,7 +255,7 @@ extension GanttPanel {
         if task.firstFrame { facts.append("needed by the first frame") }
         if task.idle { facts.append("idle task (runs when the run loop is about to sleep)") }
         if task.anchor { facts.append("anchor") }
-        if task.after != nil { facts.append("after the first frame (post-frame callback)") }
+        if task.after != nil { facts.append("after the first frame is on screen") }
         if task.fullyDrawn { facts.append("fully drawn: part of the launch's content") }
         if let queue = task.queue { facts.append("queue '\(queue)'") }
         lines.append(facts.joined(separator: " · "))

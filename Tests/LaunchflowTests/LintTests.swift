@@ -287,3 +287,55 @@ struct LintTests {
         #expect(scenario.description.contains("not lint-clean on purpose"))
     }
 }
+
+/// A scenario that names the app's strategy is linted for that strategy only (issue 26: 39 warnings on a
+/// clean model tiered like priority).
+struct LintAppStrategyTests {
+    /// large-app.json with `"strategy"` set, its warnings' rules (and how many of each).
+    func rules(_ strategy: Strategy?) throws -> [LintWarning.Rule: Int] {
+        var scenario = try ScenarioLoader.load(
+            path: repositoryRoot.appendingPathComponent("scenarios/large-app.json").path)
+        scenario.strategy = strategy
+        return Lint.warnings(scenario, file: "large-app.json").reduce(into: [:]) { $0[$1.rule, default: 0] += 1 }
+    }
+
+    @Test func onlyTheAppsStrategyIsLinted() throws {
+        let all = try rules(nil)
+        // Without the key every strategy's rules speak (the scenario is tiered, has dependencies and
+        // main-thread work dag could defer).
+        for rule in [LintWarning.Rule.sameTierDependency, .laterTierDependency, .blocksFirstFrameUnderSerial] {
+            #expect(all[rule, default: 0] > 0, "\(rule)")
+        }
+        let dag = try rules(.dag)
+        #expect(Set(dag.keys) == [.couldRunAfterFirstFrame])
+        #expect(dag[.couldRunAfterFirstFrame] == all[.couldRunAfterFirstFrame])
+        let priority = try rules(.priority)
+        #expect(priority[.sameTierDependency] == all[.sameTierDependency])
+        #expect(priority[.blocksFirstFrameUnderSerial] == nil)
+        // serial ignores `after`: nothing to defer; its own rule stays.
+        let serial = try rules(.serial)
+        #expect(Set(serial.keys) == [.blocksFirstFrameUnderSerial])
+    }
+
+    /// m (5 ms, main) delays f (the first frame, after the 1 ms worker task w). Under priority, one tier
+    /// ignores f's dependency: f would start at 0 instead of 5, ready 5 ms sooner; under dag it waits for
+    /// w (1 ms): 4 ms sooner. Serial ignores `after`: its own rule reports m.
+    @Test(arguments: [("priority", "under priority,", "5 ms sooner"), ("dag", "under dag,", "4 ms sooner")])
+    func theDeferralRuleSimulatesTheAppsStrategy(_ strategy: String, _ under: String, _ gain: String) throws {
+        let json = """
+            {"name": "x", "strategy": "\(strategy)", "tasks": [
+              {"id": "w", "cost": 1},
+              {"id": "m", "cost": 5, "mainThreadOnly": true},
+              {"id": "f", "cost": 2, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["w"]}]}
+            """
+        let messages = Lint.warnings(try scenario(json, file: "s.json"), file: "s.json").map(\.description)
+        #expect(messages.count == 1)
+        #expect(messages.allSatisfy { $0.contains("task 'm'") && $0.contains(under) && $0.contains(gain) })
+        let serial = json.replacingOccurrences(of: "\"\(strategy)\"", with: "\"serial\"")
+        // Under serial, its own rule says the same of m instead.
+        #expect(
+            Lint.warnings(try scenario(serial, file: "s.json"), file: "s.json").map(\.rule) == [
+                .blocksFirstFrameUnderSerial
+            ])
+    }
+}

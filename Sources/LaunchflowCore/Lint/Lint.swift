@@ -27,6 +27,11 @@
 /// strategy then simply ignores its dependencies, which `compare` shows), so
 /// the three tier rules are skipped; a scenario that declares no dependencies
 /// does not say what the first frame needs, so the serial rule is skipped.
+/// A scenario that names the app's strategy (top-level `"strategy"`) is
+/// linted for that strategy only: the tier rules only under `priority`, the
+/// serial rule only under `serial`, and the rules that simulate (idle, delay,
+/// anchors, deferral, `before`) under it alone — an app tiered like
+/// `priority` is not warned about what `dag` or `serial` would do to it.
 ///
 /// - (v2) ``LintWarning/Rule/idleTaskDelaysFirstFrame``,
 ///   ``LintWarning/Rule/delayOnFirstFramePath``,
@@ -49,7 +54,7 @@ public enum Lint {
             found.append((task, position, hops, LintWarning(rule: rule, problem: problem)))
         }
 
-        for (i, task) in tasks.enumerated() where tiered {
+        for (i, task) in tasks.enumerated() where tiered && applies(scenario, to: .priority) {
             for (k, d) in task.dependsOn.enumerated() {
                 let dependency = tasks[d]
                 let path = "tasks[\(i)].dependsOn[\(k)]"
@@ -87,8 +92,8 @@ public enum Lint {
             }
         }
 
-        if tiered { firstFrameRule(scenario, warn) }
-        if hasDependencies { serialRule(scenario, warn) }
+        if tiered && applies(scenario, to: .priority) { firstFrameRule(scenario, warn) }
+        if hasDependencies && applies(scenario, to: .serial) { serialRule(scenario, warn) }
         waitRules(scenario, warn)
         if hasDependencies { deferralRule(scenario, warn) }
         deadlineRule(scenario, warn)
@@ -98,6 +103,18 @@ public enum Lint {
             )
         }
         return order.map { found[$0].warning }
+    }
+
+    /// Whether a rule about `strategies` applies to `scenario`: always, unless the file names the app's
+    /// strategy and it is none of them.
+    static func applies(_ scenario: Scenario, to strategies: Strategy...) -> Bool {
+        scenario.strategy.map(strategies.contains) ?? true
+    }
+
+    /// The strategies of `candidates` the rules that simulate look at: the app's alone when the file names
+    /// it, else all of them.
+    static func linted(_ candidates: [Strategy], _ scenario: Scenario) -> [Strategy] {
+        candidates.filter { applies(scenario, to: $0) }
     }
 
     /// For every task, the most urgent first-frame task that needs it (the

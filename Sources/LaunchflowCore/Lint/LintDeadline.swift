@@ -4,7 +4,7 @@
 /// starts) or inside didFinishLaunching (`"launch"`: before it returns) but
 /// that a built-in strategy finishes later: one warning per such task, at its
 /// `before`, naming the first strategy (in registry order) that runs it late
-/// and the others that do too.
+/// and the others that do too — the app's strategy alone when the file names it.
 ///
 /// - Complexity: one simulation per strategy, only when a task has `before`.
 extension Lint {
@@ -13,7 +13,7 @@ extension Lint {
     ) {
         let tasks = scenario.tasks
         guard tasks.contains(where: { $0.before != nil }) else { return }
-        let results = SimulationResult.compare(scenario, strategies: Strategy.allCases)
+        let results = SimulationResult.compare(scenario, strategies: linted(Strategy.allCases, scenario))
         let late = results.map { $0.schedule.lateTasks(firstFrameIteration: $0.metrics.firstFrameIteration) }
         for i in tasks.indices {
             guard let before = tasks[i].before else { continue }

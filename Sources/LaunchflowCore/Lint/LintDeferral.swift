@@ -6,10 +6,11 @@
 /// it), that runs before the first-frame commit under `dag`, delays the
 /// first frame for nothing: marked `after: "firstFrame"`, it would run once
 /// the frame is on screen. The gain is measured, not guessed: the scenario is
-/// simulated again under `dag` with only that task deferred, and the task is
+/// simulated again under `dag` (the app's strategy when the file names one;
+/// none under `serial`, which ignores `after`) with only that task deferred, and the task is
 /// reported only when the first frame (before vsync rounding) comes sooner.
 ///
-/// - Complexity: one `dag` simulation, plus one per candidate, at most
+/// - Complexity: one simulation, plus one per candidate, at most
 ///   ``couldRunAfterFirstFrameLimit`` (the costliest candidates first).
 extension Lint {
     /// At most this many candidates are re-simulated (the costliest first).
@@ -19,7 +20,10 @@ extension Lint {
         _ scenario: Scenario, _ warn: (LintWarning.Rule, Int, Int, Int, String, String) -> Void
     ) {
         let tasks = scenario.tasks
-        let base = simulate(scenario, strategy: .dag)
+        // Under the app's strategy when the file names it (serial ignores `after`), else dag.
+        let strategy = scenario.strategy ?? .dag
+        guard strategy != .serial else { return }
+        let base = simulate(scenario, strategy: strategy)
         let metrics = base.metrics()
         let frameCommit = base.commits[metrics.firstFrameIteration]
         // What the first frame and didFinishLaunching wait for, and what the app
@@ -36,7 +40,7 @@ extension Lint {
         for i in candidates.sorted() {
             var deferred = scenario
             deferred.tasks[i].after = .firstFrame
-            let trial = simulate(deferred, strategy: .dag).metrics()
+            let trial = simulate(deferred, strategy: strategy).metrics()
             let ready = metrics.firstFrameReady - trial.firstFrameReady
             guard ready > 0 else { continue }
             let frame = metrics.timeToFirstFrame - trial.timeToFirstFrame
@@ -44,8 +48,8 @@ extension Lint {
             gain += frame > 0 ? " (on screen \(formatMillis(frame)) ms sooner)" : " (on screen at the same vsync)"
             warn(
                 .couldRunAfterFirstFrame, i, tasks[i].dependsOn.count, 3, "tasks[\(i)]",
-                "runs on the main thread before the first frame under dag, but neither the first frame nor "
-                    + "didFinishLaunching waits for it: with \"after\": \"firstFrame\" (a post-frame callback) "
+                "runs on the main thread before the first frame under \(strategy.rawValue), but neither the first frame nor "
+                    + "didFinishLaunching waits for it: with \"after\": \"firstFrame\" (iOS: a CATransaction completion; Android: a post-frame callback) "
                     + gain + ", measured by simulating again")
         }
     }

@@ -37,14 +37,14 @@ extension Lint {
                     neededBy[i] == i
                     ? "the first-frame task '\(frame)' is idle"
                     : "the first frame ('\(frame)') needs idle task '\(task.id)'"
-                if task.idle {
+                if task.idle && applies(scenario, to: .priority, .dag) {
                     warn(
                         .idleTaskDelaysFirstFrame, i, task.dependsOn.count, 0, "tasks[\(i)].idle",
                         "\(who): under priority and dag it runs only when the run loop is about to sleep, "
                             + "so the first frame waits for an iteration with nothing else to do (anchored runs it at once)"
                     )
                 }
-                if task.delay > 0 {
+                if task.delay > 0 && applies(scenario, to: .priority, .dag, .anchored) {
                     warn(
                         .delayOnFirstFramePath, i, task.dependsOn.count, 1, "tasks[\(i)].delay",
                         "the first frame ('\(frame)') needs '\(task.id)', which is released \(formatMillis(task.delay)) ms "
@@ -67,7 +67,7 @@ extension Lint {
         guard let first = tasks.indices.first(where: { tasks[$0].anchor }) else { return }
         let prepared = PreparedScenario(scenario)
         var lines: [String] = []
-        for strategy in [Strategy.anchored, .dag] {
+        for strategy in linted([.anchored, .dag], scenario) {
             let plan = strategy.definition.plan(prepared.rules)
             guard let closure = plan.closure, !closure.isEmpty else { continue }
             let schedule = prepared.schedule(strategy, options: SimulationOptions(), plan: plan)

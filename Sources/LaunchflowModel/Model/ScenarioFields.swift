@@ -183,7 +183,7 @@ package enum ScenarioFields {
             ScenarioField(
                 "after", .string, limits: FieldLimits(choices: LaunchMilestone.allCases.map(\.rawValue)),
                 doc:
-                    "Not released before the first frame is on screen (a post-frame callback); its delay counts from then; the first frame must not wait for it; serial ignores it",
+                    "Not released before the first frame is on screen (iOS: a CATransaction completion; Android: a post-frame callback); its delay counts from then; the first frame must not wait for it; serial ignores it",
                 .optionalChoice(LaunchMilestone.self, { $0.after }, { $0.after = $1 })),
             ScenarioField(
                 "before", .string, limits: FieldLimits(choices: LaunchDeadline.allCases.map(\.rawValue)),
