@@ -34,10 +34,10 @@ struct RenderCLITests {
             let result = try Launchflow.run(["render", "scenarios/article.json", "--out", out.path])
             #expect(result.status == 0, "\(result.stderr)")
             let listed = result.stdout.split(separator: "\n").map(String.init)
-            let expected = ["graph", "serial-gantt", "priority-gantt", "dag-gantt", "anchored-gantt", "compare-gantt"].map
-            {
-                out.appendingPathComponent("article-\($0).svg").path
-            }
+            let expected = ["graph", "serial-gantt", "priority-gantt", "dag-gantt", "anchored-gantt", "compare-gantt"]
+                .map {
+                    out.appendingPathComponent("article-\($0).svg").path
+                }
             #expect(listed == expected.map { "wrote " + $0 })
             let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
             #expect(written == expected.map { URL(fileURLWithPath: $0).lastPathComponent }.sorted())

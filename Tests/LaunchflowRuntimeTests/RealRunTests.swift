@@ -259,6 +259,14 @@ extension RealRunTests {
         let simulated = try #require(strategies.first?["simulated"] as? [String: Double])
         let measured = try #require(strategies.first?["measured"] as? [String: Double])
         #expect(simulated["frames"] == measured["frames"])
+        // The runtime's set-up is measured, and comes before didFinishLaunching (the host's record says when).
+        let setUp = try #require(object["setUpMs"] as? Double)
+        let record = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("dag-1.json")))
+                as? [String: Any])
+        let launch = try #require(record["didFinishLaunching"] as? [Int])
+        let hostSetUp = try #require(record["setUp"] as? Int)
+        #expect(setUp > 0 && hostSetUp > 0 && hostSetUp <= launch[0], "set-up \(hostSetUp) µs, dFL \(launch)")
         // The traces, one per run, import.
         let trace = out.appendingPathComponent("dag-1.trace.json")
         #expect(FileManager.default.fileExists(atPath: trace.path))
@@ -275,6 +283,9 @@ extension RealRunTests {
             #expect(text.stdout.contains("warning: the runs use 4 threads on"), "\(text.stdout)")
         }
         #expect(text.stdout.contains("time to first frame (ms)"))
+        #expect(
+            text.stdout.contains(
+                "the runtime's set-up (Launch.init: the graph and plan resolved, the workers started) took"))
 
         for bad in [["--runs", "0"], ["--strategy", "fast"], ["--workers", "x"]] {
             let refused = try Host.run(Host.binary("launchflow"), ["replay", file.path] + bad)

@@ -10,6 +10,9 @@ extension Replay {
         public var schedule: Schedule
         public var outcomes: [String]
         public var problems: [String]
+        /// The runtime's set-up (`Launch.init`: the graph and plan resolved, the workers started), µs: the
+        /// host does it before the pre-main spin, which is shortened by it (0 in an older host's record).
+        public var setUp: Micros
 
         /// Reads the host's record of a run of `scenario` under `strategy`.
         ///
@@ -80,6 +83,7 @@ extension Replay {
                 blocked: blocked, didFinishLaunching: launch, inputs: [], idleMode: scenario.idleMode)
             self.outcomes = outcomes
             self.problems = problems
+            setUp = root["setUp"] == nil ? 0 : try int(root["setUp"], "setUp")
         }
     }
 
@@ -181,6 +185,13 @@ private func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return sorted.count % 2 == 1
         ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// The runtime's median set-up over every run of `comparisons`, µs.
+extension Replay {
+    public static func medianSetUp(_ comparisons: [Comparison]) -> Micros {
+        medianMicros(comparisons.flatMap { $0.runs.map(\.setUp) })
+    }
 }
 
 private func medianMicros(_ values: [Micros]) -> Micros {

@@ -26,6 +26,19 @@ public struct ReplayReport: Sendable {
         self.warnings = warnings
     }
 
+    /// The runtime's set-up before didFinishLaunching, median over the runs (µs).
+    public var setUp: Micros { Replay.medianSetUp(comparisons) }
+
+    /// Where the set-up went: inside pre-main, or past it.
+    private var setUpLine: String {
+        let preMain = scenario.preMainTotal
+        return "the runtime's set-up (Launch.init: the graph and plan resolved, the workers started) took "
+            + "\(formatMillis(setUp)) ms (median) before didFinishLaunching, "
+            + (setUp <= preMain
+                ? "inside the scenario's \(formatMillis(preMain)) ms of pre-main"
+                : "more than the scenario's \(formatMillis(preMain)) ms of pre-main: the launch starts \(formatMillis(setUp - preMain)) ms late")
+    }
+
     private var heading: String {
         "Replay of \(scenario.name) (\(path)): \(runs) real run\(runs == 1 ? "" : "s") per strategy on LaunchflowRuntime, "
             + "\(workers) worker\(workers == 1 ? "" : "s") + main = \(workers + 1) threads on \(cpus) CPUs, "
@@ -64,7 +77,7 @@ public struct ReplayReport: Sendable {
     }
 
     public func text() -> String {
-        var out = heading + "\n"
+        var out = heading + "\n" + setUpLine + "\n"
         for warning in warnings { out += "warning: \(warning)\n" }
         for comparison in comparisons {
             out += "\n\(comparison.strategy.rawValue)\n"
@@ -90,7 +103,7 @@ public struct ReplayReport: Sendable {
     }
 
     public func markdown() -> String {
-        var out = "### \(heading)\n\n"
+        var out = "### \(heading)\n\n\(setUpLine.prefix(1).uppercased() + setUpLine.dropFirst()).\n\n"
         for warning in warnings { out += "> **warning:** \(warning)\n\n" }
         for comparison in comparisons {
             out +=
@@ -119,6 +132,7 @@ public struct ReplayReport: Sendable {
         w.raw(",\n  "); w.key("workers"); w.integer(workers)
         w.raw(",\n  "); w.key("cpus"); w.integer(cpus)
         w.raw(",\n  "); w.key("otherProcessesLoad"); w.double((otherLoad * 1000).rounded() / 1000)
+        w.raw(",\n  "); w.key("setUpMs"); w.millis(setUp)
         w.raw(",\n  "); w.key("warnings"); w.raw("[")
         for (k, warning) in warnings.enumerated() {
             if k > 0 { w.raw(", ") }
