@@ -1,8 +1,9 @@
 // launchflow-replay-host: runs one scenario on LaunchflowRuntime in this
 // process's real main run loop, then exits. Each task's body spins for its
 // cost in thread CPU time, a latency is a timer before its completion, the
-// pre-main phases spin before the launch (less the runtime's own set-up), and a BeforeWaiting observer at
-// order 2,000,000 stands in for Core Animation's commit (spinning the
+// pre-main phases spin (wall clock) until the scenario's t0, the runtime's
+// own set-up included, and a BeforeWaiting observer at order 2,000,000
+// stands in for Core Animation's commit (spinning the
 // device's commitCost). `launchflow replay` and the runtime's real-run tests
 // start it as a child process: a fresh run loop per run, and the test
 // runner's own main thread left alone.
@@ -246,10 +247,13 @@ do {
 }
 // The runtime's set-up (resolving the graph and the plan, starting the workers) happens where an app
 // creates its Launch, before UIApplicationMain: part of the time before didFinishLaunching, which the
-// model calls pre-main. The pre-main phases spin for the rest of it, so the launch starts at the
-// scenario's t0 unless the set-up alone is longer (replay reports the set-up, and says so then).
+// model calls pre-main. The pre-main phases spin for the rest of it, until the scenario's t0 on the
+// wall clock (the model's t0 is a time, not an amount of work: a spin in CPU time would end later by
+// whatever preempted it), so the launch starts at t0 unless the set-up alone is longer (replay reports
+// the set-up, and says so then).
 let setUp = Micros((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1000)
-spin(max(0, Micros(Double(scenario.preMainTotal) * options.scale) - setUp))
+let t0 = started.uptimeNanoseconds + UInt64(Double(scenario.preMainTotal) * options.scale) * 1000
+while DispatchTime.now().uptimeNanoseconds < t0 {}
 
 // Core Animation's commit, emulated: spins the device's commit cost each time the loop is about to sleep.
 let commitCost = Micros(Double(scenario.device.commitCost) * options.scale)

@@ -27,6 +27,13 @@ def replay(binary, scenario, runs, extra):
     return json.loads(out.stdout)
 
 
+def pre_main(scenario):
+    """The scenario's pre-main total, ms."""
+    path = scenario if scenario.endswith(".json") else str(ROOT / "scenarios" / f"{scenario}.json")
+    phases = json.load(open(path)).get("preMain") or []
+    return sum(p.get("cost", 0) for p in phases)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=str(ROOT / ".build/release/launchflow"))
@@ -45,16 +52,18 @@ def main():
                ("the scenario's workers, model with --cpus machine", ["--cpus", "machine"])]
     print(f"{len(scenarios)} scenarios × 4 strategies, {args.runs} run(s) each (permission-alerts: 1)\n")
     print("| runs | first frame before vsync, error (ms): median, p95 | launch complete, error: median, p95 | "
-          "tasks on the model's thread and iteration | other processes' load |")
-    print("|---|---:|---:|---:|---:|")
+          "tasks on the model's thread and iteration | the runtime's set-up, past pre-main (ms): median, max | "
+          "other processes' load |")
+    print("|---|---:|---:|---:|---:|---:|")
     for number, (label, extra) in enumerate(configs, 1):
         if args.config and number not in args.config:
             continue
-        ready, lc, loads, threads, placed, tasks = [], [], [], set(), 0, 0
+        ready, lc, loads, threads, placed, tasks, late = [], [], [], set(), 0, 0, []
         for scenario in scenarios:
             runs = 1 if scenario == "permission-alerts" else args.runs
             report = replay(args.bin, scenario, runs, extra)
             loads.append(report["otherProcessesLoad"])
+            late.append(max(0.0, report["setUpMs"] - pre_main(scenario)))
             threads.add(f"{report['workers'] + 1} threads on {report['cpus']} CPUs")
             for s in report["strategies"]:
                 sim, real = s["simulated"], s["measured"]
@@ -67,6 +76,7 @@ def main():
         kinds = ", ".join(sorted(threads)) if len(threads) <= 2 else f"{len(threads)} shapes"
         print(f"| {label} ({kinds}) | {statistics.median(ready):+.1f}, {p95(ready):+.1f} | "
               f"{statistics.median(lc):+.1f}%, {p95(lc):+.1f}% | {placed} of {tasks} | "
+              f"{statistics.median(late):.1f}, {max(late):.1f} | "
               f"{statistics.median(loads) * 100:.0f}% (median) |")
 
 
