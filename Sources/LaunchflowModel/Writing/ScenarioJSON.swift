@@ -79,7 +79,7 @@ extension JSONWriter {
     }
 
     /// The value of a key that is not nested; dependencies as the ids `id` gives.
-    fileprivate mutating func value<Model>(
+    mutating func value<Model>(
         _ field: ScenarioField<Model>, of model: Model, id: (Int) -> String = { String($0) }
     ) {
         switch field.access {
