@@ -1,5 +1,6 @@
 import Foundation
 import LaunchflowCore
+import LaunchflowImport
 
 /// `launchflow advise`: a plan — `after`, priorities, idle work — that brings the first frame forward.
 enum AdviseCommand {
@@ -96,9 +97,10 @@ enum AdviseCommand {
         }
         bar?.finish()
         if let out = args.value("out") {
+            let schema = plan.scenario.schema.map { rebasedPath($0, from: args.positionals[0], to: out) }
+            let bytes = planFile(plan, plan.scenario.withSchema(schema), input: args.positionals[0], out: out, &streams)
             do {
-                let schema = plan.scenario.schema.map { rebasedPath($0, from: args.positionals[0], to: out) }
-                try writeFileAtomically(plan.scenario.withSchema(schema).jsonBytes(), to: out)
+                try writeFileAtomically(bytes, to: out)
             } catch {
                 throw CLIError.input(error.description)
             }
@@ -112,6 +114,34 @@ enum AdviseCommand {
         default: streams.writeText(AdviseReport.text(plan))
         }
         return 0
+    }
+
+    /// The plan file: the input file with only the changed keys changed
+    /// (``ScenarioText/edited(from:to:file:)``, checked to decode to the
+    /// plan); when that cannot be done (the input changed since it was read,
+    /// say), the whole plan from the scenario writer, with a warning.
+    static func planFile(
+        _ plan: AdvicePlan, _ scenario: Scenario, input: String, out: String, _ streams: inout any OutputStreams
+    ) -> [UInt8] {
+        let reason: String
+        do {
+            let bytes = try ScenarioLoader.readFile(input)
+            do {
+                return try ScenarioText(bytes).edited(from: plan.written, to: scenario, file: out)
+            } catch let error as JSONSyntaxError {
+                let (line, column) = error.location(in: bytes)
+                reason = "invalid JSON at \(line):\(column): \(error.message)"
+            } catch {
+                reason = "\(error)"
+            }
+        } catch {
+            reason = error.description
+        }
+        streams.writeError(
+            TerminalText.escape(
+                "warning: \(input) could not be edited in place (\(reason)); \(out) is the whole plan as the scenario writer writes it"
+            ) + "\n")
+        return scenario.jsonBytes()
     }
 
     /// `--platform ios|android`: the words each change's mechanism is named in.
