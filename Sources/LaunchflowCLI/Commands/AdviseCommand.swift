@@ -29,6 +29,11 @@ enum AdviseCommand {
                     "How much a metric may grow against the scenario as written:\nlaunchComplete=10%, timeToFullDisplay=0ms (repeatable,\nor comma-separated).",
                 repeatable: true),
             OptionSpec(
+                name: "min-margin", value: "<ms>",
+                help:
+                    "A plan whose first frame is ready less than this before its\nvsync wins its frame by a hair: fragile (default: 1)."
+            ),
+            OptionSpec(
                 name: "runs", value: "<n>",
                 help:
                     "Also check the plan on n launches with sampled costs (costP90,\nlatencyP90, jitter): p50 and p90 (default: 0, none)."
@@ -150,7 +155,7 @@ enum AdviseCommand {
         help: "Name each change's mechanism on ios or android (default:\nthe scenario's \"platform\", else both).",
         choices: Platform.allCases.map(\.rawValue))
 
-    /// `--max-blocked` and `--max-regression` (advise's, and report's with `--advise`; `spec` names the command).
+    /// `--max-blocked`, `--min-margin` and `--max-regression` (advise's, and report's with `--advise`; `spec` names the command).
     static func constraints(_ args: ParsedArguments, _ spec: CommandSpec, into configuration: inout AdviseConfiguration)
         throws(CLIError)
     {
@@ -161,6 +166,13 @@ enum AdviseCommand {
             }
             configuration.maxBlocked = microseconds(fromMilliseconds: ms)
         }
+        if let text = args.value("min-margin") {
+            guard let ms = Double(text), ms.isFinite, ms >= 0, ms <= 3_600_000 else {
+                throw CLIError.usage(
+                    spec, "invalid value '\(text)' for '--min-margin': expected a number of ms ≥ 0, such as 1")
+            }
+            configuration.minMargin = microseconds(fromMilliseconds: ms)
+        }
         for text in args.all("max-regression") {
             for item in list(text) { configuration.maxRegressions.append(try regression(item)) }
         }
@@ -168,7 +180,7 @@ enum AdviseCommand {
 
     /// The options of advise's constraints, for another command that runs advise.
     static var constraintOptions: [OptionSpec] {
-        spec.options.filter { ["max-blocked", "max-regression"].contains($0.name) }
+        spec.options.filter { ["max-blocked", "max-regression", "min-margin"].contains($0.name) }
     }
 
     static func list(_ text: String?) -> [String] {

@@ -54,7 +54,7 @@ enum ReportCommand {
             + AdviseCommand.constraintOptions.map { option in
                 var option = option
                 option.help =
-                    "With --advise: as advise \(option.name == "max-blocked" ? "--max-blocked" : "--max-regression")."
+                    "With --advise: as advise --\(option.name)."
                 return option
             },
         discussion: """
@@ -130,8 +130,9 @@ enum ReportCommand {
         -> AdviseConfiguration?
     {
         guard args.has("advise") else {
-            for name in ["allow", "keep", "objective", "max-blocked", "max-regression", "platform"] where args.has(name)
-            {
+            for name in [
+                "allow", "keep", "objective", "max-blocked", "max-regression", "min-margin", "platform",
+            ] where args.has(name) {
                 throw CLIError.usage(spec, "'--\(name)' is an option of '--advise', which is not given")
             }
             if args.has("strategy") && !args.has("baseline") {

@@ -122,13 +122,24 @@ public struct AdviseConfiguration: Sendable {
     public var maxEvaluations: Int? = nil
     /// A plan that presents its first frame earlier than as written with less
     /// than this between its first frame's ready time and that vsync is
-    /// fragile (µs; issue 26).
-    public var minMargin: Micros = 1_000
+    /// fragile (µs; issue 26; `--min-margin`).
+    public var minMargin: Micros = AdviseConfiguration.defaultMinMargin
+
+    /// The one default of ``minMargin`` (and of `--min-margin`): 1 ms.
+    public static let defaultMinMargin: Micros = 1_000
 
     public init() {}
 
     /// The most simulations the local search runs on `taskCount` tasks.
     public func evaluationBudget(taskCount: Int) -> Int { maxEvaluations ?? max(600, 12 * taskCount) }
+}
+
+extension Metrics {
+    /// The margin to the vsync (µs): the vsync the first frame is presented at
+    /// (`timeToFirstFrame`) minus the instant its frame is ready (the
+    /// first-frame commit's end + render time, `firstFrameReady`) — how much
+    /// more work before it the frame absorbs before it slips to the next vsync.
+    public var margin: Micros { timeToFirstFrame - firstFrameReady }
 }
 
 /// Bad input to `advise`: exit status 2, nothing written.
@@ -158,6 +169,12 @@ public struct AdviseChange: Sendable, Equatable {
     public var launchGain: Micros = 0
     /// How much longer the main thread is blocked with the change than without it (µs; an anchor's wait).
     public var blocked: Micros = 0
+    /// The time to first frame, max input delay and input latency without the change minus the plan's (µs; positive: the change lowers it).
+    public var firstFrameGain: Micros = 0
+    public var inputDelayGain: Micros = 0
+    public var inputLatencyGain: Micros = 0
+    /// The plan's margin to the vsync minus the margin without the change (µs; positive: the change leaves more room).
+    public var marginGain: Micros = 0
 }
 
 /// A group of changes of one kind, with the gain of taking the whole group out.
@@ -169,6 +186,11 @@ public struct AdviseChangeGroup: Sendable, Equatable {
     public var readyGain: Micros = 0
     public var fullDisplayGain: Micros = 0
     public var launchGain: Micros = 0
+    public var blocked: Micros = 0
+    public var firstFrameGain: Micros = 0
+    public var inputDelayGain: Micros = 0
+    public var inputLatencyGain: Micros = 0
+    public var marginGain: Micros = 0
 }
 
 /// The best plan found with fewer knobs (without `anchor`), shown beside the plan.
@@ -230,7 +252,7 @@ public struct AdvicePlan: Sendable {
     public var firstFrameBound: Micros { baseline.firstFrameBound }
 
     /// How much later the plan's first frame may be ready before it slips to the next vsync (µs).
-    public var margin: Micros { metrics.timeToFirstFrame - metrics.firstFrameReady }
+    public var margin: Micros { metrics.margin }
 
     /// The plan wins a frame over the scenario as written by less than ``AdviseConfiguration/minMargin``.
     public var fragile: Bool {

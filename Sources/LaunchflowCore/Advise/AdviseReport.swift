@@ -5,28 +5,90 @@ public enum AdviseReport {
         .timeToFirstFrameMs, .firstFrameReadyMs, .timeToFullDisplayMs, .launchCompleteMs, .mainThreadBlockedMs,
     ]
 
+    /// The rows after ``tableMetrics``: max input delay, and input latency when the scenario has inputs.
+    public static func inputMetrics(_ plan: AdvicePlan) -> [Metric] {
+        plan.written.inputs.isEmpty ? [.maxInputDelayMs] : [.maxInputDelayMs, .inputLatencyMaxMs]
+    }
+
     /// `−17 ms` for a gain of 17 ms (the objective comes 17 ms earlier with the change).
     public static func gainText(_ gain: Micros) -> String {
         if gain == 0 { return "±0 ms" }
         return (gain > 0 ? "−" : "+") + formatMillis(abs(gain)) + " ms"
     }
 
-    /// When the objective does not move: what does (`first frame before vsync −1.2 ms, full display +58 ms`).
-    static func secondary(_ objective: Micros, ready: Micros, full: Micros, launch: Micros) -> String {
-        guard objective == 0 else { return "" }
+    /// Every effect of a change (or a group) beside its effect on the objective, µs, in the order shown.
+    struct Effects {
+        var objective: Micros
+        var firstFrame: Micros
+        var ready: Micros
+        var full: Micros
+        var launch: Micros
+        var blocked: Micros
+        var inputDelay: Micros
+        var inputLatency: Micros
+        var margin: Micros
+    }
+
+    /// What moves beside the objective, only what moves: when the objective
+    /// does not move, the first frame before vsync (with the margin to the
+    /// vsync, which moves by as much the other way while the frame stays at
+    /// its vsync) and full display; when the first frame moves by a whole
+    /// frame while its work moves by less than a frame, that in words; then
+    /// the costs — launch complete, main thread blocked (but for an anchor,
+    /// which says it in words), max input delay, input latency:
+    /// `(launch complete −2.5 ms, max input delay +8.2 ms)`.
+    static func secondary(_ e: Effects, plan: AdvicePlan, blocked: Bool = true) -> String {
         var parts: [String] = []
-        if ready != 0 { parts.append("first frame before vsync \(gainText(ready))") }
-        if full != 0 { parts.append("full display \(gainText(full))") }
-        if launch != 0 { parts.append("launch complete \(gainText(launch))") }
-        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+        let frame = plan.written.device.frameInterval
+        if e.objective == 0 {
+            if e.ready != 0 {
+                parts.append("first frame before vsync \(gainText(e.ready))")
+                if e.firstFrame == 0 { parts.append("margin to the vsync \(signedText(e.margin))") }
+            }
+            if e.full != 0 { parts.append("full display \(gainText(e.full))") }
+        }
+        var lead = ""
+        if e.firstFrame != 0 && abs(e.ready) < frame {
+            // The frame's own work moves by less than a frame: it crosses the vsync only because the plan is near it.
+            lead =
+                e.firstFrame > 0
+                ? "the frame's work only \(formatMillis(e.ready)) ms sooner, less than a frame: the plan's frame is ready \(formatMillis(plan.margin)) ms before its vsync"
+                : "the frame's work only \(formatMillis(-e.ready)) ms later, less than a frame: enough to slip past the vsync"
+        }
+        if e.launch != 0 { parts.append("launch complete \(gainText(e.launch))") }
+        if blocked && e.blocked != 0 { parts.append("main thread blocked \(signedText(e.blocked))") }
+        if e.inputDelay != 0 { parts.append("max input delay \(gainText(e.inputDelay))") }
+        if e.inputLatency != 0 { parts.append("input latency \(gainText(e.inputLatency))") }
+        let all = ([lead].filter { !$0.isEmpty } + [parts.joined(separator: ", ")].filter { !$0.isEmpty })
+        return all.isEmpty ? "" : " (" + all.joined(separator: "; ") + ")"
     }
 
-    public static func secondaryText(_ c: AdviseChange) -> String {
-        secondary(c.gain, ready: c.readyGain, full: c.fullDisplayGain, launch: c.launchGain)
+    /// `+2 ms` for a growth of 2 ms, `−2 ms` for a fall.
+    static func signedText(_ delta: Micros) -> String {
+        if delta == 0 { return "±0 ms" }
+        return (delta > 0 ? "+" : "−") + formatMillis(abs(delta)) + " ms"
     }
 
-    static func secondary(_ g: AdviseChangeGroup) -> String {
-        secondary(g.gain, ready: g.readyGain, full: g.fullDisplayGain, launch: g.launchGain)
+    static func effects(_ c: AdviseChange) -> Effects {
+        Effects(
+            objective: c.gain, firstFrame: c.firstFrameGain, ready: c.readyGain, full: c.fullDisplayGain,
+            launch: c.launchGain, blocked: c.blocked, inputDelay: c.inputDelayGain, inputLatency: c.inputLatencyGain,
+            margin: c.marginGain)
+    }
+
+    static func effects(_ g: AdviseChangeGroup) -> Effects {
+        Effects(
+            objective: g.gain, firstFrame: g.firstFrameGain, ready: g.readyGain, full: g.fullDisplayGain,
+            launch: g.launchGain, blocked: g.blocked, inputDelay: g.inputDelayGain, inputLatency: g.inputLatencyGain,
+            margin: g.marginGain)
+    }
+
+    public static func secondaryText(_ c: AdviseChange, _ plan: AdvicePlan) -> String {
+        secondary(effects(c), plan: plan, blocked: c.key != .anchor)
+    }
+
+    static func secondary(_ g: AdviseChangeGroup, _ plan: AdvicePlan) -> String {
+        secondary(effects(g), plan: plan)
     }
 
     /// One line a group (and its tasks) or a priority change.
@@ -36,7 +98,11 @@ public enum AdviseReport {
         for group in plan.groups {
             let changes = group.changes.map { plan.changes[$0] }
             func list(_ changes: [AdviseChange]) -> [String] {
-                changes.map { c in tasks[c.task].id + (c.gain != 0 ? " (\(gainText(c.gain)))" : secondaryText(c)) }
+                changes.map { c in
+                    let more = secondaryText(c, plan)
+                    guard c.gain != 0 else { return tasks[c.task].id + more }
+                    return tasks[c.task].id + " (\(gainText(c.gain))" + (more.isEmpty ? ")" : "; " + more.dropFirst(2))
+                }
             }
             switch group.key {
             case .after:
@@ -51,7 +117,7 @@ public enum AdviseReport {
                 if !removed.isEmpty { parts.append("stop deferring \(count(removed.count, "task")) (remove 'after')") }
                 lines.append(
                     (
-                        parts.joined(separator: "; ") + ": " + gainText(group.gain) + secondary(group),
+                        parts.joined(separator: "; ") + ": " + gainText(group.gain) + secondary(group, plan),
                         list(added) + list(removed)
                     ))
             case .idle:
@@ -66,17 +132,17 @@ public enum AdviseReport {
                 if !removed.isEmpty { parts.append("take \(count(removed.count, "task")) out of the idle step") }
                 lines.append(
                     (
-                        parts.joined(separator: "; ") + ": " + gainText(group.gain) + secondary(group),
+                        parts.joined(separator: "; ") + ": " + gainText(group.gain) + secondary(group, plan),
                         list(added) + list(removed)
                     ))
             case .priority:
                 let graph = TaskGraph(tasks: tasks)
                 let details = changes.map { c in
-                    "\(priorityText(c.task, plan, graph: graph, from: c.from, to: c.to)): \(gainText(c.gain))\(secondaryText(c))"
+                    "\(priorityText(c.task, plan, graph: graph, from: c.from, to: c.to)): \(gainText(c.gain))\(secondaryText(c, plan))"
                 }
                 lines.append(
                     (
-                        "change the rank of \(count(changes.count, "task")): \(gainText(group.gain))\(secondary(group))",
+                        "change the rank of \(count(changes.count, "task")): \(gainText(group.gain))\(secondary(group, plan))",
                         details
                     ))
             case .anchor:
@@ -89,11 +155,14 @@ public enum AdviseReport {
                     return
                         (c.to == "true"
                         ? "make \(tasks[c.task].id) an anchor" : "\(tasks[c.task].id) no longer an anchor")
-                        + ": \(gainText(c.gain))\(secondaryText(c))"
+                        + ": \(gainText(c.gain))\(secondaryText(c, plan))"
                         + (why.isEmpty ? "" : " (" + why.joined(separator: "; ") + ")")
                 }
                 lines.append(
-                    ("change \(count(changes.count, "anchor")): \(gainText(group.gain))\(secondary(group))", details))
+                    (
+                        "change \(count(changes.count, "anchor")): \(gainText(group.gain))\(secondary(group, plan))",
+                        details
+                    ))
             }
             let how = "how — " + AdviseMechanism.text(group.key, AdviseMechanism.platform(plan))
             lines[lines.count - 1].1.insert(how, at: 0)
@@ -195,6 +264,14 @@ public enum AdviseReport {
         let columns = columns(plan)
         var rows = [[""] + columns.map(\.title)]
         for metric in tableMetrics {
+            rows.append([metric.label + " (ms)"] + columns.map { TextReport.fixed(time(metric, $0.metrics)) })
+            if metric == .firstFrameReadyMs {
+                rows.append(["margin to the vsync (ms)"] + columns.map { TextReport.fixed($0.metrics.margin) })
+            }
+        }
+        // What waiting for the main thread costs a tap: every scenario has a longest iteration
+        // after the first frame; the input latency only with inputs.
+        for metric in inputMetrics(plan) {
             rows.append([metric.label + " (ms)"] + columns.map { TextReport.fixed(time(metric, $0.metrics)) })
         }
         let violations = columns.map(\.metrics.dependencyViolations)
@@ -339,6 +416,12 @@ extension JSONWriter {
         raw(",\n  "); key("reachesBound"); bool(plan.metrics.timeToFirstFrame <= plan.firstFrameBound)
         raw(",\n  "); key("marginMs"); millis(plan.margin)
         raw(", "); key("fragile"); bool(plan.fragile)
+        raw(", "); key("minMarginMs"); millis(c.minMargin)
+        raw(", "); key("margins"); raw("{ ")
+        key("baseline"); millis(plan.baseline.margin)
+        raw(", "); key("plan"); millis(plan.metrics.margin)
+        if let other = plan.withoutAnchors { raw(", "); key("withoutAnchors"); millis(other.metrics.margin) }
+        raw(", "); key("bestBuiltIn"); millis(plan.bestStrategyMetrics.margin); raw(" }")
         raw(",\n  "); key("dagFloorMs")
         if let floor = plan.dagFloor { millis(floor) } else { raw("null") }
         raw(",\n  "); key("reachesFloor"); bool(plan.metrics.timeToFirstFrame <= plan.dagFloor ?? plan.firstFrameBound)
@@ -351,6 +434,7 @@ extension JSONWriter {
             raw(", "); key("to"); raw(change.to)
             gains(change.gain, change.readyGain, change.fullDisplayGain, change.launchGain)
             raw(", "); key("blockedMs"); millis(change.blocked)
+            costs(AdviseReport.effects(change), plan)
             raw(" }")
         }
         raw(plan.changes.isEmpty ? "]" : "\n  ]")
@@ -361,6 +445,8 @@ extension JSONWriter {
             raw(", "); key("mechanism"); string(AdviseMechanism.text(group.key, AdviseMechanism.platform(plan)))
             raw(", "); key("count"); integer(group.changes.count)
             gains(group.gain, group.readyGain, group.fullDisplayGain, group.launchGain)
+            raw(", "); key("blockedMs"); millis(group.blocked)
+            costs(AdviseReport.effects(group), plan)
             raw(" }")
         }
         raw(plan.groups.isEmpty ? "]" : "\n  ]")
@@ -398,6 +484,17 @@ extension JSONWriter {
         }
         raw(",\n  "); key("evaluations"); integer(plan.evaluations)
         raw("\n}\n")
+    }
+
+    /// A change's or a group's other effects: on the time to first frame, max input delay, input
+    /// latency and the margin to the vsync, and whether it moves the first frame by a whole frame
+    /// while moving its work by less than one (`belowFrame`).
+    private mutating func costs(_ e: AdviseReport.Effects, _ plan: AdvicePlan) {
+        raw(", "); key("firstFrameGainMs"); millis(e.firstFrame)
+        raw(", "); key("inputDelayGainMs"); millis(e.inputDelay)
+        raw(", "); key("inputLatencyGainMs"); millis(e.inputLatency)
+        raw(", "); key("marginGainMs"); millis(e.margin)
+        raw(", "); key("belowFrame"); bool(e.firstFrame != 0 && abs(e.ready) < plan.written.device.frameInterval)
     }
 
     /// A change's or a group's effects: `"gainMs": …, "readyGainMs": …, …`.

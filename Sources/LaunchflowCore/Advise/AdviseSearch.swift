@@ -424,7 +424,7 @@ struct AdviseSearch {
         var notes: [String] = []
         let uncertainty = keepGainAtP90(&best, constructed: constructed, notes: &notes)
         notes += lateNotes(best.settings)
-        let margin = best.metrics.timeToFirstFrame - best.metrics.firstFrameReady
+        let margin = best.metrics.margin
         if best.metrics.timeToFirstFrame < baseline.timeToFirstFrame && margin < configuration.minMargin {
             let at = formatMillis(best.metrics.timeToFirstFrame)
             notes.append(
@@ -597,6 +597,10 @@ struct AdviseSearch {
             changes[k].fullDisplayGain = m.timeToFullDisplay - planMetrics.timeToFullDisplay
             changes[k].launchGain = m.launchComplete - planMetrics.launchComplete
             changes[k].blocked = planMetrics.mainThreadBlocked - m.mainThreadBlocked
+            changes[k].firstFrameGain = m.timeToFirstFrame - planMetrics.timeToFirstFrame
+            changes[k].inputDelayGain = m.maxInputDelay - planMetrics.maxInputDelay
+            changes[k].inputLatencyGain = m.inputLatencyMax - planMetrics.inputLatencyMax
+            changes[k].marginGain = planMetrics.margin - m.margin
         }
         let groups = groupKeys.enumerated().map { g, key in
             let m = reverted[changes.count + g].metrics
@@ -604,7 +608,12 @@ struct AdviseSearch {
                 key: key, changes: changes.indices.filter { changes[$0].key == key },
                 gain: objective.value(m) - planValue, readyGain: m.firstFrameReady - planMetrics.firstFrameReady,
                 fullDisplayGain: m.timeToFullDisplay - planMetrics.timeToFullDisplay,
-                launchGain: m.launchComplete - planMetrics.launchComplete)
+                launchGain: m.launchComplete - planMetrics.launchComplete,
+                blocked: planMetrics.mainThreadBlocked - m.mainThreadBlocked,
+                firstFrameGain: m.timeToFirstFrame - planMetrics.timeToFirstFrame,
+                inputDelayGain: m.maxInputDelay - planMetrics.maxInputDelay,
+                inputLatencyGain: m.inputLatencyMax - planMetrics.inputLatencyMax,
+                marginGain: planMetrics.margin - m.margin)
         }
         return (changes, groups)
     }

@@ -257,7 +257,8 @@ extension ReportPage {
                 out += "<td class=\"\(p)id\">\(ReportText.html(written.tasks[change.task].id))</td>"
                 out += "<td>\(change.key.rawValue)</td><td>\(ReportText.html(Self.plain(change.from)))</td>"
                 out += "<td>\(ReportText.html(Self.plain(change.to)))</td>"
-                out += "<td>\(ReportText.html(AdviseReport.gainText(change.gain) + AdviseReport.secondaryText(change)))"
+                out +=
+                    "<td>\(ReportText.html(AdviseReport.gainText(change.gain) + AdviseReport.secondaryText(change, plan)))"
                 out += "</td></tr>\n"
             }
             out += "</tbody>\n</table>\n"
