@@ -181,7 +181,8 @@ extension RenderTests {
             report.advice = ReportAdvice(plan)
             let html = try Self.page(report)
 
-            for metric in AdviseReport.tableMetrics {
+            #expect(html.contains("<tr data-metric=\"margin\"><th scope=\"row\">margin to the vsync (ms)</th>"))
+            for metric in AdviseReport.tableMetrics + [.maxInputDelayMs] {
                 let cells = try Self.cells(html, metric: metric, in: "advice")
                 #expect(cells.count == 3)
                 #expect(cells[0] == TextReport.valueText(metric, plan.baseline))

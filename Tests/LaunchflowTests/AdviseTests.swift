@@ -46,17 +46,20 @@ struct AdviseTests {
         #expect(plan.metrics.timeToFirstFrame == 5_000)
         // sdk, held until 5, runs 5–25.
         #expect(plan.metrics.launchComplete == 25_000)
-        // Taken out again, sdk runs 0–20 and home 20–25 (launch complete 25 either way).
+        // Taken out again, sdk runs 0–20 and home 20–25 (launch complete 25 either way). With the
+        // plan sdk's 20 ms make the iteration after the first frame's: max input delay 0 → 20 ms.
+        #expect(plan.baseline.maxInputDelay == 0 && plan.metrics.maxInputDelay == 20_000)
         #expect(
             plan.changes == [
                 AdviseChange(
                     task: 0, key: .after, from: "null", to: "\"firstFrame\"", gain: 20_000, readyGain: 20_000,
-                    fullDisplayGain: 20_000, launchGain: 0)
+                    fullDisplayGain: 20_000, launchGain: 0, firstFrameGain: 20_000, inputDelayGain: -20_000)
             ])
         #expect(
             plan.groups == [
                 AdviseChangeGroup(
-                    key: .after, changes: [0], gain: 20_000, readyGain: 20_000, fullDisplayGain: 20_000, launchGain: 0)
+                    key: .after, changes: [0], gain: 20_000, readyGain: 20_000, fullDisplayGain: 20_000, launchGain: 0,
+                    firstFrameGain: 20_000, inputDelayGain: -20_000)
             ])
     }
 

@@ -155,8 +155,7 @@ public enum AdviseReport {
                     return
                         (c.to == "true"
                         ? "make \(tasks[c.task].id) an anchor" : "\(tasks[c.task].id) no longer an anchor")
-                        + ": \(gainText(c.gain))\(secondaryText(c, plan))"
-                        + (why.isEmpty ? "" : " (" + why.joined(separator: "; ") + ")")
+                        + ": \(gainText(c.gain))" + merged(secondaryText(c, plan), why)
                 }
                 lines.append(
                     (
@@ -168,6 +167,13 @@ public enum AdviseReport {
             lines[lines.count - 1].1.insert(how, at: 0)
         }
         return lines
+    }
+
+    /// `" (launch complete +2 ms; blocks the main thread 2 ms)"`: the effects and the reasons in one bracket.
+    static func merged(_ effects: String, _ why: [String]) -> String {
+        guard !why.isEmpty else { return effects }
+        let reasons = why.joined(separator: "; ")
+        return effects.isEmpty ? " (" + reasons + ")" : String(effects.dropLast()) + "; " + reasons + ")"
     }
 
     static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }

@@ -252,7 +252,7 @@ public enum TextReport {
     }
 
     /// Microseconds as milliseconds with exactly three decimals, for aligned columns.
-    static func fixed(_ micros: Micros) -> String {
+    public static func fixed(_ micros: Micros) -> String {
         let text = formatMillis(micros)
         guard let dot = text.firstIndex(of: ".") else { return text + ".000" }
         let decimals = text.distance(from: dot, to: text.endIndex) - 1

@@ -215,7 +215,7 @@ extension ReportPage {
         // As advise prints them: as written, the plan (against as written), the plan without anchors, the best built-in.
         let columns = AdviseReport.columns(plan)
         out += columns.map { "<th>\(ReportText.html($0.title))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
-        for metric in AdviseReport.tableMetrics {
+        for metric in AdviseReport.tableMetrics + AdviseReport.inputMetrics(plan) {
             out += "<tr data-metric=\"\(metric.rawValue)\"><th scope=\"row\">\(metric.label) (ms)</th>"
             for (k, column) in columns.enumerated() {
                 let cell =
@@ -224,6 +224,11 @@ extension ReportPage {
                 out += "<td>\(cell)</td>"
             }
             out += "</tr>\n"
+            if metric == .firstFrameReadyMs {
+                // The vsync the first frame is presented at minus its ready time (AdviseReport's row).
+                out += "<tr data-metric=\"margin\"><th scope=\"row\">margin to the vsync (ms)</th>"
+                out += columns.map { "<td>\(TextReport.fixed($0.metrics.margin))</td>" }.joined() + "</tr>\n"
+            }
         }
         out += "</tbody>\n</table>\n"
         let gap = plan.metrics.timeToFirstFrame - plan.firstFrameBound
