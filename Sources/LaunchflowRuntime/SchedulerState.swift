@@ -579,9 +579,13 @@ struct SchedulerState {
 
     /// Off the main thread: the last task is done there, and the main
     /// thread may be asleep with no iteration to come, so the launch is
-    /// complete now. (On the main thread the iteration's commit completes it.)
+    /// complete now — unless the main thread's iteration ran work and its
+    /// commit has not ended yet (a latency shorter than the commit): that
+    /// commit is part of the launch (launch complete waits for it, §4), and
+    /// its end completes it. (On the main thread the iteration's commit
+    /// completes it.)
     mutating func finishIfDone() {
-        guard notDone == 0 && launchReturned && !finished else { return }
+        guard notDone == 0 && launchReturned && !finished && !iterationRanWork else { return }
         finished = true
         effects.append(.complete)
     }

@@ -364,3 +364,29 @@ extension RealRunTests {
         _ = try Self.expectFollows(dispatch, .dag, label: "§3.11 dispatch")
     }
 }
+
+/// The last task's latency ends during its iteration's commit (off the main thread): the launch is
+/// complete only once that commit has ended, so the record has it (it once completed without it, and
+/// replay's metrics of that record trapped on the missing commit).
+extension RealRunTests {
+    @Test func aLatencyEndingDuringTheLastCommitWaitsForIt() throws {
+        // t: main thread, 20 ms, then a 5 ms latency; the commit costs 40 ms, so the completion comes
+        // 35 ms before the commit ends — far from any tie.
+        let scenario = try ScenarioLoader.decode(
+            Array(
+                #"""
+                { "name": "late commit", "device": { "cores": 2, "refreshRate": 60, "commitCost": 40 },
+                  "tasks": [ { "id": "t", "cost": 20, "mainThreadOnly": true, "latency": 5, "firstFrame": true } ] }
+                """#.utf8), file: "late-commit.json")
+        for strategy in Strategy.allCases {
+            let (real, output) = try RealRun.of(scenario, strategy: strategy, ["--workers", "1"])
+            let run = try #require(real, "\(strategy): \(output.stderr)").run
+            let task = try #require(run.tasks.first)
+            #expect(
+                run.commits.count > task.iteration,
+                "\(strategy): \(run.commits.count) commits, iteration \(task.iteration)")
+            // The commit ends after the latency did.
+            #expect(run.commits.last.map { $0.end > task.done } == true, "\(strategy)")
+        }
+    }
+}

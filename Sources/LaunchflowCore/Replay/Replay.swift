@@ -70,6 +70,14 @@ extension Replay {
             }
             let launch = TimeSpan(
                 start: try int(window[0], "didFinishLaunching"), end: try int(window[1], "didFinishLaunching"))
+            // Every main-thread task's iteration has its commit (metrics read them): a record without is the
+            // host's defect, said, not a trap.
+            for (i, run) in runs.enumerated() where run.thread == 0 && Int(run.iteration) >= commits.count {
+                throw ReplayError(
+                    message:
+                        "the host's record has no commit for run-loop iteration \(run.iteration) (task '\(scenario.tasks[i].id)' ran in it; \(commits.count) commits recorded)"
+                )
+            }
             var problems: [String] = []
             if case .array(let items)? = root["problems"] {
                 problems = items.compactMap { $0["message"]?.string }
