@@ -159,20 +159,17 @@ enum AdviseCommand {
     static func constraints(_ args: ParsedArguments, _ spec: CommandSpec, into configuration: inout AdviseConfiguration)
         throws(CLIError)
     {
-        if let text = args.value("max-blocked") {
+        /// A value of ms ≥ 0 given to `option`, in µs; `example` in the error.
+        func milliseconds(_ option: String, example: Int) throws(CLIError) -> Micros? {
+            guard let text = args.value(option) else { return nil }
             guard let ms = Double(text), ms.isFinite, ms >= 0, ms <= 3_600_000 else {
                 throw CLIError.usage(
-                    spec, "invalid value '\(text)' for '--max-blocked': expected a number of ms ≥ 0, such as 5")
+                    spec, "invalid value '\(text)' for '--\(option)': expected a number of ms ≥ 0, such as \(example)")
             }
-            configuration.maxBlocked = microseconds(fromMilliseconds: ms)
+            return microseconds(fromMilliseconds: ms)
         }
-        if let text = args.value("min-margin") {
-            guard let ms = Double(text), ms.isFinite, ms >= 0, ms <= 3_600_000 else {
-                throw CLIError.usage(
-                    spec, "invalid value '\(text)' for '--min-margin': expected a number of ms ≥ 0, such as 1")
-            }
-            configuration.minMargin = microseconds(fromMilliseconds: ms)
-        }
+        if let limit = try milliseconds("max-blocked", example: 5) { configuration.maxBlocked = limit }
+        if let margin = try milliseconds("min-margin", example: 1) { configuration.minMargin = margin }
         for text in args.all("max-regression") {
             for item in list(text) { configuration.maxRegressions.append(try regression(item)) }
         }
