@@ -196,8 +196,12 @@ final class Scheduler: Sendable {
             case .startOnWorker(let worker, let task):
                 pool.post(to: worker) { [self] in runOnWorker(task, worker: worker) }
             case .postToMain(let tasks):
-                for task in tasks {
-                    DispatchQueue.main.async { [self] in MainActor.assumeIsolated { runOnMain(task) } }
+                // One block for the hand-overs of one instant, run in their order: as separate blocks, the
+                // first wakes the main thread, which may take this thread's CPU and start the drain before
+                // the others are enqueued, putting them in the next iteration (libdispatch drains what was
+                // queued when the drain began) — an iteration the model does not have.
+                DispatchQueue.main.async { [self] in
+                    MainActor.assumeIsolated { for task in tasks { runOnMain(task) } }
                 }
             case .releaseAfter(let task, let delay):
                 timers.asyncAfter(deadline: .now() + .microseconds(delay)) { [self] in
