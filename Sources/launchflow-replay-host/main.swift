@@ -207,6 +207,8 @@ func json(_ record: LaunchRecord, ids: [String], setUp: Micros) -> Data {
         "problems": record.problems.map { ["kind": $0.kind.rawValue, "task": ids[$0.task], "message": $0.message] },
         "warnings": record.warnings.map(\.description),
         "setUp": setUp,
+        // The process's nice value as it ran (−15 with --boost as root; 0 otherwise).
+        "nice": Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)),
     ]
     return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
 }

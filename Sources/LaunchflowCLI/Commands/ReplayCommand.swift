@@ -99,7 +99,7 @@ enum ReplayCommand {
                 let trace = (out ?? folder).appendingPathComponent("\(strategy.rawValue)-\(k + 1).trace.json")
                 var arguments = [
                     path, "--strategy", strategy.rawValue, "--record", record.path, "--trace", trace.path,
-                    "--workers", String(workers),
+                    "--workers", String(workers), "--boost",
                 ]
                 if let limit = options.maxConcurrent { arguments += ["--max-concurrent", String(limit)] }
                 if let mode = options.idleMode { arguments += ["--idle-mode", mode.rawValue] }
@@ -126,7 +126,7 @@ enum ReplayCommand {
                 }
             }
             let simulated = SimulationResult(simulatedScenario, strategy: strategy, options: options)
-            comparisons.append(Replay.Comparison(simulated: simulated, runs: measured))
+            comparisons.append(Replay.Comparison(simulated: simulated, runs: measured, options: options))
             if let out {
                 // calibrate's overlay Gantt of the first run: measured outlines behind the simulated bars.
                 let trace = out.appendingPathComponent("\(strategy.rawValue)-1.trace.json").path
@@ -141,7 +141,15 @@ enum ReplayCommand {
             }
         }
         let otherLoad = load.otherProcesses()
+        let steal = load.steal()
         var warnings: [String] = []
+        let nices = comparisons.flatMap { $0.runs.compactMap(\.nice) }
+        let raised = !nices.isEmpty && nices.allSatisfy { $0 < 0 }
+        if !raised {
+            warnings.append(
+                "the runs could not raise their priority (nice −15 needs root or CAP_SYS_NICE): other processes took turns on the CPUs with them, so the real times may be later than the launch alone"
+            )
+        }
         let cpus = ProcessInfo.processInfo.activeProcessorCount
         if workers + 1 > cpus {
             warnings.append(
@@ -155,7 +163,7 @@ enum ReplayCommand {
         }
         let report = ReplayReport(
             scenario: simulatedScenario, path: path, comparisons: comparisons, runs: runs, workers: workers, cpus: cpus,
-            otherLoad: otherLoad, warnings: warnings)
+            otherLoad: otherLoad, steal: steal, raisedPriority: raised, warnings: warnings)
         switch args.value("format") ?? "text" {
         case "json": streams.write(Array(report.json().utf8))
         case "markdown": streams.writeText(report.markdown())
@@ -204,31 +212,43 @@ enum ReplayCommand {
 /// the CPU time /proc/stat counts, less the time of replay's own children.
 struct LoadMeter {
     let start = DispatchTime.now().uptimeNanoseconds
-    let busy = LoadMeter.busyJiffies()
+    let busy = LoadMeter.jiffies()
     let children = LoadMeter.childrenMicros()
 
-    /// The fraction (0…1) of all CPUs' time other processes used; 0 where /proc/stat is missing.
+    /// The fraction (0…1) of all CPUs' time other processes used (a hypervisor's steal included); 0 where
+    /// /proc/stat is missing.
     func otherProcesses() -> Double {
-        guard let before = busy, let after = LoadMeter.busyJiffies() else { return 0 }
+        guard let before = busy, let after = LoadMeter.jiffies(), let span = span() else { return 0 }
+        let ours = Double(LoadMeter.childrenMicros() - children) / 1e6
+        return min(1, max(0, (Double(after.busy - before.busy) / span.ticks - ours) / span.cpuSeconds))
+    }
+
+    /// The fraction (0…1) of all CPUs' time the hypervisor took (/proc/stat's steal): on a virtual machine,
+    /// time a thread was runnable, and counted as running, but no CPU ran it.
+    func steal() -> Double {
+        guard let before = busy, let after = LoadMeter.jiffies(), let span = span() else { return 0 }
+        return min(1, max(0, Double(after.steal - before.steal) / span.ticks / span.cpuSeconds))
+    }
+
+    private func span() -> (ticks: Double, cpuSeconds: Double)? {
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let cpus = Double(ProcessInfo.processInfo.activeProcessorCount)
-        guard wall > 0, ticks > 0 else { return 0 }
-        let total = Double(after - before) / ticks
-        let ours = Double(LoadMeter.childrenMicros() - children) / 1e6
-        return min(1, max(0, (total - ours) / (wall * cpus)))
+        guard wall > 0, ticks > 0 else { return nil }
+        return (ticks, wall * cpus)
     }
 
-    static func busyJiffies() -> Int? {
+    static func jiffies() -> (busy: Int, steal: Int)? {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
             let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
         else { return nil }
         let fields = line.split(separator: " ").dropFirst().compactMap { Int($0) }
         guard fields.count >= 4 else { return nil }
         // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-        return fields.enumerated().filter { $0.offset != 3 && $0.offset != 4 && $0.offset < 8 }.reduce(0) {
+        let busy = fields.enumerated().filter { $0.offset != 3 && $0.offset != 4 && $0.offset < 8 }.reduce(0) {
             $0 + $1.element
         }
+        return (busy, fields.count > 7 ? fields[7] : 0)
     }
 
     static func childrenMicros() -> Int {

@@ -13,6 +13,8 @@ extension Replay {
         /// The runtime's set-up (`Launch.init`: the graph and plan resolved, the workers started), µs: the
         /// host does it before the pre-main spin, which is shortened by it (0 in an older host's record).
         public var setUp: Micros
+        /// The host's nice value during the run (nil in an older host's record): replay asks for −15.
+        public var nice: Int?
 
         /// Reads the host's record of a run of `scenario` under `strategy`.
         ///
@@ -92,6 +94,7 @@ extension Replay {
             self.outcomes = outcomes
             self.problems = problems
             setUp = root["setUp"] == nil ? 0 : try int(root["setUp"], "setUp")
+            nice = root["nice"] == nil ? nil : Int(try int(root["nice"], "nice"))
         }
     }
 
@@ -119,8 +122,18 @@ extension Replay {
         public var tasks: [TaskError]
         /// The tasks whose end is furthest from the model's, worst first (at most 5).
         public var divergent: [TaskError]
+        /// Each metric of `rows` simulated again per run with the time each body really took as its cost
+        /// (and the run's own t0), median over the runs: the model's rules given the real durations.
+        /// `measured − resimulated` is the schedule's error (hand-off, wake-ups, an order flipped);
+        /// `resimulated − simulated` is the bodies' stretch (CPU time taken from them by other threads,
+        /// other processes or a hypervisor, which the model does not know of).
+        public var resimulated: [Double]
+        /// How much longer the bodies ran than simulated, summed over the tasks (µs, median over the runs),
+        /// and the simulated bodies' total it is a share of.
+        public var bodyStretch: Micros
+        public var bodyTime: Micros
 
-        public init(simulated: SimulationResult, runs: [Run]) {
+        public init(simulated: SimulationResult, runs: [Run], options: SimulationOptions = .init()) {
             strategy = simulated.schedule.strategy
             self.simulated = simulated
             self.runs = runs
@@ -146,12 +159,43 @@ extension Replay {
                         runs: runs.count))
             }
             self.tasks = tasks
+            let again = runs.map {
+                Replay.resimulate(model.scenario, run: $0, strategy: model.strategy, options: options)
+            }
+            resimulated = Replay.metrics.map { metric in median(again.map { $0.value(metric) }) }
+            let ran = model.tasks.indices.filter { model.tasks[$0].thread >= 0 }
+            bodyTime = ran.reduce(0) { $0 + model.tasks[$1].end - model.tasks[$1].start }
+            bodyStretch = medianMicros(
+                runs.map { run in
+                    ran.reduce(0) { total, i in
+                        total + (run.schedule.tasks[i].end - run.schedule.tasks[i].start)
+                            - (model.tasks[i].end - model.tasks[i].start)
+                    }
+                })
             divergent = Array(
                 tasks.filter { abs($0.endError) > 0 }.sorted {
                     (abs($0.endError), $1.index) > (abs($1.endError), $0.index)
                 }
                 .prefix(5))
         }
+    }
+
+    /// `scenario` simulated with the durations `run`'s bodies took as the costs (a task that did not run
+    /// keeps its cost), its pre-main scaled to the run's t0, and no `device.cpus`: the durations already
+    /// hold any sharing of the CPUs.
+    static func resimulate(_ scenario: Scenario, run: Run, strategy: Strategy, options: SimulationOptions)
+        -> Metrics
+    {
+        var again = scenario
+        for (i, task) in run.schedule.tasks.enumerated() where task.thread >= 0 {
+            again.tasks[i].cost = max(0, task.end - task.start)
+        }
+        again.device.cpus = nil
+        let t0 = run.schedule.t0
+        again.preMain =
+            scenario.preMain.isEmpty
+            ? (t0 > 0 ? [PreMainPhase(name: "set-up", cost: t0)] : []) : scenario.preMain.scaled(to: t0)
+        return SimulationResult(again, strategy: strategy, options: options).metrics
     }
 
     /// One task's error across the runs.

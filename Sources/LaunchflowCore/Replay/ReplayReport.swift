@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `launchflow replay` prints: per strategy, the metrics simulated and
 /// measured, how many tasks ran where the model put them, and the tasks that
 /// diverge most and why.
@@ -10,12 +12,18 @@ public struct ReplayReport: Sendable {
     public var cpus: Int
     /// The fraction of the CPUs other processes used during the runs.
     public var otherLoad: Double
+    /// The part of `otherLoad` a hypervisor took (steal time).
+    public var steal: Double
+    /// The runs were at nice −15, ahead of other processes (as a launching app runs ahead of background work).
+    public var raisedPriority: Bool
     public var warnings: [String]
 
     public init(
         scenario: Scenario, path: String, comparisons: [Replay.Comparison], runs: Int, workers: Int, cpus: Int,
-        otherLoad: Double, warnings: [String]
+        otherLoad: Double, steal: Double = 0, raisedPriority: Bool = false, warnings: [String]
     ) {
+        self.steal = steal
+        self.raisedPriority = raisedPriority
         self.scenario = scenario
         self.path = path
         self.comparisons = comparisons
@@ -41,8 +49,10 @@ public struct ReplayReport: Sendable {
 
     private var heading: String {
         "Replay of \(scenario.name) (\(path)): \(runs) real run\(runs == 1 ? "" : "s") per strategy on LaunchflowRuntime, "
-            + "\(workers) worker\(workers == 1 ? "" : "s") + main = \(workers + 1) threads on \(cpus) CPUs, "
+            + "\(workers) worker\(workers == 1 ? "" : "s") + main = \(workers + 1) threads on \(cpus) CPUs"
+            + (raisedPriority ? " at nice −15" : "") + ", "
             + "other processes \(Int((otherLoad * 100).rounded()))% of the CPUs"
+            + (steal >= 0.005 ? " (the hypervisor's steal \(Int((steal * 100).rounded()))%)" : "")
             + (scenario.device.cpus.map { "; simulated with device.cpus \($0)" } ?? "")
     }
 
@@ -76,6 +86,26 @@ public struct ReplayReport: Sendable {
             + "\(iterations) of \(main.count) main-thread tasks in the model's run-loop iteration"
     }
 
+    /// The error split in two: the bodies' stretch, and the schedule's error given the real durations.
+    private func decomposition(_ comparison: Replay.Comparison) -> String {
+        func row(_ metric: Metric) -> (simulated: Double, measured: Double, again: Double)? {
+            guard let k = comparison.rows.firstIndex(where: { $0.metric == metric }) else { return nil }
+            return (comparison.rows[k].simulated, comparison.rows[k].measured, comparison.resimulated[k])
+        }
+        func micros(_ ms: Double) -> Micros { Micros((ms * 1000).rounded()) }
+        let share = comparison.bodyTime > 0 ? Double(comparison.bodyStretch) / Double(comparison.bodyTime) * 100 : 0
+        var line =
+            "the task bodies ran \(Self.signed(comparison.bodyStretch)) ms in all against the simulation ("
+            + "\(share >= 0 ? "+" : "")\(String(format: "%.1f", share))%: CPU time taken from them by other threads, other processes or a hypervisor)"
+        if let ready = row(.firstFrameReadyMs), let complete = row(.launchCompleteMs) {
+            line +=
+                "; simulated again with the durations they took, the schedule's own error is "
+                + "\(Self.signed(micros(ready.measured - ready.again))) ms on first frame before vsync and "
+                + "\(Self.signed(micros(complete.measured - complete.again))) ms on launch complete"
+        }
+        return line
+    }
+
     public func text() -> String {
         var out = heading + "\n" + setUpLine + "\n"
         for warning in warnings { out += "warning: \(warning)\n" }
@@ -89,6 +119,7 @@ public struct ReplayReport: Sendable {
             }
             out += table(["metric", "simulated", "measured", "error"], rows)
             out += placement(comparison) + "\n"
+            out += decomposition(comparison) + "\n"
             if !comparison.divergent.isEmpty {
                 out += "most divergent (median over the runs, measured − simulated):\n"
                 for task in comparison.divergent {
@@ -113,6 +144,8 @@ public struct ReplayReport: Sendable {
                     "| \(Self.label(row.metric)) | \(Self.value(row.metric, row.simulated)) | \(Self.value(row.metric, row.measured)) | \(Self.error(row.metric, row.simulated, row.measured)) |\n"
             }
             out += "\n\(placement(comparison)).\n"
+            let split = decomposition(comparison)
+            out += "\n\(split.prefix(1).uppercased() + split.dropFirst()).\n"
             if !comparison.divergent.isEmpty {
                 out += "\n| task | end error (ms) | start error (ms) | why |\n|---|---:|---:|---|\n"
                 for task in comparison.divergent {
@@ -132,6 +165,8 @@ public struct ReplayReport: Sendable {
         w.raw(",\n  "); w.key("workers"); w.integer(workers)
         w.raw(",\n  "); w.key("cpus"); w.integer(cpus)
         w.raw(",\n  "); w.key("otherProcessesLoad"); w.double((otherLoad * 1000).rounded() / 1000)
+        w.raw(",\n  "); w.key("stealLoad"); w.double((steal * 1000).rounded() / 1000)
+        w.raw(",\n  "); w.key("raisedPriority"); w.raw(raisedPriority ? "true" : "false")
         w.raw(",\n  "); w.key("setUpMs"); w.millis(setUp)
         w.raw(",\n  "); w.key("warnings"); w.raw("[")
         for (k, warning) in warnings.enumerated() {
@@ -151,7 +186,14 @@ public struct ReplayReport: Sendable {
                 if j > 0 { w.raw(", ") }
                 w.key(row.metric.rawValue); w.double(row.measured)
             }
-            w.raw("},\n     "); w.key("tasks"); w.raw("[")
+            w.raw("}, "); w.key("resimulated"); w.raw("{")
+            for (j, row) in comparison.rows.enumerated() {
+                if j > 0 { w.raw(", ") }
+                w.key(row.metric.rawValue); w.double(comparison.resimulated[j])
+            }
+            w.raw("}, "); w.key("bodyStretchMs"); w.millis(comparison.bodyStretch)
+            w.raw(", "); w.key("bodyTimeMs"); w.millis(comparison.bodyTime)
+            w.raw(",\n     "); w.key("tasks"); w.raw("[")
             for (j, task) in comparison.tasks.enumerated() {
                 w.raw(j == 0 ? "\n      {" : ",\n      {"); w.key("id"); w.string(task.id)
                 w.raw(", "); w.key("startErrorMs"); w.millis(task.startError)
