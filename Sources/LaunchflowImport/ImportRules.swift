@@ -18,11 +18,14 @@ public struct ImportOptions: Sendable {
     public var map: NameMap?
     /// `--cost`: what a task costs, its slices' wall time or the time their thread ran.
     public var cost: ImportCost
+    /// `--cpus N`: the device's CPUs (`device.cpus`), where the trace records none or another count.
+    public var cpus: Int?
 
     public init(
         format: ImportFormat? = nil, match: String? = nil, premain: String? = nil, mainThread: String? = nil,
-        process: String? = nil, map: NameMap? = nil, cost: ImportCost = .wall
+        process: String? = nil, map: NameMap? = nil, cost: ImportCost = .wall, cpus: Int? = nil
     ) {
+        self.cpus = cpus
         self.format = format
         self.match = match
         self.premain = premain

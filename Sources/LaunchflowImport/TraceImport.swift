@@ -94,7 +94,22 @@ public enum TraceImport {
         if !payloads.isEmpty, let run = metricKitRun(payloads, rules: rules, log: &log) { runs.append(run) }
         guard !log.hasErrors else { throw ImportError(log) }
 
-        let merged = MergedImport(runs, log: &log)
+        var merged = MergedImport(runs, log: &log)
+        if let cpus = request.options.cpus {
+            if let recorded = merged.cpus, recorded.count != cpus {
+                log.note(
+                    runs[0].file,
+                    "the trace records \(recorded.count) CPUs (\(recorded.source)); device.cpus is \(cpus), as --cpus says"
+                )
+            }
+            merged.cpus = (cpus, "--cpus")
+        }
+        if let cpus = merged.cpus, let cores = merged.cores, cores > cpus.count, request.options.cost == .wall {
+            log.note(
+                runs[0].file,
+                "device.cpus \(cpus.count) for \(cores) threads: the costs are the slices' wall times, which hold any time their threads waited for a CPU, and the model shares the CPUs again on top (docs/model.md §3.10); where the trace has thread states, --cost running gives the time on a CPU"
+            )
+        }
         if let target {
             return try target.refresh(with: merged, log: log)
         }

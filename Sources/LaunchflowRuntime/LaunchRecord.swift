@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one launch did: for every task its thread, run-loop iteration,
 /// ready, start, end and done times (µs from the launch clock's origin), its
 /// outcome; the commits; the time `didFinishLaunching` blocked the main
@@ -85,8 +87,11 @@ public struct LaunchRecord: Sendable {
 
     /// launchflow's own trace format (Chrome trace JSON with launchflow's
     /// metadata): `launchflow import` reads it back to the same tasks,
-    /// threads and dependencies.
-    public func traceJSON() -> [UInt8] { TraceExport.json(schedule, metrics: nil) }
+    /// threads and dependencies, and `device.cpus` from the CPUs of the
+    /// device it ran on (`metadata.num-cpus`).
+    public func traceJSON() -> [UInt8] {
+        TraceExport.json(schedule, metrics: nil, cpus: ProcessInfo.processInfo.activeProcessorCount)
+    }
 
     /// The declared graph, dependencies included, with the measured costs and
     /// latencies: a scenario nobody had to write (`launchflow simulate` reads it).

@@ -161,6 +161,17 @@ struct CLITests {
             ["import", "scenarios/modules.jsn"],
             "error: scenarios/modules.jsn: no such file; did you mean 'scenarios/modules.json'?"
         ),
+        (
+            ["import", "Tests/LaunchflowTests/Fixtures/import/chrome-app-launch.json", "--cpus", "0"],
+            "error: invalid value '0' for '--cpus'"
+        ),
+        (
+            [
+                "import", "Tests/LaunchflowTests/Fixtures/import/chrome-app-launch.json", "--cpus", "2", "--into",
+                "scenarios/article.json",
+            ],
+            "error: --cpus sets the imported scenario's device, and --into keeps the target's"
+        ),
         (["validate", "scenarios"], "error: scenarios: is a directory, expected a scenario file (.json)"),
         (
             ["validate", "scenario/article.json"],

@@ -170,4 +170,53 @@ struct ImportCPUsTests {
         #expect(try ScenarioLoader.decode(agree.scenario, file: "x").device.cpus == 8)
         #expect(agree.summary.contains("device.cpus 8 (metadata.num-cpus of each trace)"), "\(agree.summary)")
     }
+
+    // MARK: --cpus, and launchflow's own traces
+
+    /// `--cpus N` sets device.cpus where the trace records none, and wins (with a note) over a record.
+    @Test func cpusOptionSetsDeviceCpusAndNotesARecordItOverrides() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bare = try Self.write("{\"traceEvents\": \(Self.chromeEvents)}", "bare.json", in: folder)
+        let given = try TraceImport.run(ImportRequest(traces: [bare], options: ImportOptions(cpus: 3)))
+        #expect(try ScenarioLoader.decode(given.scenario, file: "x").device.cpus == 3)
+        #expect(given.summary.contains("device.cpus 3 (--cpus)"), "\(given.summary)")
+        #expect(!given.log.diagnostics.contains { $0.message.contains("records") })
+        let recorded = try Self.write(
+            "{\"traceEvents\": \(Self.chromeEvents), \"metadata\": {\"num-cpus\": 8}}", "eight.json", in: folder)
+        let over = try TraceImport.run(ImportRequest(traces: [recorded], options: ImportOptions(cpus: 1)))
+        #expect(try ScenarioLoader.decode(over.scenario, file: "x").device.cpus == 1)
+        #expect(
+            over.log.diagnostics.contains {
+                $0.severity == .note
+                    && $0.message.contains("the trace records 8 CPUs (metadata.num-cpus of ")
+                    && $0.message.hasSuffix("); device.cpus is 1, as --cpus says")
+            }, "\(over.log.diagnostics)")
+        // 2 threads on 1 CPU with wall costs: the note that the costs already hold the waiting.
+        #expect(
+            over.log.diagnostics.contains {
+                $0.message.contains("device.cpus 1 for 2 threads: the costs are the slices' wall times")
+            }, "\(over.log.diagnostics)")
+        #expect(!given.log.diagnostics.contains { $0.message.contains("wall times") }, "3 CPUs for 2 threads")
+    }
+
+    /// simulate's trace states the scenario's device.cpus as metadata.num-cpus, and import reads it back.
+    @Test func launchflowTraceRoundTripsDeviceCpus() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var scenario = try ScenarioLoader.load(
+            path: repositoryRoot.appendingPathComponent("scenarios/article.json").path)
+        scenario.device.cpus = 3
+        let path = folder.path("article.trace.json")
+        try Data(TraceExport.json(SimulationResult(scenario, strategy: .dag))).write(to: URL(fileURLWithPath: path))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"metadata\": {\"num-cpus\": 3}"))
+        let back = try TraceImport.run(ImportRequest(traces: [path]))
+        #expect(try ScenarioLoader.decode(back.scenario, file: "x").device.cpus == 3)
+        #expect(back.summary.contains("device.cpus 3 (metadata.num-cpus of "), "\(back.summary)")
+        // Without device.cpus, no metadata: the trace is as before.
+        scenario.device.cpus = nil
+        let plain = String(decoding: TraceExport.json(SimulationResult(scenario, strategy: .dag)), as: UTF8.self)
+        #expect(!plain.contains("num-cpus"))
+    }
 }

@@ -56,6 +56,11 @@ enum ImportCommand {
                     "wall (the default): a task costs its slices' wall time;\nrunning: the time its thread was running on a CPU during\nthem (needs sched_switch: a Perfetto trace with ftrace\nsched events).",
                 choices: ImportCost.allCases.map(\.rawValue)),
             OptionSpec(
+                name: "cpus", value: "<n>",
+                help:
+                    "The device's CPUs (device.cpus, 1 … 1024), where the trace\nrecords none (Instruments exports) or another count."
+            ),
+            OptionSpec(
                 name: "premain", value: "<regex>",
                 help:
                     "Main-thread slices whose name the regex finds become\npre-main phases (dyld, +load, static initialisers)."
@@ -83,10 +88,16 @@ enum ImportCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
+        let cpus: Int? = args.value("cpus") == nil ? nil : try args.integer("cpus", spec, in: 1...1024, default: 1)
+        if cpus != nil, args.value("into") != nil {
+            throw CLIError.usage(
+                spec,
+                "--cpus sets the imported scenario's device, and --into keeps the target's: set cpus in the target")
+        }
         var options = ImportOptions(
             format: args.value("from").flatMap(ImportFormat.init(rawValue:)), match: args.value("match"),
             premain: args.value("premain"), mainThread: args.value("main-thread"), process: args.value("process"),
-            cost: args.value("cost").flatMap(ImportCost.init(rawValue:)) ?? .wall)
+            cost: args.value("cost").flatMap(ImportCost.init(rawValue:)) ?? .wall, cpus: cpus)
         if let map = args.value("map") {
             do {
                 options.map = try NameMap.load(path: map)

@@ -1,7 +1,8 @@
 /// `launchflow simulate --format trace`: one strategy's schedule as Chrome
 /// Trace Event JSON, which Perfetto UI, chrome://tracing and speedscope open.
 ///
-/// The object form `{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}`,
+/// The object form `{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}`
+/// (and `"metadata": {"num-cpus": N}` when the CPUs are known),
 /// one event per line. Timestamps (`ts`) and durations (`dur`) are integer
 /// microseconds from process start, exactly the simulator's clock.
 ///
@@ -41,8 +42,12 @@ public enum TraceExport {
     /// (the simulator's, of this schedule) add the milestones' instants and
     /// the metric values in `otherData`; a real run recorded by the runtime
     /// has none, and its trace imports back all the same.
-    public static func json(_ schedule: Schedule, metrics: Metrics?) -> [UInt8] {
-        var trace = TraceWriter(schedule, metrics: metrics)
+    ///
+    /// `cpus` is written as `metadata.num-cpus` (as Chrome's own traces state the machine's CPUs, which
+    /// `launchflow import` reads back to `device.cpus`): by default the scenario's `device.cpus`; a real
+    /// run recorded by the runtime gives the CPUs of the device it ran on.
+    public static func json(_ schedule: Schedule, metrics: Metrics?, cpus: Int? = nil) -> [UInt8] {
+        var trace = TraceWriter(schedule, metrics: metrics, cpus: cpus ?? schedule.scenario.device.cpus)
         trace.metadataEvents()
         trace.mainThread()
         trace.workers()
@@ -56,6 +61,7 @@ public enum TraceExport {
     /// The trace's events, one section after the other; `separate()` before each event.
     private struct TraceWriter {
         let metrics: Metrics?
+        let cpus: Int?
         let schedule: Schedule
         let scenario: Scenario
         let mainTid = TraceExport.tid(ofThread: 0)
@@ -63,8 +69,9 @@ public enum TraceExport {
         var w: JSONWriter
         private var first = true
 
-        init(_ schedule: Schedule, metrics: Metrics?) {
+        init(_ schedule: Schedule, metrics: Metrics?, cpus: Int?) {
             self.metrics = metrics
+            self.cpus = cpus
             self.schedule = schedule
             scenario = schedule.scenario
             displayTid = scenario.device.cores + 1
@@ -275,7 +282,11 @@ public enum TraceExport {
                 guard let metrics else { break }
                 w.raw(", "); w.key(metric.rawValue); w.metricValue(metric, of: metrics)
             }
-            w.raw("}\n}\n")
+            w.raw("}")
+            if let cpus {
+                w.raw(",\n"); w.key("metadata"); w.raw("{"); w.key("num-cpus"); w.integer(cpus); w.raw("}")
+            }
+            w.raw("\n}\n")
         }
     }
 
