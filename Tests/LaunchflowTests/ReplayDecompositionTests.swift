@@ -12,15 +12,21 @@ struct ReplayDecompositionTests {
     /// task `index` and everything after it on its thread left as it was (the record need not be consistent:
     /// only each body's duration and t0 feed the re-simulation).
     static func record(_ schedule: Schedule, stretching index: Int, by stretch: Micros) -> [UInt8] {
+        record(schedule, shifts: [index: (0, stretch)])
+    }
+
+    /// A host record of `schedule` with each task of `shifts` started and ended later by its two shifts (µs).
+    static func record(_ schedule: Schedule, shifts: [Int: (start: Micros, end: Micros)]) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.raw("{"); w.key("tasks"); w.raw("[")
         for (i, run) in schedule.tasks.enumerated() {
-            let extra = i == index ? stretch : 0
+            let (late, extra) = shifts[i] ?? (0, 0)
             if i > 0 { w.raw(", ") }
             w.raw("{"); w.key("thread"); w.integer(Int(run.thread))
             w.raw(", "); w.key("iteration"); w.integer(Int(run.iteration))
             for (key, value) in [
-                ("ready", run.ready), ("start", run.start), ("end", run.end + extra), ("done", run.done + extra),
+                ("ready", run.ready), ("start", run.start + late), ("end", run.end + extra),
+                ("done", run.done + extra),
                 ("madeReady", run.madeReady), ("released", run.released),
             ] {
                 w.raw(", "); w.key(key); w.integer(Int(value))
@@ -76,5 +82,30 @@ struct ReplayDecompositionTests {
         #expect(comparison.resimulated == Replay.metrics.map { expected.value($0) }, "\(strategy)")
         let launch = try #require(Replay.metrics.firstIndex(of: .launchCompleteMs))
         #expect(comparison.resimulated[launch] > comparison.rows[launch].simulated, "\(strategy)")
+    }
+
+    /// A dependency that ended late is named as the reason its dependent started late; a late start
+    /// nothing explains stays hand-off latency.
+    @Test func aLateStartNamesTheDependencyThatEndedLate() throws {
+        let scenario = try Self.scenario()
+        let simulated = SimulationResult(scenario, strategy: .dag)
+        let index = try #require(scenario.tasks.indices.first { !scenario.tasks[$0].dependsOn.isEmpty })
+        let dependency = try #require(
+            scenario.tasks[index].dependsOn.max {
+                simulated.schedule.tasks[$0].done < simulated.schedule.tasks[$1].done
+            })
+        let late = Self.record(simulated.schedule, shifts: [dependency: (0, 6000), index: (6000, 6000)])
+        let explained = Replay.Comparison(
+            simulated: simulated, runs: [try Replay.Run(record: late, scenario: scenario, strategy: .dag)])
+        let task = explained.tasks[index]
+        #expect(task.cause?.id == scenario.tasks[dependency].id)
+        #expect(
+            task.reason == "started 6 ms late: '\(scenario.tasks[dependency].id)', which it waits for, ended 6 ms late",
+            "\(task.reason)")
+        let alone = Self.record(simulated.schedule, shifts: [index: (6000, 6000)])
+        let unexplained = Replay.Comparison(
+            simulated: simulated, runs: [try Replay.Run(record: alone, scenario: scenario, strategy: .dag)])
+        #expect(unexplained.tasks[index].cause == nil)
+        #expect(unexplained.tasks[index].reason.hasSuffix("(hand-off and wake-up latency before it)"))
     }
 }

@@ -158,6 +158,28 @@ extension Replay {
                         laterIteration: real.contains { sim.isOnMain && $0.iteration > sim.iteration },
                         runs: runs.count))
             }
+            // What each task's start waited for in the model: its dependencies' done, and the task before it
+            // on its thread when that one ended at its start. The one that ended latest in the runs, if it
+            // explains most of the task's own lateness, is named as the cause.
+            let byThread = Dictionary(grouping: model.tasks.indices.filter { model.tasks[$0].thread >= 0 }) {
+                model.tasks[$0].thread
+            }
+            var before = [Int?](repeating: nil, count: tasks.count)
+            for (_, list) in byThread {
+                let ordered = list.sorted { (model.tasks[$0].start, $0) < (model.tasks[$1].start, $1) }
+                for (a, b) in zip(ordered, ordered.dropFirst()) where model.tasks[a].end == model.tasks[b].start {
+                    before[b] = a
+                }
+            }
+            for i in tasks.indices where tasks[i].startError > 0 {
+                let waited =
+                    model.scenario.tasks[i].dependsOn.map { ($0, false) } + (before[i].map { [($0, true)] } ?? [])
+                guard
+                    let (d, onThread) = waited.max(by: { (tasks[$0.0].endError, $1.0) < (tasks[$1.0].endError, $0.0) }),
+                    tasks[d].endError * 2 >= tasks[i].startError
+                else { continue }
+                tasks[i].cause = (tasks[d].id, tasks[d].endError, onThread)
+            }
             self.tasks = tasks
             let again = runs.map {
                 Replay.resimulate(model.scenario, run: $0, strategy: model.strategy, options: options)
@@ -211,6 +233,9 @@ extension Replay {
         public var onMain: Bool
         public var laterIteration: Bool
         public var runs: Int
+        /// What it waited for in the model that ended late enough to explain most of its late start: the
+        /// task, its end error, and whether it ran before it on its thread (else it is a dependency).
+        public var cause: (id: String, endError: Micros, onThread: Bool)?
 
         /// Why it diverges, in one phrase, from what the runs show.
         public var reason: String {
@@ -224,6 +249,11 @@ extension Replay {
             }
             if stretch > 0 && stretch * 20 > max(endError, 1) * 10 {
                 return "ran \(formatMillis(stretch)) ms longer than its cost (stretched: other threads took the CPU)"
+            }
+            if let cause {
+                return "started \(formatMillis(startError)) ms late: '\(cause.id)', "
+                    + (cause.onThread ? "which ran before it on its thread" : "which it waits for")
+                    + ", ended \(formatMillis(cause.endError)) ms late"
             }
             return startError >= 0
                 ? "started \(formatMillis(startError)) ms late (hand-off and wake-up latency before it)"
