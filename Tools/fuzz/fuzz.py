@@ -430,6 +430,8 @@ COMMANDS = [
     ("trace", ["import", "INPUT", "--match", ".", "--premain", "dyld"]),
     ("xctrace", ["import", "INPUT"]),
     ("xctrace", ["import", "INPUT", "--out", "OUT.json", "--cost", "running"]),
+    ("xctrace", ["import", "INPUT", "--cpus", "2", "--out", "OUT.json"]),
+    ("trace", ["import", "INPUT", "--cpus", "1"]),
     ("xctrace", ["import", "INPUT", SPLIT_LIFECYCLE, SPLIT_STATES, "--out", "OUT.json", "--from", "xctrace"]),
     ("xctrace", ["import", "INPUT", "--process", "com.example.shop", "--main-thread", "4790", "--match", "a"]),
     ("xctrace", ["import", "INPUT", "--into", "INTO", "--out", "OUT.json", "--process", "581"]),
