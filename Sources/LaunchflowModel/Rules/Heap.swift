@@ -6,7 +6,7 @@
 /// determined, unlike a heap that leaves equal elements in no fixed order.
 ///
 /// - Complexity: `push` and `popMin` are O(log n); `min` is O(1).
-package struct MinHeap<Element: Comparable> {
+@usableFromInline package struct MinHeap<Element: Comparable> {
     private(set) var storage: [Element] = []
 
     package init() {}
@@ -18,19 +18,19 @@ package struct MinHeap<Element: Comparable> {
         for i in stride(from: storage.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
     }
 
-    package var isEmpty: Bool { storage.isEmpty }
+    @usableFromInline package var isEmpty: Bool { storage.isEmpty }
     package var count: Int { storage.count }
     package var min: Element? { storage.first }
 
     package mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 
-    package mutating func push(_ element: Element) {
+    @usableFromInline package mutating func push(_ element: Element) {
         storage.append(element)
         storage.withUnsafeMutableBufferPointer { heap in HeapOrder.siftUp(element, from: heap.count - 1, in: heap) }
     }
 
     @discardableResult
-    package mutating func popMin() -> Element? {
+    @usableFromInline package mutating func popMin() -> Element? {
         guard !storage.isEmpty else { return nil }
         let last = storage.removeLast()
         guard !storage.isEmpty else { return last }

@@ -38,7 +38,7 @@ extension LaunchPolicy {
 }
 
 /// Where an admitted task is handed over (MODEL.md §3).
-package enum Route: UInt8 {
+@usableFromInline package enum Route: UInt8, Sendable {
     /// The main queue: `mainThreadOnly`, not idle (or idle in the anchor closure).
     case main
     /// The idle queue: run when the run loop is about to sleep.
@@ -51,14 +51,14 @@ package enum Route: UInt8 {
 /// scenario: the rank order, where each task is handed over, and which
 /// tasks `didFinishLaunching` may take out of the main and idle queues while
 /// it waits.
-package struct StrategyPlan: Sendable {
-    package let ranking: Ranking
-    package let route: [Route]
+@usableFromInline package struct StrategyPlan: Sendable {
+    @usableFromInline package let ranking: Ranking
+    @usableFromInline package let route: [Route]
     /// Tasks `didFinishLaunching` takes out of the main/idle queue while it waits:
     /// priority's tasks with a `queue`, the anchor closure under dag and anchored.
-    package let takeOut: [Bool]
+    @usableFromInline package let takeOut: [Bool]
     /// Whether any task may be taken out (skips the bookkeeping when not).
-    package let hasTakeOut: Bool
+    @usableFromInline package let hasTakeOut: Bool
     /// `--max-concurrent` applies (dag and anchored).
     package let limitsConcurrency: Bool
     /// The anchor closure (dag and anchored).

@@ -1,7 +1,7 @@
 /// Tasks ordered by rank (MODEL.md §1): `(priority, index)`, or under `dag`
 /// and `anchored` `(c, priority, index)` with `c = 0` for the anchor closure.
 /// Position 0 is the best.
-package struct Ranking: Sendable {
+@usableFromInline package struct Ranking: Sendable {
     private let rankOf: [Int32]
     private let taskAt: [Int32]
 
@@ -37,6 +37,6 @@ package struct Ranking: Sendable {
         taskAt = order.map(Int32.init)
     }
 
-    @inline(__always) package func rank(of task: Int) -> Int32 { rankOf[task] }
-    @inline(__always) package func task(atRank rank: Int32) -> Int { Int(taskAt[Int(rank)]) }
+    @usableFromInline @inline(__always) package func rank(of task: Int) -> Int32 { rankOf[task] }
+    @usableFromInline @inline(__always) package func task(atRank rank: Int32) -> Int { Int(taskAt[Int(rank)]) }
 }
