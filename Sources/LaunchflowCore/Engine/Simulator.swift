@@ -141,13 +141,10 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// Releases after a delay and dones after a latency.
     private var timers: FixedHeap<Timer>
 
-    // Serial queues: the task holding each one (−1: free), its held tasks by rank.
-    private let hasQueues: Bool
-    private var holder: [Int32]
-    private var held: [MinHeap<Int32>]
-    private var touchedQueues: [Int32] = []
-    /// Tasks `didFinishLaunching` released itself (priority's inline tasks with a queue).
-    private var inline: [Bool]
+    /// A task's way from ready to handed over, shared with the runtime: the
+    /// first-frame hold, serial queues, the main operation queue (§3.11) and
+    /// the routes. The engine keeps the times, timers and the queues it hands over to.
+    private var queues: LaunchQueues
 
     // The main thread.
     private var phase = MainPhase.asleep
@@ -177,13 +174,11 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private var arrived = 0
     private var firstPending = 0
 
-    // (v2.1) The hold for the first frame: whether any task waits for it,
-    // the `firstFrame` tasks not yet run, when the first-frame commit is
-    // presented (`Micros.max` until it is known) and the tasks held until then.
-    private let holdsForFirstFrame: Bool
+    // (v2.1) The hold for the first frame (the held tasks are in `queues`):
+    // the `firstFrame` tasks not yet run, and when the first-frame commit is
+    // presented (`Micros.max` until it is known).
     private var firstFrameLeft: Int
     private var firstFramePresented = Micros.max
-    private var heldForFirstFrame: [Int32] = []
 
     // The workers.
     private var readySet: FixedHeap<Int32>
@@ -191,14 +186,6 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private var workerEnds: FixedHeap<WorkerEnd>
     private var workerTask: FixedArray<Int>
     private var inFlight = 0
-
-    // (§3.11) `mainExecutor: "operationQueue"` under dag and anchored: the
-    // main operation queue, a serial queue of the main-thread tasks outside
-    // the anchor closure and not idle — the task keeping it busy (−1: free)
-    // and the ranks of those waiting for it. Off otherwise.
-    private let operationQueue: Bool
-    private var operationHolder: Int32 = -1
-    private var operationWaiting: FixedHeap<Int32>
 
     // (§3.10) CPU contention, only with `cpus` < `cores` (otherwise every rate
     // is 1 and the loop below never looks at these). The main thread's item
@@ -270,27 +257,23 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         // then its done), at most once at a time; plus the first frame's.
         readySet = FixedHeap(capacity: n)
         timers = FixedHeap(capacity: n + 1)
-        holdsForFirstFrame = !run.deferred.isEmpty
         firstFrameLeft = run.firstFrameCount
         freeWorkers = FixedHeap(capacity: workers)
         for worker in 1...Int32(workers) { freeWorkers.push(worker) }
         workerEnds = FixedHeap(capacity: workers)
         workerTask = FixedArray(repeating: -1, count: workers + 1)
-        operationQueue = scenario.mainExecutor == .operationQueue && plan.closure != nil
-        operationWaiting = FixedHeap(capacity: operationQueue ? n : 0)
         contended = scenario.device.sharesCPUs
         cpus = scenario.device.cpuCount
         mainThreadPriority = scenario.device.mainThreadPriority
         workerWork = FixedHeap(capacity: contended ? workers : 0)
-        // Arrays that stay empty in many scenarios (no queues, no inputs, no
-        // idle tasks) still get a buffer of their own: the shared empty buffer
-        // is never uniquely referenced, so a uniqueness check that the
-        // optimiser hoists out of a loop would "copy" it on every call.
-        hasQueues = run.queueCount > 0
-        holder = [Int32](repeating: -1, count: Swift.max(run.queueCount, 1))
-        held = [MinHeap<Int32>](repeating: MinHeap(), count: Swift.max(run.queueCount, 1))
-        inline = [Bool](repeating: false, count: hasQueues ? n : 1)
-        touchedQueues.reserveCapacity(Swift.max(run.queueCount, 1))
+        queues = LaunchQueues(
+            plan: plan, queueOf: run.queueOf, queueCount: run.queueCount, delay: run.delay, deferred: run.deferred,
+            mainExecutor: scenario.mainExecutor)
+        // Arrays that stay empty in many scenarios (no inputs, no idle tasks;
+        // `queues` does the same with its own) still get a buffer of their
+        // own: the shared empty buffer is never uniquely referenced, so a
+        // uniqueness check that the optimiser hoists out of a loop would
+        // "copy" it on every call.
         idleQueue.reserveCapacity(1)
         launchMain.reserveCapacity(1)
         launchIdle.reserveCapacity(1)
@@ -383,11 +366,11 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                 case .run(let task):
                     endBlock()
                     moved = true
-                    if !hasQueues || !inline[task] { runs[task].handOver(at: launch.start) }
+                    if !queues.releasedInline(task) { runs[task].handOver(at: launch.start) }
                     if startOnMain(task) { return true }
                 case .release(let task):
                     moved = true
-                    inline[task] = true
+                    queues.releaseInline(task)
                     runs[task].madeReady = now
                     release(task)
                     admitIntoFreeQueues()
@@ -503,7 +486,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
     private mutating func startOnMain(_ task: Int) -> Bool {
         iterationRanWork = true
-        if holdsForFirstFrame && run.firstFrame[task] { firstFrameLeft -= 1 }
+        if queues.holdsForFirstFrame && run.firstFrame[task] { firstFrameLeft -= 1 }
         runs[task].start(on: 0, iteration: iteration, at: now)
         if run.cost[task] > 0 {
             work = .task(task)
@@ -552,7 +535,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         // (v2.1) The first-frame commit: every `firstFrame` task has run. Its
         // presentation releases the held tasks, an event of that instant
         // (a further step 1 when it is this very instant).
-        if holdsForFirstFrame && firstFrameLeft == 0 && firstFramePresented == .max {
+        if queues.holdsForFirstFrame && firstFrameLeft == 0 && firstFramePresented == .max {
             firstFramePresented = presented
             timers.push(Timer(time: presented, code: Timer.firstFramePresented))
         }
@@ -660,15 +643,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private mutating func taskDone(_ task: Int, onWorker: Bool) {
         notDone -= 1
         if onWorker { inFlight -= 1 }
-        // (§3.11) The main operation queue is free once its task is done.
-        if operationQueue && operationHolder == Int32(task) { operationHolder = -1 }
-        if hasQueues {
-            let queue = run.queueOf[task]
-            if queue >= 0 {
-                holder[Int(queue)] = -1
-                touchedQueues.append(queue)
-            }
-        }
+        queues.taskDone(task)
         policy.taskDone(task, ready: &ready)
         makeReady()
     }
@@ -682,21 +657,18 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     }
 
     private mutating func releaseReady() {
-        let queues = hasQueues
         for t in ready {
             let task = Int(t)
-            let delay = run.delay[task]
-            if holdsForFirstFrame && run.deferred[task] && now < firstFramePresented {
-                // (v2.1) `after`: held until the first frame is presented.
+            switch queues.ready(task, firstFrameShown: now >= firstFramePresented) {
+            case .heldForFirstFrame:
                 runs[task].madeReady = now
-                heldForFirstFrame.append(t)
-            } else if delay > 0 {
+            case .afterDelay(let delay):
                 runs[task].madeReady = now
                 timers.push(Timer(time: now + delay, code: t << 1))
-            } else if queues && run.queueOf[task] >= 0 {
+            case .now where queues.hasQueue(task):
                 runs[task].madeReady = now
                 release(task)
-            } else {
+            case .now:
                 // Ready, released, admitted and handed over at once.
                 runs[task].handOver(at: now)
                 enqueue(task)
@@ -708,46 +680,46 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// (v2.1) The first frame is presented: the tasks held for it are released
     /// now, or `delay` from now. (`madeReady` keeps when the strategy made them ready.)
     private mutating func releaseHeldForFirstFrame() {
-        for t in heldForFirstFrame {
+        for t in queues.firstFrameShown() {
             let task = Int(t)
-            let delay = run.delay[task]
-            if delay > 0 {
-                timers.push(Timer(time: now + delay, code: t << 1))
-            } else {
-                release(task)
+            switch queues.releaseTime(afterHoldOf: task) {
+            case .afterDelay(let delay): timers.push(Timer(time: now + delay, code: t << 1))
+            case .now, .heldForFirstFrame: release(task)
             }
         }
-        heldForFirstFrame.removeAll()
     }
 
-    /// Released: into its queue's held set, or admitted at once.
+    /// Released: into its queue's waiting set, or admitted at once.
     private mutating func release(_ task: Int) {
         runs[task].released = now
-        let queue = hasQueues ? run.queueOf[task] : -1
-        if queue >= 0 {
-            held[Int(queue)].push(plan.ranking.rank(of: task))
-            touchedQueues.append(queue)
-        } else {
+        if queues.release(task) {
             runs[task].ready = now
             enqueue(task)
         }
     }
 
-    /// Every free queue admits its best-ranked held task (MODEL.md §3, "When
+    /// Every free queue admits its best-ranked waiting task (MODEL.md §3, "When
     /// queues admit"); then (§3.11) the main operation queue, if free, admits one.
     @inline(__always)
     private mutating func admitIntoFreeQueues() {
-        if !touchedQueues.isEmpty { admitHeldTasks() }
-        if !operationWaiting.isEmpty && operationHolder < 0 { admitOperation() }
+        if queues.mayAdmit { admitFree() }
     }
 
-    /// (§3.11) The free main operation queue admits its best-ranked waiting
-    /// task, enqueued on the main queue now (its `readyMs` stays its hand-over).
-    private mutating func admitOperation() {
-        let rank = operationWaiting.popMin()!
-        let task = plan.ranking.task(atRank: rank)
-        operationHolder = Int32(task)
-        appendToMainQueue(MainQueueItem(time: now, rank: rank, task: Int32(task)))
+    private mutating func admitFree() {
+        while let admission = queues.admitNext() {
+            switch admission {
+            case .queue(let task, let inline):
+                runs[task].ready = now
+                if inline {
+                    policy.inlineAdmitted(task)
+                } else {
+                    enqueue(task)
+                }
+            case .operation(let task, let rank):
+                // Enqueued on the main queue now (its `readyMs` stays its hand-over).
+                appendToMainQueue(MainQueueItem(time: now, rank: rank, task: Int32(task)))
+            }
+        }
     }
 
     @inline(__always)
@@ -756,45 +728,19 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         mainQueue.append(item)
     }
 
-    private mutating func admitHeldTasks() {
-        while let queue = touchedQueues.popLast() {
-            let q = Int(queue)
-            guard holder[q] < 0, let rank = held[q].popMin() else { continue }
-            let task = plan.ranking.task(atRank: rank)
-            holder[q] = Int32(task)
-            if inline[task] {
-                runs[task].ready = now
-                policy.inlineAdmitted(task)
-            } else {
-                runs[task].ready = now
-                enqueue(task)
-            }
-        }
-    }
-
     /// Hands an admitted task over at `now` (its `ready` time already set): to
-    /// the main queue, the idle queue or the ready set.
+    /// the main queue, the idle queue or the ready set, or keeps it for a
+    /// take-out or the main operation queue.
     private mutating func enqueue(_ task: Int) {
         let rank = plan.ranking.rank(of: task)
         let item = MainQueueItem(time: now, rank: rank, task: Int32(task))
-        switch plan.route[task] {
-        case .worker:
-            readySet.push(rank)
-        case .main:
-            if inLaunch && plan.hasTakeOut && plan.takeOut[task] {
-                launchMain.push(item)
-            } else if operationQueue && !(plan.hasTakeOut && plan.takeOut[task]) {
-                // (§3.11) Not of the anchor closure: it waits for the main operation queue.
-                operationWaiting.push(rank)
-            } else {
-                appendToMainQueue(item)
-            }
-        case .idle:
-            if inLaunch && plan.hasTakeOut && plan.takeOut[task] {
-                launchIdle.push(item)
-            } else {
-                idleQueue.push(item)
-            }
+        switch queues.route(task, rank: rank, inLaunch: inLaunch) {
+        case .readySet: readySet.push(rank)
+        case .mainQueue: appendToMainQueue(item)
+        case .takeOutMain: launchMain.push(item)
+        case .idleQueue: idleQueue.push(item)
+        case .takeOutIdle: launchIdle.push(item)
+        case .operationQueue: break
         }
     }
 
