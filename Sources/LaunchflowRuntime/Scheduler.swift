@@ -38,9 +38,7 @@ final class Scheduler: Sendable {
         var state = SchedulerState(
             scenario: scenario, plan: configuration.strategy.definition.plan(inputs), inputs: inputs,
             workers: configuration.workers, maxConcurrent: configuration.maxConcurrent, idleMode: idleMode,
-            failurePolicy: configuration.failurePolicy,
-            mainOperationQueue: scenario.mainExecutor == .operationQueue
-                && (configuration.strategy == .dag || configuration.strategy == .anchored))
+            failurePolicy: configuration.failurePolicy)
         state.setIDs(ids)
         self.state = Locked(state)
         pool = WorkerPool(count: configuration.workers)

@@ -45,7 +45,9 @@ enum LaunchAction {
 /// worker hand-overs, the run loop's iterations and commits) driven by real
 /// events instead of a clock. The strategy's decisions come from its
 /// ``LaunchPolicy`` — the same one the simulator's engine drives — and from
-/// its ``StrategyPlan`` (rank, routes, take-outs).
+/// its ``StrategyPlan`` (rank, routes, take-outs); a task's way from ready to
+/// handed over (hold, delay, serial queues, the main operation queue, routes)
+/// from ``LaunchQueues``, which the engine uses too.
 ///
 /// Only ever used under the ``Scheduler``'s lock; every method takes the
 /// launch clock's `now` (µs) and leaves what must be done outside the lock in
@@ -53,11 +55,8 @@ enum LaunchAction {
 struct SchedulerState {
     private var policy: any LaunchPolicy & Sendable
     private let plan: StrategyPlan
-    private let delay: [Micros]
-    private let queueOf: [Int32]
     private let graph: TaskGraph
-    /// The `after` tasks (empty when the scenario has none) and the `firstFrame` tasks.
-    private let deferred: [Bool]
+    /// The `firstFrame` tasks.
     private let firstFrame: [Bool]
     private let idleMode: IdleMode
     private let maxInFlight: Int
@@ -75,11 +74,9 @@ struct SchedulerState {
     private var ready: [Int32] = []
     private var mainBatch: [HandOver] = []
 
-    // Serial queues: the task holding each (−1: free), the held tasks by rank.
-    private var holder: [Int32]
-    private var held: [MinHeap<Int32>]
-    private var touchedQueues: [Int32] = []
-    private var inline: [Bool]
+    /// The first-frame hold, delays, serial queues, the main operation queue
+    /// (§3.11) and the routes.
+    private var queues: LaunchQueues
 
     // The main thread.
     private var inLaunch = false
@@ -89,12 +86,6 @@ struct SchedulerState {
     private var launchMain = MinHeap<HandOver>()
     private var launchIdle = MinHeap<HandOver>()
     private var idleQueue = MinHeap<HandOver>()
-    // (§3.11) The main operation queue under `mainExecutor: "operationQueue"`
-    // (dag, anchored): a serial queue of the main-thread tasks, admitting last,
-    // each admitted task posted to the main dispatch queue alone.
-    private let mainOperations: Bool
-    private var operationsHeld = MinHeap<Int32>()
-    private var operationHolder: Int32 = -1
     /// Tasks posted to the main dispatch queue and not started yet.
     private var mainPending = 0
     private(set) var iteration: Int32 = 0
@@ -103,12 +94,11 @@ struct SchedulerState {
     private var commitStart: Micros?
 
     // The first frame: `firstFrame` tasks not yet run, the commit that
-    // showed it, and the `after` tasks held until it is on screen.
-    private let holdsForFirstFrame: Bool
+    // showed it, and whether it is on screen (`queues` holds the `after`
+    // tasks until then).
     private var firstFrameLeft: Int
     private var firstFrameCommit: Int?
     private var presented = false
-    private var heldForFirstFrame: [Int32] = []
 
     // The workers.
     private var readySet = MinHeap<Int32>()
@@ -125,18 +115,17 @@ struct SchedulerState {
 
     init(
         scenario: Scenario, plan: StrategyPlan, inputs: StrategyInputs, workers: Int, maxConcurrent: Int?,
-        idleMode: IdleMode, failurePolicy: FailurePolicy, mainOperationQueue: Bool = false
+        idleMode: IdleMode, failurePolicy: FailurePolicy
     ) {
-        mainOperations = mainOperationQueue
         let n = scenario.tasks.count
         policy = plan.makePolicy()
         self.plan = plan
-        delay = scenario.tasks.map(\.delay)
-        queueOf = inputs.queueOf
         graph = inputs.graph
-        deferred = scenario.tasks.contains { $0.after != nil } ? scenario.tasks.map { $0.after != nil } : []
+        queues = LaunchQueues(
+            plan: plan, queueOf: inputs.queueOf, queueCount: inputs.queueCount, delay: inputs.delays,
+            deferred: scenario.tasks.contains { $0.after != nil } ? scenario.tasks.map { $0.after != nil } : [],
+            mainExecutor: scenario.mainExecutor)
         firstFrame = scenario.tasks.map(\.firstFrame)
-        holdsForFirstFrame = !deferred.isEmpty
         firstFrameLeft = firstFrame.lazy.filter { $0 }.count
         self.idleMode = idleMode
         maxInFlight = plan.limitsConcurrency ? (maxConcurrent ?? .max) : .max
@@ -147,9 +136,6 @@ struct SchedulerState {
             count: n)
         outcomes = Array(repeating: .notRun, count: n)
         notDone = n
-        holder = [Int32](repeating: -1, count: inputs.queueCount)
-        held = [MinHeap<Int32>](repeating: MinHeap(), count: inputs.queueCount)
-        inline = [Bool](repeating: false, count: n)
         freeWorkers = MinHeap((1...Int32(Swift.max(1, workers))).map { $0 })
         completedEarly = [Bool](repeating: false, count: n)
         skip = [Bool](repeating: false, count: n)
@@ -175,11 +161,11 @@ struct SchedulerState {
             switch policy.nextLaunchStep() {
             case .run(let task):
                 endBlock(now)
-                if !inline[task] { runs[task].handOver(at: launch.start) }
+                if !queues.releasedInline(task) { runs[task].handOver(at: launch.start) }
                 startOnMain(task, at: now)
                 return .run(task, skipped: skip[task])
             case .release(let task):
-                inline[task] = true
+                queues.releaseInline(task)
                 runs[task].madeReady = now
                 release(task, at: now)
                 settle(now)
@@ -189,7 +175,7 @@ struct SchedulerState {
                     startOnMain(Int(item.task), at: now)
                     return .run(Int(item.task), skipped: skip[Int(item.task)])
                 }
-                if running == 0 && pendingDelays == 0 && readySet.isEmpty && touchedQueues.isEmpty {
+                if running == 0 && pendingDelays == 0 && readySet.isEmpty && !queues.hasTouchedQueues {
                     endBlock(now)
                     return .deadlock((0..<runs.count).filter { outcomes[$0] == .notRun && runs[$0].thread < 0 })
                 }
@@ -377,12 +363,7 @@ struct SchedulerState {
         notDone -= 1
         running -= 1
         if runs[task].thread > 0 { inFlight -= 1 }
-        let queue = queueOf[task]
-        if queue >= 0 {
-            holder[Int(queue)] = -1
-            touchedQueues.append(queue)
-        }
-        if operationHolder == Int32(task) { operationHolder = -1 }
+        queues.taskDone(task)
         policy.taskDone(task, ready: &ready)
         settle(now)
     }
@@ -409,16 +390,18 @@ struct SchedulerState {
         for t in ready {
             let task = Int(t)
             runs[task].madeReady = now
-            if holdsForFirstFrame && deferred[task] && !presented {
-                heldForFirstFrame.append(t)
-            } else if delay[task] > 0 {
-                pendingDelays += 1
-                effects.append(.releaseAfter(task: task, delay: delay[task]))
-            } else {
-                release(task, at: now)
+            switch queues.ready(task, firstFrameShown: presented) {
+            case .heldForFirstFrame: break
+            case .afterDelay(let delay): releaseAfter(task, delay)
+            case .now: release(task, at: now)
             }
         }
         ready.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func releaseAfter(_ task: Int, _ delay: Micros) {
+        pendingDelays += 1
+        effects.append(.releaseAfter(task: task, delay: delay))
     }
 
     /// A delay has passed.
@@ -431,74 +414,59 @@ struct SchedulerState {
     /// The first frame is on screen: the held tasks are released now, or `delay` from now.
     mutating func releaseHeldForFirstFrame(at now: Micros) {
         presented = true
-        for t in heldForFirstFrame {
+        for t in queues.firstFrameShown() {
             let task = Int(t)
-            if delay[task] > 0 {
-                pendingDelays += 1
-                effects.append(.releaseAfter(task: task, delay: delay[task]))
-            } else {
-                release(task, at: now)
+            switch queues.releaseTime(afterHoldOf: task) {
+            case .afterDelay(let delay): releaseAfter(task, delay)
+            case .now, .heldForFirstFrame: release(task, at: now)
             }
         }
-        heldForFirstFrame.removeAll()
         settle(now)
     }
 
+    /// Released: into its queue's waiting set, or admitted and handed over at once.
     private mutating func release(_ task: Int, at now: Micros) {
         runs[task].released = now
-        let queue = queueOf[task]
-        if queue >= 0 {
-            held[Int(queue)].push(plan.ranking.rank(of: task))
-            touchedQueues.append(queue)
-        } else {
+        if queues.release(task) {
             runs[task].ready = now
             enqueue(task, at: now)
         }
     }
 
+    /// Free queues admit (``LaunchQueues/admitNext()``): a serial queue's
+    /// task is handed over (or told to the policy, if `didFinishLaunching`
+    /// released it); the main operation queue's is posted to the main dispatch queue alone.
     private mutating func admitHeldTasks(_ now: Micros) {
-        while let queue = touchedQueues.popLast() {
-            let q = Int(queue)
-            guard holder[q] < 0, let rank = held[q].popMin() else { continue }
-            let task = plan.ranking.task(atRank: rank)
-            holder[q] = Int32(task)
-            runs[task].ready = now
-            if inline[task] {
-                policy.inlineAdmitted(task)
-            } else {
-                enqueue(task, at: now)
+        while let admission = queues.admitNext() {
+            switch admission {
+            case .queue(let task, let inline):
+                runs[task].ready = now
+                if inline {
+                    policy.inlineAdmitted(task)
+                } else {
+                    enqueue(task, at: now)
+                }
+            case .operation(let task, let rank):
+                mainBatch.append(HandOver(time: now, rank: rank, task: Int32(task)))
             }
-        }
-        // The main operation queue admits last, one task when free.
-        if mainOperations, operationHolder < 0, let rank = operationsHeld.popMin() {
-            let task = plan.ranking.task(atRank: rank)
-            operationHolder = Int32(task)
-            mainBatch.append(HandOver(time: now, rank: rank, task: Int32(task)))
         }
     }
 
+    /// Hands an admitted task over at `now`: to the main queue (posted), the
+    /// idle queue or the ready set, or keeps it for a take-out or the main
+    /// operation queue.
     private mutating func enqueue(_ task: Int, at now: Micros) {
         let rank = plan.ranking.rank(of: task)
         let item = HandOver(time: now, rank: rank, task: Int32(task))
-        let takenOut = inLaunch && plan.hasTakeOut && plan.takeOut[task]
-        switch plan.route[task] {
-        case .worker:
-            readySet.push(rank)
-        case .main:
-            if takenOut {
-                launchMain.push(item)
-            } else if mainOperations && plan.closure?.contains[task] != true {
-                operationsHeld.push(rank)
-            } else {
-                mainBatch.append(item)
-            }
-        case .idle:
-            if takenOut {
-                launchIdle.push(item)
-            } else {
-                idleQueue.push(item)
-                if launchReturned { effects.append(.wakeRunLoop) }
-            }
+        switch queues.route(task, rank: rank, inLaunch: inLaunch) {
+        case .readySet: readySet.push(rank)
+        case .mainQueue: mainBatch.append(item)
+        case .takeOutMain: launchMain.push(item)
+        case .takeOutIdle: launchIdle.push(item)
+        case .idleQueue:
+            idleQueue.push(item)
+            if launchReturned { effects.append(.wakeRunLoop) }
+        case .operationQueue: break
         }
     }
 
@@ -562,7 +530,7 @@ struct SchedulerState {
 
     /// Every task done, `didFinishLaunching` returned, nothing held: the launch is complete.
     private mutating func finishIfIdle() {
-        if notDone == 0 && launchReturned && heldForFirstFrame.isEmpty {
+        if notDone == 0 && launchReturned && !queues.holdsTasks {
             finished = true
             effects.append(.complete)
         }
@@ -572,7 +540,7 @@ struct SchedulerState {
     mutating func commitPresented(_ index: Int, at time: Micros) {
         guard index < commits.count else { return }
         commits[index].presented = time
-        if index == firstFrameCommit && holdsForFirstFrame && !presented {
+        if index == firstFrameCommit && queues.holdsForFirstFrame && !presented {
             effects.append(.releaseHeld(at: time))
         }
     }
