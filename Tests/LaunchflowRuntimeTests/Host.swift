@@ -93,11 +93,12 @@ struct RealRun {
 extension Scenario {
     /// This scenario with every time multiplied by `factor` (costs, latencies,
     /// delays, pre-main, commit and render time; latencies by `latencyFactor`
-    /// when given) and `cores` threads: slower
+    /// and delays by `delayFactor` when given) and `cores` threads: slower
     /// than the run's own overheads (hand-off, wake-up), so that the order
     /// and iterations do not hinge on them.
     func scaled(
-        by factor: Int, latencies latencyFactor: Double? = nil, cores: Int, mainExecutor: MainExecutor? = nil
+        by factor: Int, latencies latencyFactor: Double? = nil, delays delayFactor: Int? = nil, cores: Int,
+        mainExecutor: MainExecutor? = nil
     ) throws -> Scenario {
         let mainExecutor = mainExecutor ?? self.mainExecutor
         var device = self.device
@@ -108,7 +109,7 @@ extension Scenario {
             var task = task
             task.cost *= factor
             task.latency = Micros(Double(task.latency) * (latencyFactor ?? Double(factor)))
-            task.delay *= factor
+            task.delay *= delayFactor ?? factor
             task.costP90 = nil
             task.latencyP90 = nil
             return task
