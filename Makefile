@@ -97,31 +97,18 @@ images: build
 		--screenshot=docs/images/report.png "file://$(CURDIR)/.build/images/article-report.html#task=launch-cache" \
 		>/dev/null 2>&1 && echo "docs/images/report.png (headless Chromium)"
 
-## test: what CI runs — the lint, the whole test suite (quiet: failures and the
-## summary; Swift Testing only: there are no XCTest cases, so XCTest's empty
-## "Executed 0 tests" run is not started), and the independent Python
-## reference: its own tests, then a cross-check of the simulator against it on
-## 60 random scenarios (make crosscheck: more), and a check of advise's plans
-## against it on 15 random scenarios and the bundled ones (about 25 s).
+## test: what CI runs (Tools/test/run.sh, each phase under its `==` heading) — the lint, the
+## whole test suite (quiet: failures and the summary; Swift Testing only: there are no XCTest
+## cases, so XCTest's empty "Executed 0 tests" run is not started), the runtime again with the
+## replay host built under the thread sanitizer, and the independent Python reference: its own
+## tests, then a cross-check of the simulator against it on 60 random scenarios (and 60 with the
+## newer keys; make crosscheck: more), a check of advise's plans against it on 15 random
+## scenarios and the bundled ones, and $(FUZZ_SHORT) fuzzed inputs. The lint runs beside the
+## build; the sanitizer's build, the reference's checks and the fuzz run beside the tests (whose
+## real runs mostly wait), each one's output printed whole when it ends. About 6 minutes from a
+## fresh clone on two CPUs, 3-4 of them the debug build.
 test: deps deps-browser deps-perfetto
-	@echo "== lint (swift format, .swift-format)"
-	@$(MAKE) --no-print-directory lint
-	@echo "== build (debug; the first build of a clone takes 2-3 minutes, quietly) and tests (swift test: unit, command line, pictures, browser, the runtime on real run loops)"
-	@$(SWIFT) test -q --disable-xctest
-	@echo "== the runtime under the thread sanitizer (the replay host built with --sanitize=thread, its real runs again: a race fails them)"
-	@$(SWIFT) build -q --build-path .build/tsan --sanitize=thread --product launchflow-replay-host
-	@LAUNCHFLOW_REPLAY_HOST=.build/tsan/debug/launchflow-replay-host $(SWIFT) test -q --disable-xctest --skip-build \
-		--filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)'
-	@echo "== the Python reference's own tests"
-	@python3 Tools/reference/test_ref.py
-	@echo "== cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300)"
-	@python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
-	@echo "== the same with device.cpus, mainThreadPriority and mainExecutor on some (60 random scenarios, --new-keys)"
-	@python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 8 --count 60 --new-keys
-	@echo "== advise's plans checked with the reference (15 random v2.1 scenarios and the bundled ones; 'make crosscheck' runs 100)"
-	@python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed 7 --count 15 --files $(BUNDLED)
-	@echo "== fuzzing (Tools/fuzz/fuzz.py, $(FUZZ_SHORT) inputs through every command, about 30 s; 'make fuzz' runs more)"
-	@python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow --seed 7 --count $(FUZZ_SHORT)
+	@MAKE="$(MAKE)" SWIFT="$(SWIFT)" BUNDLED="$(BUNDLED)" FUZZ_SHORT="$(FUZZ_SHORT)" bash Tools/test/run.sh
 
 ## fuzz: the seeded fuzzer (Tools/fuzz/fuzz.py): N mutated scenarios, traces and
 ## measurement files through every command, SEED picks them; fails on a trap,
@@ -129,7 +116,7 @@ test: deps deps-browser deps-perfetto
 ## a terminal stream, a file left behind, time growing faster than the input,
 ## or a kill mid-write leaving a temporary file. FUZZ_ARGS passes more options
 ## (--jobs, --timeout, --keep DIR to keep the failing inputs).
-## `make test` runs $(FUZZ_SHORT) inputs (about 30 s); `make fuzz N=100000` the long run.
+## `make test` runs $(FUZZ_SHORT) inputs (about 30 s, beside the tests); `make fuzz N=100000` the long run.
 N ?= 10000
 SEED ?= 1
 FUZZ_SHORT ?= 1000

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# make test's phases (the Makefile's test target runs this once its deps are in).
+# Each phase keeps its `== ` heading; the phases that need no CPU of their own
+# to themselves run beside one that leaves the CPUs idle much of the time:
+#
+#   lint                    beside the debug build
+#   build                   swift build --build-tests (what swift test would build)
+#   tests                   swift test --skip-build; the real-run tests mostly wait
+#                           (latencies, delays), so beside them, one after another:
+#     the thread sanitizer's build of the replay host, the Python reference's
+#     tests, the two cross-checks, advise's check and the fuzz run
+#   the runtime under the thread sanitizer (its real runs; after the tests, so
+#                           that no two real runs share the CPUs)
+#
+# A phase run beside another writes to .build/test-logs/NAME.log, printed whole
+# under its heading when it ends (nothing interleaves). Every phase runs even
+# when one fails; the exit status is 1 when any failed, and the last line
+# names them.
+#
+# Environment (from the Makefile): SWIFT, BUNDLED (the bundled scenarios),
+# FUZZ_SHORT (fuzz inputs).
+set -u
+cd "$(dirname "$0")/../.."
+SWIFT=${SWIFT:-swift}
+FUZZ_SHORT=${FUZZ_SHORT:-1000}
+logs=.build/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+failed=()
+
+# step NAME HEADING COMMAND…: runs COMMAND, its output to $logs/NAME.log, its
+# heading to $logs/NAME.head and its exit status to $logs/NAME.rc.
+step() {
+    local name=$1 heading=$2
+    shift 2
+    echo "$heading" >"$logs/$name.head"
+    "$@" >"$logs/$name.log" 2>&1
+    echo $? >"$logs/$name.rc"
+}
+
+# show NAME…: each step's heading and output, once it has ended (a failed one said so).
+show() {
+    local name rc
+    for name in "$@"; do
+        echo "== $(cat "$logs/$name.head")"
+        cat "$logs/$name.log"
+        rc=$(cat "$logs/$name.rc")
+        if [ "$rc" != 0 ]; then
+            echo "error: $name failed (exit status $rc; its output above, also in $logs/$name.log)" >&2
+            failed+=("$name")
+        fi
+    done
+}
+
+# run NAME HEADING COMMAND…: a phase in the foreground, its output as it comes.
+run() {
+    local name=$1 heading=$2
+    shift 2
+    echo "== $heading"
+    "$@"
+    local rc=$?
+    if [ $rc != 0 ]; then
+        echo "error: $name failed (exit status $rc)" >&2
+        failed+=("$name")
+    fi
+    return $rc
+}
+
+step lint "lint (swift format, .swift-format; beside the build)" \
+    "${MAKE:-make}" --no-print-directory lint &
+lint=$!
+run build "build (debug, the tests too; the first build of a clone takes 2-3 minutes, quietly)" \
+    "$SWIFT" build -q --build-tests --disable-xctest
+built=$?
+wait $lint
+show lint
+if [ $built != 0 ]; then
+    echo "make test: failed: ${failed[*]}" >&2
+    exit 1
+fi
+
+# Beside the tests, one at a time (each of them uses both CPUs at times).
+BESIDE=(tsan-build reference crosscheck crosscheck-new-keys advise fuzz)
+{
+    step tsan-build "the thread sanitizer's build of the replay host (--sanitize=thread, .build/tsan; beside the tests)" \
+        "$SWIFT" build -q --build-path .build/tsan --sanitize=thread --product launchflow-replay-host
+    step reference "the Python reference's own tests (beside the tests)" \
+        python3 Tools/reference/test_ref.py
+    step crosscheck "cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300; beside the tests)" \
+        python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 7 --count 60
+    step crosscheck-new-keys "the same with device.cpus, mainThreadPriority and mainExecutor on some (60 random scenarios, --new-keys; beside the tests)" \
+        python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 8 --count 60 --new-keys
+    # shellcheck disable=SC2086 # BUNDLED is a list of files
+    step advise "advise's plans checked with the reference (15 random v2.1 scenarios and the bundled ones; 'make crosscheck' runs 100; beside the tests)" \
+        python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed 7 --count 15 --files $BUNDLED
+    step fuzz "fuzzing (Tools/fuzz/fuzz.py, $FUZZ_SHORT inputs through every command; 'make fuzz' runs more; beside the tests)" \
+        python3 Tools/fuzz/fuzz.py --bin .build/debug/launchflow --seed 7 --count "$FUZZ_SHORT"
+} &
+beside=$!
+trap 'kill $beside 2>/dev/null' INT TERM
+
+run tests "tests (swift test: unit, command line, pictures, browser, the runtime on real run loops)" \
+    "$SWIFT" test -q --disable-xctest --skip-build
+wait $beside
+show "${BESIDE[@]}"
+
+if [ "$(cat "$logs/tsan-build.rc")" = 0 ]; then
+    run tsan "the runtime under the thread sanitizer (the replay host built with --sanitize=thread, its real runs again: a race fails them)" \
+        env LAUNCHFLOW_REPLAY_HOST=.build/tsan/debug/launchflow-replay-host "$SWIFT" test -q --disable-xctest --skip-build \
+        --filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)'
+fi
+
+if [ ${#failed[@]} != 0 ]; then
+    echo "make test: failed: ${failed[*]}" >&2
+    exit 1
+fi
