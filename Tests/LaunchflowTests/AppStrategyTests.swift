@@ -51,10 +51,10 @@ struct AppStrategyTests {
             let b = SimulationResult(without, strategy: strategy).schedule.tasks.map { [$0.start, $0.done] }
             #expect(a == b, "\(strategy)")
         }
-        let written = String(decoding: try with.jsonBytes(), as: UTF8.self)
+        let written = String(decoding: with.jsonBytes(), as: UTF8.self)
         #expect(written.contains(#""strategy": "priority""#))
         #expect(try scenario(written).strategy == .priority)
-        #expect(!String(decoding: try without.jsonBytes(), as: UTF8.self).contains(#""strategy""#))
+        #expect(!String(decoding: without.jsonBytes(), as: UTF8.self).contains(#""strategy""#))
     }
 
     @Test func compareTakesItsDeltasAgainstTheAppsStrategy() throws {
