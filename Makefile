@@ -105,9 +105,9 @@ images: build
 ## newer keys; make crosscheck: more), a check of advise's plans against it on 15 random
 ## scenarios and the bundled ones, and $(FUZZ_SHORT) fuzzed inputs. The lint runs beside the
 ## build; the sanitizer's build, the reference's checks and the fuzz run beside the tests (whose
-## real runs mostly wait), each one's output printed whole when it ends. About 7 minutes from a
-## fresh clone on two CPUs shared with other builds (8 min 18 s when each phase waited for the
-## last), 3 of them the debug build.
+## real runs mostly wait), each one's output printed whole when it ends. 6 min 0 s from a fresh
+## clone on two CPUs (7 min 4 s shared with other builds; 8 min 18 s when each phase waited for
+## the last), 2-3 minutes of it the debug build.
 test: deps deps-browser deps-perfetto
 	@MAKE="$(MAKE)" SWIFT="$(SWIFT)" BUNDLED="$(BUNDLED)" FUZZ_SHORT="$(FUZZ_SHORT)" bash Tools/test/run.sh
 
