@@ -790,10 +790,83 @@ def add_new_keys(sc, seed, k):
     return sc
 
 
-def gen_scenario(seed, k, extras=True, v1=False, v2=False, new_keys=False):
+PHASE_NAMES = ["willFinishLaunching", "sceneWillConnect", "sceneWillEnterForeground",
+               "sceneDidBecomeActive", "App.init", "Application.onCreate", "onStart", "onResume",
+               "didfinishlaunching", "é-phase", "with space", "init"]
+DFL_PHASE = "didFinishLaunching"
+
+
+def add_phases(sc, seed, k):
+    """(docs/model.md §3.12) Adds launchPhases (1-5 phases, costs of small integer
+    ms, often 0) and sometimes startsIn to scenario k, in place, from a random
+    stream of its own.  About 70 % of the lists name a phase didFinishLaunching;
+    the others always give startsIn.  Planted: sometimes a worker task whose end
+    hands an idle task (or a main-thread task) over while the later phases run, and
+    an input arriving during the phases."""
+    rng = random.Random(f"launchflow-phases-{seed}-{k}")
+    n = rng.randint(1, 5)
+    names = rng.sample(PHASE_NAMES, n)
+    has_dfl = rng.random() < 0.7
+
+    def pos():                    # the startsIn phase: more often one with phases after it
+        return rng.randrange(n) if rng.random() < 0.4 else rng.randrange(max(1, n - 1))
+
+    if has_dfl:
+        names[pos()] = DFL_PHASE
+    cost_style = rng.choice(["small", "small", "zero", "mixed"])
+
+    def cost():
+        if cost_style == "zero":
+            return rng.choice([0, 0, 0.0])
+        if cost_style == "mixed" and rng.random() < 0.3:
+            return rng.choice([0.5, 0.0005, 1.2345, 16.667, 2.5])
+        return rng.choice([0, 0, 1, 1, 2, 3, 5])
+
+    phases = [{"name": nm, "cost": cost()} for nm in names]
+    sc["launchPhases"] = phases
+    if not has_dfl:
+        sc["startsIn"] = names[pos()]
+    else:
+        r = rng.random()
+        if r < 0.35:
+            sc["startsIn"] = names[pos()]               # sometimes didFinishLaunching itself
+        elif r < 0.45:
+            sc["startsIn"] = None
+    start = next(j for j, nm in enumerate(names) if nm == sc.get("startsIn", DFL_PHASE)
+                 or (sc.get("startsIn") is None and nm == DFL_PHASE))
+    later = sum(float(p["cost"]) for p in phases[start + 1:])
+    pm = sc.get("preMain") or []
+    t0 = sum(float(p["cost"]) for p in pm)
+    t1 = t0 + sum(float(p["cost"]) for p in phases[:start + 1])
+    tasks = sc["tasks"]
+    ids = {t["id"] for t in tasks}
+    if rng.random() < 0.5 and later > 0 and len(tasks) < 200:
+        # a worker task ending while a later phase runs: it hands over an idle task
+        # (iteration 0's idle step runs it) or a main-thread task (iteration 1)
+        w, x = "ph-w", "ph-x"
+        if w not in ids and x not in ids:
+            tasks.append({"id": w, "cost": rng.choice([0, 1, 1, 2]), "priority": 0})
+            t = {"id": x, "cost": rng.choice([0, 1, 2]), "mainThreadOnly": True, "dependsOn": [w]}
+            if rng.random() < 0.7:
+                t["idle"] = True
+            tasks.append(t)
+    if rng.random() < 0.3:
+        # an input arriving during the phases (or at t1)
+        at = rng.choice([t0, t1, round(rng.uniform(t0, t1 + later), rng.choice([0, 3]))])
+        sc["inputs"] = (sc.get("inputs") or []) + [{"at": at, "cost": rng.choice([0, 1, 2])}]
+    if rng.random() < 0.2:        # the key order does not matter
+        items = list(sc.items())
+        rng.shuffle(items)
+        sc.clear()
+        sc.update(items)
+    return sc
+
+
+def gen_scenario(seed, k, extras=True, v1=False, v2=False, new_keys=False, phases=False):
     """Scenario k of a seed: v2.1 by default; v1=True: exactly the v1 generator's
     scenario; v2=True: exactly the v2 generator's.  new_keys=True: the same
-    scenario with the keys of §3.10-3.11 added (add_new_keys)."""
+    scenario with the keys of §3.10-3.11 added (add_new_keys); phases=True: with
+    launch phases (§3.12, add_phases)."""
     if v1:
         sc = gen_scenario_v1(seed, k, extras)
     elif v2:
@@ -802,11 +875,13 @@ def gen_scenario(seed, k, extras=True, v1=False, v2=False, new_keys=False):
         sc = gen_scenario_v21(seed, k, extras)
     if new_keys:
         add_new_keys(sc, seed, k)
+    if phases:
+        add_phases(sc, seed, k)
     return sc
 
 
 TOP_KEYS = {"name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter",
-            "idleMode", "inputs", "mainExecutor", "strategy", "platform"}
+            "idleMode", "inputs", "mainExecutor", "strategy", "platform", "launchPhases", "startsIn"}
 DEVICE_KEYS = {"cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority"}
 TASK_KEYS = {"id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90",
              "latency", "delay", "queue", "idle", "anchor", "group", "latencyP90",
@@ -853,6 +928,23 @@ def validate(sc):
     for ph in sc.get("preMain") or []:
         if set(ph) != {"name", "cost"} or not isinstance(ph["name"], str) or not ms_ok(ph["cost"]):
             bad.append(f"preMain {ph}")
+    lp = sc.get("launchPhases")                     # (§3.12, §9)
+    if lp is not None:
+        names = []
+        for ph in lp if isinstance(lp, list) else [None]:
+            if not isinstance(ph, dict) or set(ph) != {"name", "cost"} or not isinstance(ph["name"], str) \
+                    or not ph["name"] or not ms_ok(ph["cost"]):
+                bad.append(f"launchPhases {ph}")
+                continue
+            names.append(unicodedata.normalize("NFD", ph["name"]))
+        if not lp or len(set(names)) != len(names):
+            bad.append("launchPhases empty or with a duplicate name")
+        si = sc.get("startsIn")
+        want = "didFinishLaunching" if si is None else si
+        if not isinstance(want, str) or unicodedata.normalize("NFD", want) not in names:
+            bad.append(f"startsIn {si!r}")
+    elif sc.get("startsIn") is not None:
+        bad.append("startsIn without launchPhases")
     if sc.get("idleMode") is not None and sc["idleMode"] not in ("batch", "oneByOne"):
         bad.append("idleMode")
     for j, inp in enumerate(sc.get("inputs") or []):
@@ -943,11 +1035,11 @@ def validate(sc):
     return bad
 
 
-def write_scenarios(seed, count, out, extras=True, v1=False, v2=False, new_keys=False):
+def write_scenarios(seed, count, out, extras=True, v1=False, v2=False, new_keys=False, phases=False):
     os.makedirs(out, exist_ok=True)
     paths = []
     for k in range(count):
-        sc = gen_scenario(seed, k, extras, v1, v2, new_keys)
+        sc = gen_scenario(seed, k, extras, v1, v2, new_keys, phases)
         problems = validate(sc)
         if problems:
             raise AssertionError(f"generator bug, scenario {seed}/{k}: {problems[:5]}")
@@ -974,9 +1066,12 @@ def main(argv=None):
     ap.add_argument("--new-keys", action="store_true",
                     help="also generate device.cpus, device.mainThreadPriority and mainExecutor "
                          "(docs/model.md §3.10-3.11); off by default, so seeds are unchanged")
+    ap.add_argument("--phases", action="store_true",
+                    help="also generate launchPhases and startsIn (docs/model.md §3.12); off by "
+                         "default, so seeds are unchanged")
     args = ap.parse_args(argv)
     paths = write_scenarios(args.seed, args.count, args.out, not args.no_extras, args.v1, args.v2,
-                            args.new_keys)
+                            args.new_keys, args.phases)
     print(f"wrote {len(paths)} scenarios to {args.out}")
     return 0
 

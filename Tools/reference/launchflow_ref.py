@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Independent reference implementation of the launchflow model (MODEL.md v2.1).
+"""Independent reference implementation of the launchflow model (MODEL.md v2.1,
+and docs/model.md v2.2: §3.10 contention, §3.11 the main executor, §3.12 launch
+phases).
 
 Usage:
     python3 launchflow_ref.py SCENARIO.json --strategy serial|priority|dag|anchored
-                              [--max-concurrent N] [--idle-mode batch|oneByOne] [--model v2]
+                              [--max-concurrent N] [--idle-mode batch|oneByOne]
+                              [--model v2.2|v2.1|v2]
 
-Prints the JSON object of MODEL.md section 6 on stdout (--model v2: the v2
-object, without the three v2.1 metrics and with v2's lowerBoundMs, for
-checking a binary that does not speak v2.1 yet).  An invalid scenario
+Prints the JSON object of MODEL.md section 6 on stdout (v2.2, the default:
+with firstDrawMs and phases; --model v2.1: the v2.1 object, without them, for
+checking a binary that does not speak v2.2 yet; --model v2: the v2 object,
+without the three v2.1 metrics and with v2's lowerBoundMs, for checking a
+binary that does not speak v2.1 yet).  An invalid scenario
 is rejected as section 1 says: every problem on stderr, one per line, each
 starting with "error: ", exit status 2, nothing on stdout.
 
@@ -34,15 +39,16 @@ STRATEGIES = ("serial", "priority", "dag", "anchored")
 IDLE_MODES = ("batch", "oneByOne")
 MAX_MS = 3_600_000
 MAX_PRIORITY = 1_000_000
-METRIC_NAMES = ("timeToFirstFrameMs", "firstFrameReadyMs", "timeToFullDisplayMs",
+METRIC_NAMES = ("timeToFirstFrameMs", "firstFrameReadyMs", "firstDrawMs", "timeToFullDisplayMs",
                 "launchCompleteMs", "mainThreadBusyMs",
                 "mainThreadBlockedMs", "cpuUtilization", "frames", "maxInputDelayMs",
                 "inputLatencyMaxMs", "criticalPathMs", "lowerBoundMs", "firstFrameBoundMs",
                 "dependencyViolations")
-MODELS = ("v2.1", "v2")
+MODELS = ("v2.2", "v2.1", "v2")
 AFTER_VALUES = ("firstFrame",)
 MAIN_EXECUTORS = ("dispatch", "operationQueue")     # (§3.11)
 MAX_CPUS = 1024                                       # (§3.10, §4: device.cpus 1 … 1024)
+DEFAULT_STARTS_IN = "didFinishLaunching"              # (§3.12)
 
 
 class SimulationStuck(RuntimeError):
@@ -104,7 +110,8 @@ def ceil_div(a, b):
 # --------------------------------------------------------------------------
 
 TOP_KEYS = ("name", "description", "device", "preMain", "tasks", "idleMode", "inputs",
-            "$schema", "budgets", "jitter", "mainExecutor", "strategy", "platform")
+            "$schema", "budgets", "jitter", "mainExecutor", "strategy", "platform",
+            "launchPhases", "startsIn")
 DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority")
 PHASE_KEYS = ("name", "cost")
 INPUT_KEYS = ("name", "at", "cost")
@@ -256,6 +263,53 @@ def validate(data):
                     string(ph, "name", w)
                 if need(ph, "cost", w):
                     ms(ph["cost"], f"{w}.cost")
+
+    # (§3.12, §9 "Launch phases") launchPhases: at least one {name, cost}, names
+    # non-empty and unique (compared as ids are); startsIn: a phase's name (compared
+    # the same way), only with launchPhases; phases without one named
+    # didFinishLaunching need a startsIn
+    lp = data.get("launchPhases")
+    phase_keys = None                  # NFD names of the well-formed phases
+    if lp is not None:
+        if not isinstance(lp, list):
+            P.append(f"launchPhases: expected an array, got {_type_name(lp)}")
+        elif not lp:
+            P.append("launchPhases: must hold at least one phase, found []")
+        else:
+            phase_keys = {}
+            for j, ph in enumerate(lp):
+                w = f"launchPhases[{j}]"
+                if not isinstance(ph, dict):
+                    P.append(f"{w}: expected an object, got {_type_name(ph)}")
+                    continue
+                unknown(ph, PHASE_KEYS, w)
+                if need(ph, "name", w):
+                    v = ph["name"]
+                    if not isinstance(v, str):
+                        P.append(f"{w}.name: expected a string, got {_type_name(v)}")
+                    elif v == "":
+                        P.append(f"{w}.name: empty phase name")
+                    else:
+                        k = _id_key(v)
+                        if k in phase_keys:
+                            P.append(f"{w}.name: duplicate phase name {v!r} "
+                                     f"(also launchPhases[{phase_keys[k]}])")
+                        else:
+                            phase_keys[k] = j
+                if need(ph, "cost", w):
+                    ms(ph["cost"], f"{w}.cost")
+    si = data.get("startsIn")
+    if si is not None:
+        if not isinstance(si, str):
+            P.append(f"startsIn: expected a string, got {_type_name(si)}")
+        elif lp is None:
+            P.append(f"startsIn: {si!r} without launchPhases (startsIn names a launch phase)")
+        elif phase_keys is not None and _id_key(si) not in phase_keys:
+            names = [ph["name"] for ph in lp if isinstance(ph, dict) and isinstance(ph.get("name"), str)]
+            P.append(f"startsIn: {si!r} names no phase of launchPhases{_did_you_mean(si, names)}")
+    elif phase_keys is not None and _id_key(DEFAULT_STARTS_IN) not in phase_keys:
+        P.append(f"launchPhases: no phase is named {DEFAULT_STARTS_IN!r}: give startsIn, "
+                 f"the phase in which didFinishLaunching runs")
 
     im = data.get("idleMode")
     if im is not None:
@@ -582,6 +636,21 @@ class Scenario:
 
         self.pre_main = [(p["name"], ms_to_us(p["cost"]))
                          for p in _opt(data, "preMain", [])]
+        self.t0 = sum(c for (_, c) in self.pre_main)
+        # (§3.12) the launch phases of iteration 0 ([]: none, one dFL item as before),
+        # the index of the startsIn phase, t1 (dFL's start) and A (the total cost of
+        # the phases after the startsIn phase)
+        self.launch_phases = [(p["name"], ms_to_us(p["cost"]))
+                              for p in _opt(data, "launchPhases", [])]
+        if self.launch_phases:
+            keys = [_id_key(nm) for (nm, _) in self.launch_phases]
+            self.starts_in = keys.index(_id_key(_opt(data, "startsIn", DEFAULT_STARTS_IN)))
+            self.t1 = self.t0 + sum(c for (_, c) in self.launch_phases[:self.starts_in + 1])
+            self.after_phases_cost = sum(c for (_, c) in self.launch_phases[self.starts_in + 1:])
+        else:
+            self.starts_in = None
+            self.t1 = self.t0
+            self.after_phases_cost = 0
         self.idle_mode = _opt(data, "idleMode", "batch")
         self.inputs = []                       # (name, at µs, cost µs), scenario order
         for k, inp in enumerate(_opt(data, "inputs", [])):
@@ -646,6 +715,10 @@ class Scenario:
         """Does the scenario use cpus / mainThreadPriority / mainExecutor (§3.10-3.11)
         in a way that can change a schedule?"""
         return self.contended() or self.main_executor != "dispatch"
+
+    def uses_v22(self):
+        """Does the scenario use a key of §3.12-3.13 (launchPhases, clusters)?"""
+        return bool(self.launch_phases)
 
 
 def load_scenario(path):
@@ -755,10 +828,18 @@ class Simulation:
         self.admitted = [False] * n
         self.inline_wait = [False] * n   # priority: inline T0 task with a queue, not handed over
 
+        # (§3.12) launch phases: when each started, when its own cost had run (for
+        # mainThreadBusyMs) and when it ended (the startsIn phase: when dFL returned)
+        nph = len(sc.launch_phases)
+        self.phase_start = [None] * nph
+        self.phase_cost_end = [None] * nph
+        self.phase_end = [None] * nph
+        self.t1 = None                # the instant dFL started
+
         # main thread
         self.t = 0
         self.busy_until = None        # end of the current positive-duration activity
-        self.activity = None          # ('task', i) | ('input', k) | ('commit',)
+        self.activity = None          # ('task', i) | ('input', k) | ('commit',) | ('phase', j)
         self.steps = None             # deque: remaining steps of the running iteration
         self.iter_index = -1
         self.iter_start = None
@@ -1067,7 +1148,19 @@ class Simulation:
             inputs = [k for (_, k) in self.pending]
             self.pending = []
         steps = [("input", k) for k in inputs]
-        steps += [("dfl",) if i == DFL else ("task", i) for i in items]
+        for i in items:
+            if i != DFL:
+                steps.append(("task", i))
+            elif self.sc.launch_phases:
+                # (§3.12) one item per launch phase in place of the dFL item; the
+                # startsIn phase runs dFL once its own cost has run, and ends when
+                # dFL returns
+                for j in range(len(self.sc.launch_phases)):
+                    steps.append(("phase", j))
+                    if j == self.sc.starts_in:
+                        steps += [("dfl",), ("phase_end", j)]
+            else:
+                steps.append(("dfl",))
         steps += [("idle_step",), ("commit",)]
         self.steps = deque(steps)
         self.iter_ran_work = bool(items)
@@ -1141,7 +1234,20 @@ class Simulation:
             self.begin_main_task(step[1])
         elif kind == "dfl":
             steps.popleft()
+            self.t1 = self.t
             self.expand_dfl()
+        elif kind == "phase":                 # (§3.12) a launch phase's own work
+            steps.popleft()
+            j = step[1]
+            self.phase_start[j] = self.t
+            c = sc.launch_phases[j][1]
+            if c == 0:
+                self.phase_ended(j)
+            else:
+                self.main_busy(c, ("phase", j))
+        elif kind == "phase_end":             # the startsIn phase ends as dFL returns
+            steps.popleft()
+            self.phase_end[step[1]] = self.t
         elif kind == "serial":
             if self.s_started == sc.n:        # every task has ended: return
                 steps.popleft()
@@ -1251,8 +1357,17 @@ class Simulation:
             self.on_end(act[1])
         elif act[0] == "input":
             self.in_end[act[1]] = self.t
+        elif act[0] == "phase":
+            self.phase_ended(act[1])
         else:
             self.finish_commit(in_step1=True)
+
+    def phase_ended(self, j):
+        """(§3.12) Launch phase j's own cost has run; a phase other than the startsIn
+        one ends here (the startsIn one goes on with dFL)."""
+        self.phase_cost_end[j] = self.t
+        if j != self.sc.starts_in:
+            self.phase_end[j] = self.t
 
     # ---- workers -------------------------------------------------------------
 
@@ -1341,6 +1456,7 @@ class Simulation:
             self.pre_main_out.append((name, t, t + c))
             t += c
         self.t0 = t
+        assert t == sc.t0
         self.t = t
         for k, (_, at, _) in enumerate(sc.inputs):
             if at <= t:
@@ -1439,6 +1555,8 @@ class Simulation:
             raise SimulationStuck(f"no event left at t={us_to_ms_text(self.t)} ms "
                                   f"({self.strategy}): " + "; ".join(problems))
         assert self.blocked_since is None
+        assert self.t1 == sc.t1, (self.t1, sc.t1)
+        assert all(e is not None for e in self.phase_end)
 
     # ---- metrics and output (MODEL.md sections 5 and 6) -----------------------
 
@@ -1446,6 +1564,8 @@ class Simulation:
         sc = self.sc
         n = sc.n
         t0 = self.t0
+        t1 = sc.t1                    # (§3.12) dFL's start: t0 without launch phases
+        A = sc.after_phases_cost      # the phases after the startsIn phase
         commit_time = sum(e - s for (s, e, _) in self.commits)
         input_cost = sum(c for (_, _, c) in sc.inputs)
         last_done = max(self.done)
@@ -1456,11 +1576,15 @@ class Simulation:
         # counts its stretch; without contention these are the costs)
         main_task_time = sum(self.end[i] - self.start[i] for i in range(n) if self.thread[i] == "main")
         input_time = sum(self.in_end[k] - self.in_start[k] for k in range(len(sc.inputs)))
-        busy = t0 + main_task_time + input_time + commit_time
+        # (§3.12) a launch phase counts the wall time of its own cost (the startsIn
+        # phase's span also holds dFL, whose tasks count as tasks)
+        phase_time = sum(e - s for s, e in zip(self.phase_start, self.phase_cost_end))
+        busy = t0 + phase_time + main_task_time + input_time + commit_time
         total_cost = sum(sc.cost)
+        phase_cost = sum(c for (_, c) in sc.launch_phases)
         # cpuUtilization: the work done (the costs; a stretched commit counts its
         # commitCost) over min(cores, cpus) x end
-        work = t0 + total_cost + input_cost + len(self.commits) * sc.commit_cost
+        work = t0 + phase_cost + total_cost + input_cost + len(self.commits) * sc.commit_cost
         cpus = sc.cpu_count()
         cpu = 0 if end == 0 else work / (cpus * end)
 
@@ -1489,13 +1613,14 @@ class Simulation:
             lp[i] = sc.cost[i] + sc.latency[i] + max((lp[d] for d in sc.deps[i]), default=0)
         longest = max(lp) if n else 0
         main_total = sum(sc.cost[i] for i in range(n) if sc.main_only[i])
-        lower_v2 = t0 + max(longest, main_total, ceil_div(total_cost, cpus))
+        # (§3.12) the bounds count from t1, the main thread's term with A
+        lower_v2 = t1 + max(longest, A + main_total, ceil_div(total_cost, cpus))
         # (v2.1) for each queue, the sum of its tasks' cost + latency
         per_queue = [0] * len(sc.queue_names)
         for i in range(n):
             if sc.queue[i] is not None:
                 per_queue[sc.queue[i]] += sc.cost[i] + sc.latency[i]
-        lower = max(lower_v2, t0 + max(per_queue, default=0))
+        lower = max(lower_v2, t1 + max(per_queue, default=0))
 
         # (v2.1) firstFrameBoundMs: P = the longest path ending at a firstFrame task
         # (the last task weighing its cost only), M = the main-thread cost of the
@@ -1510,7 +1635,7 @@ class Simulation:
                     needed.add(d)
                     stack.append(d)
         m_ff = sum(sc.cost[i] for i in needed if sc.main_only[i])
-        ff_bound_raw = t0 + max(p_ff, m_ff) + sc.commit_cost + sc.render_time
+        ff_bound_raw = t1 + max(p_ff, A + m_ff) + sc.commit_cost + sc.render_time
         ff_bound = ceil_div(ff_bound_raw, sc.frame) * sc.frame
 
         violations = [(i, d) for i in range(n) for d in sc.deps[i] if self.start[i] < self.done[d]]
@@ -1520,6 +1645,7 @@ class Simulation:
         return {
             "timeToFirstFrameMs": ttff,
             "firstFrameReadyMs": ff_ready,
+            "firstDrawMs": self.commits[0][1],      # (§3.12) the end of iteration 0's commit
             "timeToFullDisplayMs": ttfd,
             "launchCompleteMs": launch,
             "mainThreadBusyMs": busy,
@@ -1528,7 +1654,7 @@ class Simulation:
             "frames": len(self.commits),
             "maxInputDelayMs": mid,
             "inputLatencyMaxMs": ilat,
-            "criticalPathMs": t0 + longest,
+            "criticalPathMs": t1 + longest,
             "lowerBoundMs": lower,
             "lowerBoundMsV2": lower_v2,
             "firstFrameBoundMs": ff_bound,
@@ -1559,15 +1685,19 @@ class Ms:
         self.us = int(us)
 
 
-def result_object(sim, model="v2.1"):
-    """The section 6 object; ms values wrapped in Ms.  model "v2": the v2 object
-    (no firstFrameReadyMs, timeToFullDisplayMs, firstFrameBoundMs; lowerBoundMs
+def result_object(sim, model="v2.2"):
+    """The section 6 object; ms values wrapped in Ms.  model "v2.1": the v2.1 object
+    (no firstDrawMs, no phases); model "v2": the v2 object (moreover no
+    firstFrameReadyMs, timeToFullDisplayMs, firstFrameBoundMs; lowerBoundMs
     without the queue term)."""
     if model not in MODELS:
         raise ValueError(f"unknown model {model!r}")
     sc = sim.sc
     m = sim.metrics()
     v2 = model == "v2"
+    v22 = model == "v2.2"
+    if not v22 and sc.uses_v22():
+        raise ValueError("a scenario with launchPhases or clusters has no v2.1 or v2 result")
     if v2 and sc.uses_v21():
         raise ValueError("a scenario with after or fullyDrawn has no v2 result")
     if v2 and sc.uses_new_keys():
@@ -1575,6 +1705,9 @@ def result_object(sim, model="v2.1"):
     metrics = {"timeToFirstFrameMs": Ms(m["timeToFirstFrameMs"])}
     if not v2:
         metrics["firstFrameReadyMs"] = Ms(m["firstFrameReadyMs"])
+    if v22:
+        metrics["firstDrawMs"] = Ms(m["firstDrawMs"])
+    if not v2:
         metrics["timeToFullDisplayMs"] = Ms(m["timeToFullDisplayMs"])
     metrics.update({
         "launchCompleteMs": Ms(m["launchCompleteMs"]),
@@ -1590,12 +1723,17 @@ def result_object(sim, model="v2.1"):
     if not v2:
         metrics["firstFrameBoundMs"] = Ms(m["firstFrameBoundMs"])
     metrics["dependencyViolations"] = len(m["violations"])
-    return {
+    out = {
         "scenario": sc.name,
         "strategy": sim.strategy,
         "metrics": metrics,
         "preMain": [{"name": nm, "startMs": Ms(s), "endMs": Ms(e)}
                     for (nm, s, e) in sim.pre_main_out],
+    }
+    if v22:
+        out["phases"] = [{"name": nm, "startMs": Ms(sim.phase_start[j]), "endMs": Ms(sim.phase_end[j])}
+                         for j, (nm, _) in enumerate(sc.launch_phases)]
+    out.update({
         "tasks": [{"id": sc.ids[i], "thread": sim.thread[i], "readyMs": Ms(sim.ready[i]),
                    "startMs": Ms(sim.start[i]), "endMs": Ms(sim.end[i]),
                    "doneMs": Ms(sim.done[i])}
@@ -1608,7 +1746,8 @@ def result_object(sim, model="v2.1"):
         "violations": [{"task": sc.ids[i], "dependency": sc.ids[d],
                         "startMs": Ms(sim.start[i]), "dependencyEndMs": Ms(sim.done[d])}
                        for (i, d) in m["violations"]],
-    }
+    })
+    return out
 
 
 def dumps(obj, indent=2, level=0):
@@ -1641,7 +1780,7 @@ def dumps(obj, indent=2, level=0):
     return json.dumps(obj, ensure_ascii=False)
 
 
-def simulate(scenario, strategy, max_concurrent=None, idle_mode=None, model="v2.1"):
+def simulate(scenario, strategy, max_concurrent=None, idle_mode=None, model="v2.2"):
     """Run one strategy; returns the section 6 object (ms values as Ms).
     scenario: a Scenario or a parsed JSON object (validated here).
     model "v2": the v2 object (see result_object)."""
@@ -1650,7 +1789,7 @@ def simulate(scenario, strategy, max_concurrent=None, idle_mode=None, model="v2.
     return result_object(sim, model)
 
 
-def compare_object(scenario, max_concurrent=None, idle_mode=None, model="v2.1"):
+def compare_object(scenario, max_concurrent=None, idle_mode=None, model="v2.2"):
     """What `launchflow compare SCENARIO --format json` prints (section 6): the
     scenario's name and one result object per strategy, in the order of STRATEGIES."""
     sc = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
@@ -1659,14 +1798,16 @@ def compare_object(scenario, max_concurrent=None, idle_mode=None, model="v2.1"):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="launchflow reference simulator (MODEL.md v2.1)")
+    ap = argparse.ArgumentParser(description="launchflow reference simulator (MODEL.md v2.1, "
+                                             "docs/model.md v2.2)")
     ap.add_argument("scenario")
     ap.add_argument("--strategy", required=True, choices=STRATEGIES)
     ap.add_argument("--max-concurrent", type=int, default=None)
     ap.add_argument("--idle-mode", choices=IDLE_MODES, default=None,
                     help="overrides the scenario's idleMode")
-    ap.add_argument("--model", choices=MODELS, default="v2.1",
-                    help="v2: print the v2 object (v2 metrics, v2 lowerBoundMs)")
+    ap.add_argument("--model", choices=MODELS, default="v2.2",
+                    help="v2.1: print the v2.1 object (no firstDrawMs, no phases); "
+                         "v2: the v2 object (v2 metrics, v2 lowerBoundMs)")
     args = ap.parse_args(argv)
     if args.max_concurrent is not None and args.max_concurrent < 1:
         ap.error("--max-concurrent must be an integer >= 1")
@@ -1684,6 +1825,9 @@ def main(argv=None):
         return 2
     if args.model == "v2" and sc.uses_new_keys():
         sys.stderr.write("error: --model v2: the scenario uses cpus or mainExecutor\n")
+        return 2
+    if args.model != "v2.2" and sc.uses_v22():
+        sys.stderr.write(f"error: --model {args.model}: the scenario uses launchPhases or clusters\n")
         return 2
     out = simulate(sc, args.strategy, args.max_concurrent, args.idle_mode, args.model)
     sys.stdout.write(dumps(out) + "\n")

@@ -9,6 +9,9 @@ An invalid scenario gives "error: ..." lines on stderr and exit status 2.
 Two environment variables, for testing crosscheck.py itself:
     LAUNCHFLOW_REF_MODEL=v2           print the v2 object (as a v2 binary would:
                                       for `crosscheck.py --v2 --bin ref_bin.py`)
+    LAUNCHFLOW_REF_MODEL=v2.1         print the v2.1 object, without firstDrawMs and
+                                      phases, and reject launchPhases (as a binary
+                                      that does not speak v2.2: `--v21`)
     LAUNCHFLOW_REF_EXTRA_STRATEGY=X   `compare` also prints a result for a strategy
                                       named X (a copy of dag's), as a binary that
                                       knows a strategy the reference does not
@@ -34,7 +37,7 @@ if a.command == "simulate" and a.strategy is None:
     ap.error("simulate needs --strategy")
 if a.max_concurrent is not None and a.max_concurrent < 1:
     ap.error("--max-concurrent must be an integer >= 1")
-model = os.environ.get("LAUNCHFLOW_REF_MODEL", "v2.1")
+model = os.environ.get("LAUNCHFLOW_REF_MODEL", "v2.2")
 if model not in ref.MODELS:
     ap.error(f"LAUNCHFLOW_REF_MODEL: unknown model {model!r}")
 try:
@@ -44,6 +47,9 @@ except ref.ScenarioError as e:
     sys.exit(2)
 if model == "v2" and sc.uses_v21():
     sys.stderr.write("error: unknown key 'after' or 'fullyDrawn' (this stand-in speaks v2)\n")
+    sys.exit(2)
+if model != "v2.2" and sc.uses_v22():
+    sys.stderr.write(f"error: unknown key 'launchPhases' or 'clusters' (this stand-in speaks {model})\n")
     sys.exit(2)
 if a.command == "simulate":
     out = ref.simulate(sc, a.strategy, a.max_concurrent, a.idle_mode, model)

@@ -87,19 +87,23 @@ def test_rounding():
 def test_example_dag():
     o = run(EXAMPLE, "dag")
     # the section 6 example, v2.1 keys included: firstFrameReadyMs = commit end 130 +
-    # renderTime 0; firstFrameBoundMs = vsync at or after 92 + max(8 + 30, 30) + 0 + 0
+    # renderTime 0; firstFrameBoundMs = vsync at or after 92 + max(8 + 30, 30) + 0 + 0;
+    # (v2.2) firstDrawMs = the end of iteration 0's commit, 92 (docs/model.md §8)
     check("dag metrics", o["metrics"], {
-        "timeToFirstFrameMs": 133336, "firstFrameReadyMs": 130000,
+        "timeToFirstFrameMs": 133336, "firstFrameReadyMs": 130000, "firstDrawMs": 92000,
         "timeToFullDisplayMs": 133336, "launchCompleteMs": 130000,
         "mainThreadBusyMs": 122000, "mainThreadBlockedMs": 0,
         "cpuUtilization": 0.25, "frames": 2, "maxInputDelayMs": 0, "inputLatencyMaxMs": 0,
         "criticalPathMs": 130000, "lowerBoundMs": 130000, "firstFrameBoundMs": 133336,
         "dependencyViolations": 0})
     check("dag metrics key order", list(o["metrics"]), [
-        "timeToFirstFrameMs", "firstFrameReadyMs", "timeToFullDisplayMs", "launchCompleteMs",
-        "mainThreadBusyMs", "mainThreadBlockedMs", "cpuUtilization", "frames", "maxInputDelayMs",
-        "inputLatencyMaxMs", "criticalPathMs", "lowerBoundMs", "firstFrameBoundMs",
-        "dependencyViolations"])
+        "timeToFirstFrameMs", "firstFrameReadyMs", "firstDrawMs", "timeToFullDisplayMs",
+        "launchCompleteMs", "mainThreadBusyMs", "mainThreadBlockedMs", "cpuUtilization", "frames",
+        "maxInputDelayMs", "inputLatencyMaxMs", "criticalPathMs", "lowerBoundMs",
+        "firstFrameBoundMs", "dependencyViolations"])
+    check("dag key order", list(o), ["scenario", "strategy", "metrics", "preMain", "phases",
+                                     "tasks", "inputs", "commits", "violations"])
+    check("dag phases", o["phases"], [])
     check("dag preMain", o["preMain"], [{"name": "dyld", "startMs": 0, "endMs": 80000},
                                         {"name": "+load", "startMs": 80000, "endMs": 92000}])
     check("dag tasks", tasks_by_id(o), {"crash-reporter": ("worker-1", 92000, 92000, 100000),
@@ -137,9 +141,11 @@ def test_priority_tiers_blocking():
         "m2": ("main", 10000, 11000, 12000)})
     check("A commits", commits(o), [(5000, 6000, 6000), (10000, 11000, 11000), (12000, 13000, 13000)])
     m = o["metrics"]
-    # v2.1: firstFrameReadyMs = m1's commit end 11; firstFrameBoundMs = 0 + max(4, 4) + 1 + 0 = 5
+    # v2.1: firstFrameReadyMs = m1's commit end 11; firstFrameBoundMs = 0 + max(4, 4) + 1 + 0 = 5;
+    # v2.2: firstDrawMs = iteration 0's commit end, 6
     check("A metrics", {k: m[k] for k in m if k != "cpuUtilization"}, {
-        "timeToFirstFrameMs": 11000, "firstFrameReadyMs": 11000, "timeToFullDisplayMs": 11000,
+        "timeToFirstFrameMs": 11000, "firstFrameReadyMs": 11000, "firstDrawMs": 6000,
+        "timeToFullDisplayMs": 11000,
         "launchCompleteMs": 13000, "mainThreadBusyMs": 10000,
         "mainThreadBlockedMs": 3000, "frames": 3, "maxInputDelayMs": 2000, "inputLatencyMaxMs": 0,
         "criticalPathMs": 5000, "lowerBoundMs": 7500, "firstFrameBoundMs": 5000,
@@ -663,7 +669,8 @@ def test_v2_anchored_example():
                                 "root-vc": ("main", 100000, 100000, 130000, 130000)})
     check("anch commits", commits(o), [(130000, 130000, 133336)])
     check("anch metrics", o["metrics"], {
-        "timeToFirstFrameMs": 133336, "firstFrameReadyMs": 130000, "timeToFullDisplayMs": 133336,
+        "timeToFirstFrameMs": 133336, "firstFrameReadyMs": 130000, "firstDrawMs": 130000,
+        "timeToFullDisplayMs": 133336,
         "launchCompleteMs": 130000, "mainThreadBusyMs": 122000,
         "mainThreadBlockedMs": 8000, "cpuUtilization": 0.25, "frames": 1, "maxInputDelayMs": 0,
         "inputLatencyMaxMs": 0, "criticalPathMs": 130000, "lowerBoundMs": 130000,
@@ -799,6 +806,7 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
     bad = []
     T = o["tasks"]
     t0 = sim.t0
+    t1 = sim.t1                   # (§3.12) dFL's start: t0 without launch phases
     # (v2.1) the first-frame commit: the first commit after every firstFrame task ended
     # (in event order: a zero-cost firstFrame task may run in a later iteration at the
     # instant of an earlier commit, so times alone cannot tell; the commit index comes
@@ -830,12 +838,12 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
     for i in range(sc.n):
         if sc.queue[i] is not None:
             qsum[sc.queue[i]] = qsum.get(sc.queue[i], 0) + sc.cost[i] + sc.latency[i]
-    if m["launchCompleteMs"] < t0 + max(qsum.values(), default=0):
+    if m["launchCompleteMs"] < t1 + max(qsum.values(), default=0):
         bad.append("done before a queue's bound")
     for i, t in enumerate(T):
         if sc.after[i]:
             if strategy == "serial":
-                if t["readyMs"] != t0:
+                if t["readyMs"] != t1:
                     bad.append(f"{t['id']} serial readyMs of an after task")
             elif t["readyMs"] < P + sc.delay[i]:
                 bad.append(f"{t['id']} (after) handed over at {t['readyMs']}, before P + delay")
@@ -851,7 +859,7 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
                 bad.append(f"{t['id']} duration {t['endMs'] - t['startMs']} for cost {sc.cost[i]}")
         elif t["endMs"] - t["startMs"] != sc.cost[i]:
             bad.append(f"{t['id']} duration")
-        if not (t0 <= t["readyMs"] <= t["startMs"]):
+        if not (t1 <= t["readyMs"] <= t["startMs"]):
             bad.append(f"{t['id']} ready/start")
         if sc.main_only[i] and t["thread"] != "main":
             bad.append(f"{t['id']} mainThreadOnly off main")
@@ -859,7 +867,7 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
             bad.append("serial off main")
         if strategy == "dag" or strategy == "anchored":
             if sc.queue[i] is None:
-                r = max([T[d]["doneMs"] for d in sc.deps[i]], default=t0)
+                r = max([T[d]["doneMs"] for d in sc.deps[i]], default=t1)
                 if sc.after[i]:
                     r = max(r, P)          # (v2.1) held until P, delay counted from then
                 want = r + sc.delay[i]
@@ -884,8 +892,9 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
         for a, b in zip(iv, iv[1:]):
             if b[0] < a[1]:
                 bad.append(f"queue {sc.queue_names[q]!r}: {a[2]} and {b[2]} in flight together")
-    # main thread: preMain, tasks, inputs and commits never overlap
+    # main thread: preMain, launch phases' own work, tasks, inputs and commits never overlap
     acts = [(p["startMs"], p["endMs"]) for p in o["preMain"]]
+    acts += list(zip(sim.phase_start, sim.phase_cost_end))
     acts += [(t["startMs"], t["endMs"]) for t in T if t["thread"] == "main"]
     acts += [(x["startMs"], x["endMs"]) for x in o["inputs"]]
     acts += [(c["startMs"], c["endMs"]) for c in o["commits"]]
@@ -949,6 +958,61 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
     if strategy == "anchored" and any(sc.first_frame) and m["timeToFirstFrameMs"] != o["commits"][0]["presentedMs"]:
         bad.append("anchored: the first frame is not iteration 0's commit")
     bad += invariants_new_keys(sc, sim, o)
+    bad += invariants_phases(sc, sim, o)
+    return bad
+
+
+def invariants_phases(sc, sim, o):
+    """Properties §3.12 implies (firstDrawMs and phases in every scenario)."""
+    bad = []
+    T = o["tasks"]
+    m = o["metrics"]
+    C = o["commits"]
+    if m["firstDrawMs"] != C[0]["endMs"]:
+        bad.append(f"firstDrawMs {m['firstDrawMs']} != commits[0].endMs {C[0]['endMs']}")
+    ph = o["phases"]
+    if not sc.launch_phases:
+        if ph != [] or sim.t1 != sim.t0:
+            bad.append("phases or t1 without launchPhases")
+        return bad
+    s = sc.starts_in
+    if [p["name"] for p in ph] != [nm for (nm, _) in sc.launch_phases]:
+        bad.append("phases: names or order")
+    # contiguous from t0, the last one ending before iteration 0's commit starts
+    at = sim.t0
+    for j, p in enumerate(ph):
+        if p["startMs"] != at:
+            bad.append(f"phase {p['name']} starts at {p['startMs']}, not {at}")
+        at = p["endMs"]
+    if at > C[0]["startMs"]:
+        bad.append("iteration 0 commits before its last phase ended")
+    # the phases up to startsIn run alone at full speed: t1 is the sum of their costs
+    if sim.t1 != sim.t0 + sum(c for (_, c) in sc.launch_phases[:s + 1]) or sim.t1 != sc.t1:
+        bad.append(f"t1 {sim.t1}")
+    if sim.phase_cost_end[s] != sim.t1 or ph[s]["endMs"] < sim.t1:
+        bad.append("the startsIn phase")
+    for j, (nm, c) in enumerate(sc.launch_phases):
+        d = sim.phase_cost_end[j] - sim.phase_start[j]
+        if d < c or (not sim.contended and d != c) or (j <= s and d != c):
+            bad.append(f"phase {nm}: {d} µs for cost {c}")
+        if j != s and ph[j]["endMs"] != sim.phase_cost_end[j]:
+            bad.append(f"phase {nm} ends after its cost")
+    # nothing starts before t1; a main-thread task that runs in iteration 0 runs
+    # inside dFL (before the startsIn phase ends) or in the idle step (after the last
+    # phase); everything else handed over to the main queue after t1 waits for
+    # iteration 1
+    dfl_end = ph[s]["endMs"]
+    for i, t in enumerate(T):
+        if t["startMs"] < sim.t1:
+            bad.append(f"{t['id']} starts before t1")
+        if t["thread"] == "main" and sim.iter_of[i] == 0:
+            in_dfl = t["endMs"] <= dfl_end and t["startMs"] >= sim.t1
+            in_idle = sim.eff_idle[i] and t["startMs"] >= ph[-1]["endMs"]
+            if not (in_dfl or in_idle):
+                bad.append(f"{t['id']} runs in iteration 0 outside dFL and the idle step")
+    for x in o["inputs"]:
+        if x["startMs"] < C[0]["endMs"]:
+            bad.append(f"input {x['name']} handled in iteration 0")
     return bad
 
 
@@ -975,7 +1039,8 @@ def invariants_new_keys(sc, sim, o):
                     + len(o["commits"]) * sc.commit_cost)
             if max(m["launchCompleteMs"], o["commits"][-1]["endMs"]) < sim.t0 + work:
                 bad.append("one cpu: finished before all the work could be done")
-    busy = (sim.t0 + sum(t["endMs"] - t["startMs"] for t in T if t["thread"] == "main")
+    busy = (sim.t0 + sum(e - s for s, e in zip(sim.phase_start, sim.phase_cost_end))
+            + sum(t["endMs"] - t["startMs"] for t in T if t["thread"] == "main")
             + sum(x["endMs"] - x["startMs"] for x in o["inputs"])
             + sum(c["endMs"] - c["startMs"] for c in o["commits"]))
     if m["mainThreadBusyMs"] != busy:
@@ -1070,6 +1135,62 @@ def test_invariants_random_new_keys():
     check("new-keys generator: contended scenarios", contended > 100, True)
     check("new-keys generator: operationQueue scenarios", op > 80, True)
 
+
+
+def without_phases(o):
+    return {k: v for k, v in o.items() if k not in ("phases", "preMain")}
+
+
+def test_invariants_random_phases():
+    # gen_scenarios --phases (half of them with --new-keys too: phases under cpus
+    # contention and the operation queue): 200 scenarios x 6 runs (x 2 idle modes),
+    # and two metamorphic relations, derived from §3.12, under the four strategies:
+    # (1) the phases up to startsIn run alone, before any task: moving them into
+    #     preMain (startsIn keeping a zero-cost phase of its name) changes nothing
+    #     but preMain and phases;
+    # (2) zero-cost phases change nothing but phases.
+    import gen_scenarios as gen
+    later = idle0 = contended = 0
+    for k in range(200):
+        sc = gen.gen_scenario(4247, k, new_keys=(k % 2 == 1), phases=True)
+        if len(sc["tasks"]) > 200:
+            continue
+        S = ref.Scenario(sc)
+        later += S.after_phases_cost > 0
+        contended += S.contended()
+        runs = [("serial", None), ("priority", None), ("dag", None), ("anchored", None),
+                ("dag", 1), ("anchored", 2)]
+        modes = [None, "oneByOne"] if any(t.get("idle") for t in sc["tasks"]) else [None]
+        for st, mc in runs:
+            for im in modes:
+                try:
+                    probs = invariants_v2(sc, st, mc, im)
+                except Exception as e:      # noqa: BLE001  (SimulationStuck included)
+                    probs = [f"raised {e!r}"]
+                for b in probs[:3]:
+                    FAILS.append(f"invariant phases gen 4247/{k} {st} mc={mc} idle={im}: {b}")
+        s_ = S.starts_in
+        moved = dict(sc, preMain=(sc.get("preMain") or []) + [dict(p) for p in sc["launchPhases"][:s_ + 1]],
+                     launchPhases=[{"name": sc["launchPhases"][s_]["name"], "cost": 0}]
+                     + sc["launchPhases"][s_ + 1:],
+                     startsIn=sc["launchPhases"][s_]["name"])
+        zero = dict(sc, launchPhases=[dict(p, cost=0) for p in sc["launchPhases"]])
+        nophase = {x: v for x, v in sc.items() if x not in ("launchPhases", "startsIn")}
+        for st in ref.STRATEGIES:
+            o = run(sc, st)
+            idle0 += any(t["thread"] == "main" and S.idle[i] and t["startMs"] >= o["phases"][-1]["endMs"]
+                         and t["endMs"] <= o["commits"][0]["startMs"] and st != "serial"
+                         for i, t in enumerate(o["tasks"]))
+            if without_phases(run(moved, st)) != without_phases(o):
+                FAILS.append(f"phases gen 4247/{k} {st}: moving the phases up to startsIn into "
+                             f"preMain changed the schedule")
+            oz = run(zero, st)
+            if {x: v for x, v in oz.items() if x != "phases"} != \
+                    {x: v for x, v in run(nophase, st).items() if x != "phases"}:
+                FAILS.append(f"phases gen 4247/{k} {st}: zero-cost phases changed the schedule")
+    check("phases generator: scenarios with phases after startsIn", later > 60, True)
+    check("phases generator: contended scenarios", contended > 30, True)
+    check("phases generator: idle tasks run after the phases in iteration 0", idle0 > 10, True)
 
 
 # ==========================================================================
@@ -1537,7 +1658,7 @@ def test_v21_v2_scenarios_unchanged():
             m = o["metrics"]
             if m["timeToFullDisplayMs"] != m["timeToFirstFrameMs"]:
                 FAILS.append(f"v2 {k} {s}: ttfd != ttff")
-            same = {k2: v for k2, v in o.items() if k2 != "metrics"}
+            same = {k2: v for k2, v in o.items() if k2 not in ("metrics", "phases")}
             same2 = {k2: v for k2, v in o2.items() if k2 != "metrics"}
             if same != same2:
                 FAILS.append(f"v2 {k} {s}: schedules differ between models")
@@ -2041,6 +2162,387 @@ def test_new_keys_validation():
     check("new keys ok 2", ref.validate({"name": "ok", "mainExecutor": "operationQueue",
                                          "device": {"cpus": 1, "mainThreadPriority": False},
                                          "tasks": [{"id": "a", "cost": 1}]}), [])
+
+
+# ==========================================================================
+# docs/model.md §3.12 (launchPhases, startsIn, firstDrawMs, phases) hand
+# cases.  B1 and B2 are the docs' worked examples (normative); the others are
+# derived by hand from §3.12, §5, §6.1 and §7 (the derivation in comments).
+# Times in µs; MS = 1000.
+# ==========================================================================
+
+B1 = {"name": "B1", "device": {"cores": 2, "refreshRate": 1000, "commitCost": 1},
+      "preMain": [{"name": "dyld", "cost": 10}],
+      "launchPhases": [{"name": "willFinishLaunching", "cost": 1},
+                       {"name": "didFinishLaunching", "cost": 2},
+                       {"name": "sceneWillConnect", "cost": 5},
+                       {"name": "sceneDidBecomeActive", "cost": 1}],
+      "tasks": [{"id": "config", "cost": 4, "anchor": True},
+                {"id": "feed", "cost": 6, "mainThreadOnly": True, "firstFrame": True,
+                 "dependsOn": ["config"]},
+                {"id": "analytics", "cost": 3}]}
+
+
+def phases_of(o):
+    return [(p["name"], p["startMs"], p["endMs"]) for p in o["phases"]]
+
+
+def se(o):
+    """id -> (startMs, endMs)."""
+    return {t["id"]: (t["startMs"], t["endMs"]) for t in o["tasks"]}
+
+
+def test_phases_b1_table():
+    # The table of §3.12 (B1): t1 = 10 + 1 + 2 = 13.  Columns: config, feed,
+    # analytics, first frame, first draw, launch complete, blocked, frames,
+    # violations.  Vsync every ms, so every commit is on screen at its end.
+    table = {
+        "serial": ((13, 17), (17, 23), (23, 26), 33, 33, 33, 0, 1, 0),
+        "priority": ((13, 17), (13, 19), (17, 20), 27, 27, 27, 1, 1, 1),
+        "dag": ((13, 17), (24, 30), (17, 20), 31, 24, 31, 4, 2, 0),
+        "anchored": ((13, 17), (17, 23), (17, 20), 30, 30, 30, 4, 1, 0),
+    }
+    for s, row in table.items():
+        o = run(B1, s)
+        got = se(o)
+        check(f"B1 {s} tasks", (got["config"], got["feed"], got["analytics"]),
+              tuple((a * MS, b * MS) for a, b in row[:3]))
+        check(f"B1 {s} metrics", mets(o, "timeToFirstFrameMs", "firstDrawMs", "launchCompleteMs",
+                                      "mainThreadBlockedMs", "frames", "dependencyViolations"),
+              (row[3] * MS, row[4] * MS, row[5] * MS, row[6] * MS, row[7], row[8]))
+        check(f"B1 {s} first draw = commits[0].end", o["metrics"]["firstDrawMs"], o["commits"][0]["endMs"])
+        # the bounds are the scenario's: t1 = 13, A = 5 + 1 = 6, longest path 4 + 6,
+        # main-thread total 6, total cost 13 on 2 cores -> 7; critical path 13 + 10 = 23,
+        # lower bound 13 + max(10, 6 + 6, 7) = 25, first-frame bound: C = 10, M = 6,
+        # vsync(13 + max(10, 6 + 6) + 1 + 0) = 26
+        check(f"B1 {s} bounds", mets(o, "criticalPathMs", "lowerBoundMs", "firstFrameBoundMs"),
+              (23 * MS, 25 * MS, 26 * MS))
+    # the phases: serial's dFL runs the three tasks 13-26; dag's returns at 17 (anchor
+    # config done), then sceneWillConnect 17-22, sceneDidBecomeActive 22-23, commit 23-24
+    check("B1 serial phases", phases_of(run(B1, "serial")),
+          [("willFinishLaunching", 10 * MS, 11 * MS), ("didFinishLaunching", 11 * MS, 26 * MS),
+           ("sceneWillConnect", 26 * MS, 31 * MS), ("sceneDidBecomeActive", 31 * MS, 32 * MS)])
+    o = run(B1, "dag")
+    check("B1 dag phases", phases_of(o),
+          [("willFinishLaunching", 10 * MS, 11 * MS), ("didFinishLaunching", 11 * MS, 17 * MS),
+           ("sceneWillConnect", 17 * MS, 22 * MS), ("sceneDidBecomeActive", 22 * MS, 23 * MS)])
+    check("B1 dag commits", commits(o), [(23 * MS, 24 * MS, 24 * MS), (30 * MS, 31 * MS, 31 * MS)])
+    # readyMs: config and analytics at t1 = 13 (dag's tasks without dependencies);
+    # feed at 17, config's done
+    check("B1 dag ready", {t["id"]: t["readyMs"] for t in o["tasks"]},
+          {"config": 13 * MS, "feed": 17 * MS, "analytics": 13 * MS})
+    # busy: pre-main 10 + phases 1 + 2 + 5 + 1 + feed 6 + two commits 2 = 27;
+    # cpu: (10 + 9 + 13 + 2) / (2 x 31) = 34 / 62
+    check("B1 dag busy", o["metrics"]["mainThreadBusyMs"], 27 * MS)
+    check("B1 dag cpu", abs(o["metrics"]["cpuUtilization"] - 34 / 62) < 1e-12, True)
+    # serial: busy 10 + 9 + 13 + 1 = 33, cpu 33 / (2 x 33) = 0.5; readyMs t1 for all
+    o = run(B1, "serial")
+    check("B1 serial busy cpu", mets(o, "mainThreadBusyMs", "cpuUtilization"), (33 * MS, 0.5))
+    check("B1 serial ready", {t["readyMs"] for t in o["tasks"]}, {13 * MS})
+    # priority: feed is inline (readyMs t1 = 13), violation feed on config (13 < 17);
+    # dFL blocked 19-20 waiting for analytics; phases 20-25, 25-26, commit 26-27
+    o = run(B1, "priority")
+    check("B1 priority ready", {t["id"]: t["readyMs"] for t in o["tasks"]},
+          {"config": 13 * MS, "feed": 13 * MS, "analytics": 13 * MS})
+    check("B1 priority violations", o["violations"], [{"task": "feed", "dependency": "config",
+                                                       "startMs": 13 * MS, "dependencyEndMs": 17 * MS}])
+    check("B1 priority phases", phases_of(o)[1:],
+          [("didFinishLaunching", 11 * MS, 20 * MS), ("sceneWillConnect", 20 * MS, 25 * MS),
+           ("sceneDidBecomeActive", 25 * MS, 26 * MS)])
+    # anchored: dFL blocked 13-17, runs feed 17-23, returns at 23
+    check("B1 anchored phases", phases_of(run(B1, "anchored"))[1:],
+          [("didFinishLaunching", 11 * MS, 23 * MS), ("sceneWillConnect", 23 * MS, 28 * MS),
+           ("sceneDidBecomeActive", 28 * MS, 29 * MS)])
+
+
+def test_phases_b2_starts_in():
+    # B2: B1 with "startsIn": "sceneWillConnect": t1 = 10 + 1 + 2 + 5 = 18, A = 1.
+    sc = dict(B1, name="B2", startsIn="sceneWillConnect")
+    o = run(sc, "dag")
+    # dag (the docs): config 18-22, analytics 22-25 (one worker), dFL returns at 22,
+    # sceneDidBecomeActive 22-23, commit 23-24 (first draw 24), feed 24-30, commit
+    # 30-31: first frame 31.  Blocked 18-22.
+    check("B2 dag tasks", se(o), {"config": (18 * MS, 22 * MS), "feed": (24 * MS, 30 * MS),
+                                  "analytics": (22 * MS, 25 * MS)})
+    check("B2 dag metrics", mets(o, "firstDrawMs", "timeToFirstFrameMs", "mainThreadBlockedMs", "frames",
+                                 "launchCompleteMs"), (24 * MS, 31 * MS, 4 * MS, 2, 31 * MS))
+    check("B2 dag phases", phases_of(o),
+          [("willFinishLaunching", 10 * MS, 11 * MS), ("didFinishLaunching", 11 * MS, 13 * MS),
+           ("sceneWillConnect", 13 * MS, 22 * MS), ("sceneDidBecomeActive", 22 * MS, 23 * MS)])
+    # bounds from t1 = 18 with A = 1: critical path 18 + 10 = 28; lower bound
+    # 18 + max(10, 1 + 6, ceil(13 / 2) = 7) = 28; first-frame bound vsync(18 +
+    # max(10, 1 + 6) + 1) = 29.  busy 10 + 9 + 6 + 2 = 27.
+    check("B2 bounds", mets(o, "criticalPathMs", "lowerBoundMs", "firstFrameBoundMs", "mainThreadBusyMs"),
+          (28 * MS, 28 * MS, 29 * MS, 27 * MS))
+    # serial: dFL at 18 runs config 18-22, feed 22-28, analytics 28-31; phase 31-32;
+    # commit 32-33
+    o = run(sc, "serial")
+    check("B2 serial", (se(o), mets(o, "firstDrawMs", "timeToFirstFrameMs")),
+          ({"config": (18 * MS, 22 * MS), "feed": (22 * MS, 28 * MS), "analytics": (28 * MS, 31 * MS)},
+           (33 * MS, 33 * MS)))
+    # priority: feed inline 18-24 (config on the worker 18-22, analytics 22-25); dFL
+    # blocked 24-25; phase 25-26; commit 26-27
+    o = run(sc, "priority")
+    check("B2 priority", (se(o), mets(o, "firstDrawMs", "mainThreadBlockedMs", "dependencyViolations")),
+          ({"config": (18 * MS, 22 * MS), "feed": (18 * MS, 24 * MS), "analytics": (22 * MS, 25 * MS)},
+           (27 * MS, 1 * MS, 1)))
+    # anchored: config 18-22 (blocked), feed taken out 22-28, analytics 22-25; dFL
+    # returns at 28; phase 28-29; commit 29-30 (the first frame and the first draw)
+    o = run(sc, "anchored")
+    check("B2 anchored", (se(o), mets(o, "firstDrawMs", "timeToFirstFrameMs", "mainThreadBlockedMs")),
+          ({"config": (18 * MS, 22 * MS), "feed": (22 * MS, 28 * MS), "analytics": (22 * MS, 25 * MS)},
+           (30 * MS, 30 * MS, 4 * MS)))
+
+
+def test_phases_starts_in_first_phase_and_inputs():
+    # startsIn the first phase: phases init 2 (startsIn), didFinishLaunching 1; no
+    # pre-main.  w (worker 2), m (main 1); a tap at 1 (cost 1), during init.
+    # dag: t1 = 0 + 2 = 2.  dFL: w ready (worker 2-4), m to the main queue at 2
+    # (after iteration 0's snapshot); no closure: returns at 2.  didFinishLaunching
+    # 2-3; iteration 0: no idle step, commit 3-3 (first draw 3; no firstFrame task:
+    # the first frame too).  The tap, pending since 1, waits: iteration 1 handles it
+    # 3-4, then m 4-5, commit 5.  Latency 3 - 1 = 2; launch max(w done 4, 5) = 5;
+    # maxInputDelay: iteration 1, 3-5 = 2.  Bounds: t1 = 2, A = 1: critical 2 + 2 = 4;
+    # lower 2 + max(2, 1 + 1, ceil(3 / 2) = 2) = 4; first-frame bound (no firstFrame
+    # task: C = M = 0) vsync(2 + max(0, 1 + 0)) = 3.
+    sc = {"name": "P3", "device": {"cores": 2, "refreshRate": 1000},
+          "launchPhases": [{"name": "init", "cost": 2}, {"name": "didFinishLaunching", "cost": 1}],
+          "startsIn": "init", "inputs": [{"name": "tap", "at": 1, "cost": 1}],
+          "tasks": [{"id": "w", "cost": 2}, {"id": "m", "cost": 1, "mainThreadOnly": True}]}
+    o = run(sc, "dag")
+    check("P3 tasks", tasks_by_id(o), {"w": ("worker-1", 2 * MS, 2 * MS, 4 * MS),
+                                       "m": ("main", 2 * MS, 4 * MS, 5 * MS)})
+    check("P3 phases", phases_of(o), [("init", 0, 2 * MS), ("didFinishLaunching", 2 * MS, 3 * MS)])
+    check("P3 inputs", ins(o), [("tap", 1 * MS, 3 * MS, 4 * MS)])
+    check("P3 metrics", mets(o, "firstDrawMs", "timeToFirstFrameMs", "launchCompleteMs", "frames",
+                             "inputLatencyMaxMs", "maxInputDelayMs", "criticalPathMs", "lowerBoundMs",
+                             "firstFrameBoundMs"),
+          (3 * MS, 3 * MS, 5 * MS, 2, 2 * MS, 2 * MS, 4 * MS, 4 * MS, 3 * MS))
+    # the name is compared as ids are: "didFinishLaunching" written decomposed is
+    # another string, but "é" and "e\u0301" are one name
+    sc2 = dict(sc, launchPhases=[{"name": "\u00e9", "cost": 2}, {"name": "didFinishLaunching", "cost": 1}],
+               startsIn="e\u0301")
+    check("P3 NFD startsIn", se(run(sc2, "dag")), se(o))
+
+
+def test_phases_zero_cost():
+    # Phases that all cost 0: nothing moves (t1 = t0, A = 0); each phase starts and
+    # ends at t0, the startsIn one when dFL returns.  The §2 example under every
+    # strategy: the output equals the one without phases but for "phases".
+    sc = dict(EXAMPLE, launchPhases=[{"name": "will", "cost": 0}, {"name": "didFinishLaunching", "cost": 0},
+                                     {"name": "scene", "cost": 0.0}])
+    for s in ref.STRATEGIES:
+        o, base = run(sc, s), run(EXAMPLE, s)
+        check(f"zero phases {s}", {k: v for k, v in o.items() if k != "phases"},
+              {k: v for k, v in base.items() if k != "phases"})
+    # dag returns at once (92); anchored waits for root-vc, which it runs 100-130
+    check("zero phases dag", phases_of(run(sc, "dag")),
+          [("will", 92 * MS, 92 * MS), ("didFinishLaunching", 92 * MS, 92 * MS), ("scene", 92 * MS, 92 * MS)])
+    check("zero phases anchored", phases_of(run(sc, "anchored")),
+          [("will", 92 * MS, 92 * MS), ("didFinishLaunching", 92 * MS, 130 * MS),
+           ("scene", 130 * MS, 130 * MS)])
+    # A zero-cost startsIn phase between positive ones: will 1, didFinishLaunching 0,
+    # scene 2; w (worker 3), f (main 1, firstFrame).  dag, cores 2, 1000 Hz: t1 = 1;
+    # dFL at 1: w 1-4 on the worker, f to the main queue; scene 1-3; commit 3 (first
+    # draw 3); f 3-4, commit 4 (first frame 4).
+    sc = {"name": "Z2", "device": {"cores": 2, "refreshRate": 1000},
+          "launchPhases": [{"name": "will", "cost": 1}, {"name": "didFinishLaunching", "cost": 0},
+                           {"name": "scene", "cost": 2}],
+          "tasks": [{"id": "w", "cost": 3}, {"id": "f", "cost": 1, "mainThreadOnly": True, "firstFrame": True}]}
+    o = run(sc, "dag")
+    check("Z2 phases", phases_of(o), [("will", 0, 1 * MS), ("didFinishLaunching", 1 * MS, 1 * MS),
+                                      ("scene", 1 * MS, 3 * MS)])
+    check("Z2", (se(o), mets(o, "firstDrawMs", "timeToFirstFrameMs", "launchCompleteMs")),
+          ({"w": (1 * MS, 4 * MS), "f": (3 * MS, 4 * MS)}, (3 * MS, 4 * MS, 4 * MS)))
+
+
+def test_phases_idle_task_in_iteration_0():
+    # An idle task handed over while a later phase runs joins the idle queue, and
+    # iteration 0's idle step (after the last phase) runs it.  cores 2, 1000 Hz;
+    # phases didFinishLaunching 0, scene 3; w (worker 1), i (main 1, idle, needs w).
+    # dag: t1 = 0; w 0-1; dFL returns at 0; scene 0-3; at 1 w is done: i to the idle
+    # queue.  At 3: idle step (main queue empty, nothing pending): i 3-4; commit 4.
+    # One frame, first draw 4.
+    sc = {"name": "PI", "device": {"cores": 2, "refreshRate": 1000},
+          "launchPhases": [{"name": "didFinishLaunching", "cost": 0}, {"name": "scene", "cost": 3}],
+          "tasks": [{"id": "w", "cost": 1},
+                    {"id": "i", "cost": 1, "mainThreadOnly": True, "idle": True, "dependsOn": ["w"]}]}
+    o = run(sc, "dag")
+    check("PI idle in iteration 0", (tasks_by_id(o)["i"], commits(o)),
+          (("main", 1 * MS, 3 * MS, 4 * MS), [(4 * MS, 4 * MS, 4 * MS)]))
+    check("PI metrics", mets(o, "firstDrawMs", "frames", "launchCompleteMs"), (4 * MS, 1, 4 * MS))
+    # the same task not idle waits for iteration 1: commit 3, i 3-4, commit 4
+    sc2 = dict(sc, tasks=[sc["tasks"][0], dict(sc["tasks"][1], idle=False)])
+    o = run(sc2, "dag")
+    check("PI not idle", (tasks_by_id(o)["i"], [c[1] for c in commits(o)]),
+          (("main", 1 * MS, 3 * MS, 4 * MS), [3 * MS, 4 * MS]))
+    check("PI not idle first draw", o["metrics"]["firstDrawMs"], 3 * MS)
+    # a tap arriving during the scene phase (at 2, cost 1) is pending at 3: no idle
+    # step in iteration 0 (commit 3); iteration 1 handles the tap 3-4, then (after
+    # the whole snapshot, V4) the idle step: i 4-5, commit 5
+    o = run(dict(sc, inputs=[{"at": 2, "cost": 1}]), "dag")
+    check("PI tap", (tasks_by_id(o)["i"], ins(o), [c[1] for c in commits(o)]),
+          (("main", 1 * MS, 4 * MS, 5 * MS), [("input-1", 2 * MS, 3 * MS, 4 * MS)], [3 * MS, 5 * MS]))
+
+
+def test_phases_under_cpus():
+    # A phase is a running main-thread item (§3.10, §3.12).  cores 3 (2 workers),
+    # cpus 1, 1000 Hz; phases will 1, didFinishLaunching 0, scene 4; a, b (2 ms
+    # each).  dag: will 0-1 alone (rate 1); t1 = 1; dFL makes a and b ready and
+    # returns; scene starts at 1 (2a), the workers take a and b (2b): R = 3 > 1,
+    # rate 1/3 each.  Projected: a, b 1000 + ceil(2000 x 3) = 7000, scene 1000 +
+    # 12000.  At 7000 each has lost floor(6000 / 3) = 2000: a and b end; scene has
+    # 2000 left, alone at rate 1: ends 9000.  Commit 9 (first draw 9).
+    # busy = 0 + (1 + 0 + 8) = 9 (wall time); cpu = (1 + 0 + 4 + 2 + 2) / (1 x 9) = 1.
+    sc = {"name": "PC", "device": {"cores": 3, "cpus": 1, "refreshRate": 1000},
+          "launchPhases": [{"name": "will", "cost": 1}, {"name": "didFinishLaunching", "cost": 0},
+                           {"name": "scene", "cost": 4}],
+          "tasks": [{"id": "a", "cost": 2}, {"id": "b", "cost": 2}]}
+    o = run(sc, "dag")
+    check("PC tasks", tasks_by_id(o), {"a": ("worker-1", 1 * MS, 1 * MS, 7 * MS),
+                                       "b": ("worker-2", 1 * MS, 1 * MS, 7 * MS)})
+    check("PC phases", phases_of(o), [("will", 0, 1 * MS), ("didFinishLaunching", 1 * MS, 1 * MS),
+                                      ("scene", 1 * MS, 9 * MS)])
+    check("PC metrics", mets(o, "firstDrawMs", "mainThreadBusyMs", "cpuUtilization", "launchCompleteMs"),
+          (9 * MS, 9 * MS, 1.0, 9 * MS))
+    # mainThreadPriority: scene at rate 1 (1-5), the workers share C' = 0 while it
+    # runs; at 5 the commit (cost 0) ends iteration 0 and the main thread sleeps:
+    # a and b share C' = 1 at 1/2, 2000 each left: end 5000 + 4000 = 9000.
+    o = run(dict(sc, device=dict(sc["device"], mainThreadPriority=True)), "dag")
+    check("PC priority", (se(o), phases_of(o)[2], mets(o, "firstDrawMs", "mainThreadBusyMs",
+                                                        "launchCompleteMs")),
+          ({"a": (1 * MS, 9 * MS), "b": (1 * MS, 9 * MS)}, ("scene", 1 * MS, 5 * MS),
+           (5 * MS, 5 * MS, 9 * MS)))
+
+
+def test_phases_priority_t0_and_serial():
+    # priority's T0 at t1.  cores 2, 1000 Hz; pre-main dyld 1; phases will 1,
+    # didFinishLaunching 1, scene 2; w (worker 3), m (main 1, firstFrame), n (main 1,
+    # priority 1).  t1 = 3.  dFL: step 1 makes w ready (worker 3-6); step 2 runs m
+    # inline 3-4 (readyMs t1 = 3); step 3 waits for w: blocked 4-6; returns at 6,
+    # T0 done: T1 opens, n to the main queue at 6 (iteration 1).  scene 6-8; no
+    # idle step; commit 8 (first frame and first draw: m ran in iteration 0).
+    # Iteration 1: n 8-9, commit 9.  busy = 1 + (1 + 1 + 2) + 1 + 1 = 7.
+    # Bounds: t1 3, A 2, longest 3, main 2, total 5: critical 6, lower 3 + max(3, 2 + 2,
+    # 3) = 7; first-frame bound vsync(3 + max(1, 2 + 1) + 0) = 6.
+    sc = {"name": "PP", "device": {"cores": 2, "refreshRate": 1000},
+          "preMain": [{"name": "dyld", "cost": 1}],
+          "launchPhases": [{"name": "will", "cost": 1}, {"name": "didFinishLaunching", "cost": 1},
+                           {"name": "scene", "cost": 2}],
+          "tasks": [{"id": "w", "cost": 3}, {"id": "m", "cost": 1, "mainThreadOnly": True, "firstFrame": True},
+                    {"id": "n", "cost": 1, "mainThreadOnly": True, "priority": 1}]}
+    o = run(sc, "priority")
+    check("PP tasks", tasks_by_id(o), {"w": ("worker-1", 3 * MS, 3 * MS, 6 * MS),
+                                       "m": ("main", 3 * MS, 3 * MS, 4 * MS),
+                                       "n": ("main", 6 * MS, 8 * MS, 9 * MS)})
+    check("PP phases", phases_of(o), [("will", 1 * MS, 2 * MS), ("didFinishLaunching", 2 * MS, 6 * MS),
+                                      ("scene", 6 * MS, 8 * MS)])
+    check("PP metrics", mets(o, "timeToFirstFrameMs", "firstDrawMs", "mainThreadBlockedMs", "frames",
+                             "mainThreadBusyMs", "criticalPathMs", "lowerBoundMs", "firstFrameBoundMs"),
+          (8 * MS, 8 * MS, 2 * MS, 2, 7 * MS, 6 * MS, 7 * MS, 6 * MS))
+    # A queued inline T0 task shows its admission, not t1: m in queue q, which a
+    # worker task k (1 ms, latency 1, index 0) takes first at t1 = 3.  The one
+    # worker runs k 3-4 (done 5), then w 4-7.  dFL: blocked 3-5 until q admits m
+    # (readyMs 5), m 5-6, blocked 6-7 waiting for w; returns at 7, T1 opens: n to
+    # the main queue; scene 7-9, commit 9; iteration 1: n 9-10.
+    sc2 = dict(sc, tasks=[{"id": "k", "cost": 1, "latency": 1, "queue": "q"}, sc["tasks"][0],
+                          dict(sc["tasks"][1], queue="q"), sc["tasks"][2]])
+    o = run(sc2, "priority")
+    check("PP queued inline", tasks_by_id(o), {"k": ("worker-1", 3 * MS, 3 * MS, 4 * MS),
+                                               "w": ("worker-1", 3 * MS, 4 * MS, 7 * MS),
+                                               "m": ("main", 5 * MS, 5 * MS, 6 * MS),
+                                               "n": ("main", 7 * MS, 9 * MS, 10 * MS)})
+    # serial: every readyMs is t1 = 3; w 3-6, m 6-7, n 7-8 (rank order), scene 8-10,
+    # one commit at 10
+    o = run(sc, "serial")
+    check("PP serial", (tasks_by_id(o), [c[1] for c in commits(o)]),
+          ({"w": ("main", 3 * MS, 3 * MS, 6 * MS), "m": ("main", 3 * MS, 6 * MS, 7 * MS),
+            "n": ("main", 3 * MS, 7 * MS, 8 * MS)}, [10 * MS]))
+
+
+def test_phases_validation():
+    base = {"name": "x", "tasks": [{"id": "a", "cost": 1}]}
+    dfl = {"name": "didFinishLaunching", "cost": 1}
+    bad = [
+        ({"launchPhases": []}, "launchPhases: must hold at least one phase"),
+        ({"launchPhases": {"name": "a"}}, "launchPhases: expected an array"),
+        ({"launchPhases": [3]}, "launchPhases[0]: expected an object"),
+        ({"launchPhases": [{"cost": 1}], "startsIn": "x"}, "launchPhases[0]: missing key 'name'"),
+        ({"launchPhases": [{"name": "didFinishLaunching"}]}, "launchPhases[0]: missing key 'cost'"),
+        ({"launchPhases": [dfl, {"name": "", "cost": 1}]}, "launchPhases[1].name: empty phase name"),
+        ({"launchPhases": [dfl, {"name": 4, "cost": 1}]}, "launchPhases[1].name: expected a string"),
+        ({"launchPhases": [dfl, dict(dfl)]}, "launchPhases[1].name: duplicate phase name"),
+        ({"launchPhases": [{"name": "\u00e9", "cost": 1}, {"name": "e\u0301", "cost": 1}], "startsIn": "\u00e9"},
+         "duplicate phase name"),
+        ({"launchPhases": [dfl, {"name": "s", "cost": -1}]}, "launchPhases[1].cost: negative"),
+        ({"launchPhases": [dfl, {"name": "s", "cost": 1, "cots": 2}]}, "did you mean 'cost'"),
+        ({"launchPhases": [dfl, {"name": "sceneWillConnect", "cost": 1}], "startsIn": "sceneWillConect"},
+         "startsIn: 'sceneWillConect' names no phase of launchPhases (did you mean 'sceneWillConnect'?)"),
+        ({"launchPhases": [{"name": "init", "cost": 1}]}, "launchPhases: no phase is named 'didFinishLaunching'"),
+        ({"startsIn": "didFinishLaunching"}, "startsIn: 'didFinishLaunching' without launchPhases"),
+        ({"launchPhases": [dfl], "startsIn": 2}, "startsIn: expected a string"),
+        ({"launchPhase": [dfl]}, "did you mean 'launchPhases'"),
+        ({"startIn": "x"}, "did you mean 'startsIn'"),
+    ]
+    for extra, want in bad:
+        probs = ref.validate(dict(base, **extra))
+        if not any(want in p for p in probs):
+            FAILS.append(f"phases validation: want {want!r} in {probs!r}")
+    # [] and a startsIn: only the empty list is reported
+    check("phases [] with startsIn", ref.validate(dict(base, launchPhases=[], startsIn="a")),
+          ["launchPhases: must hold at least one phase, found []"])
+    ok = [{"launchPhases": [dfl]}, {"launchPhases": [dfl], "startsIn": None},
+          {"launchPhases": None, "startsIn": None},
+          {"launchPhases": [{"name": "init", "cost": 0}], "startsIn": "init"},
+          {"launchPhases": [{"name": "init", "cost": 0}, dfl], "startsIn": "init"},
+          {"budgets": {"firstDrawMs": 5}}]
+    for extra in ok:
+        check(f"phases ok {extra}", ref.validate(dict(base, **extra)), [])
+    # the v2.1 and v2 objects do not exist for a scenario with phases
+    try:
+        ref.simulate(dict(base, launchPhases=[dfl]), "dag", model="v2.1")
+        FAILS.append("phases: --model v2.1 accepted a scenario with launchPhases")
+    except ValueError:
+        pass
+    o = us(ref.simulate(base, "dag", model="v2.1"))
+    check("v2.1 object", ("phases" in o, "firstDrawMs" in o["metrics"]), (False, False))
+
+
+def test_crosscheck_compare_phases():
+    # crosscheck.py's comparison: firstDrawMs and phases are compared (a missing key
+    # is a mismatch) in the default mode, not with --v21
+    import json
+    from decimal import Decimal
+    import crosscheck as cc
+    want = cc.ref_plain(ref.simulate(B1, "dag"))
+    got = json.loads(ref.dumps(ref.simulate(B1, "dag")), parse_float=Decimal)
+    check("compare phases equal", cc.compare(got, want), [])
+    g = json.loads(ref.dumps(ref.simulate(B1, "dag")), parse_float=Decimal)
+    del g["metrics"]["firstDrawMs"]
+    check("compare missing firstDrawMs", cc.compare(g, want), ["$.metrics: missing key 'firstDrawMs'"])
+    g = json.loads(ref.dumps(ref.simulate(B1, "dag")), parse_float=Decimal)
+    del g["phases"]
+    check("compare missing phases", cc.compare(g, want), ["$: missing key 'phases'"])
+    g = json.loads(ref.dumps(ref.simulate(B1, "dag")), parse_float=Decimal)
+    g["phases"][1]["endMs"] = Decimal("13")
+    check("compare phase end", cc.compare(g, want),
+          ["$.phases[1] ('didFinishLaunching').endMs: binary 13 ms (13000 µs) vs reference 17 ms (17000 µs)"])
+    g["phases"] = g["phases"][:3]
+    check("compare phase count", cc.compare(g, want)[0], "$.phases: binary has 3 entries, reference 4")
+    base = {"name": "x", "tasks": [{"id": "a", "cost": 1}]}
+    w21 = cc.ref_plain(ref.simulate(base, "dag", model="v2.1"))
+    g = json.loads(ref.dumps(ref.simulate(base, "dag", model="v2.1")), parse_float=Decimal)
+    check("compare --v21", (cc.compare(g, w21, "v2.1"), len(cc.compare(g, cc.ref_plain(ref.simulate(base, "dag"))))),
+          ([], 2))
+    # crosscheck_advise: a plan that spells startsIn's default or drops it keeps the
+    # meaning; one that changes a phase's cost does not
+    import crosscheck_advise as ca
+    sc = json.loads(json.dumps(B1))
+    plan = dict(json.loads(json.dumps(B1)), startsIn="didFinishLaunching")
+    check("advise legal startsIn default", ca.legal_problems(sc, plan, ca.DEFAULT_KNOBS), [])
+    plan["launchPhases"][2]["cost"] = 4
+    check("advise legal phase cost", ca.legal_problems(sc, plan, ca.DEFAULT_KNOBS)[0][:30],
+          "top-level: launchPhases change")
 
 
 # --------------------------------------------------------------------------
