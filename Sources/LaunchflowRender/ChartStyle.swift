@@ -34,6 +34,8 @@ public enum ChartStyle {
     public static let dependency = "#8a8a8a"
     /// Pre-main phases, alternating.
     public static let preMain = ["#bdbdbd", "#dedede"]
+    /// (§3.12) The launch phases' own work on the main thread, alternating.
+    public static let launchPhase = ["#c9d7e8", "#e1e9f3"]
     /// Blocked time on the main thread: fill and dashed outline.
     public static let blockedFill = "#fde3e0"
     public static let blockedStroke = "#c62828"

@@ -202,6 +202,17 @@ struct GanttPanel {
                 fill: ChartStyle.preMain[k % 2], stroke: "#8c8c8c", classes: "premain",
                 tooltip: "pre-main: \(phase.name)\n\(range(span))")
         }
+        // (§3.12) Each launch phase's own work, labelled with its callback's name.
+        for (k, run) in schedule.launchPhases.enumerated() where run.costEnd > axis.start && run.start < axis.end {
+            let phase = schedule.scenario.launchPhases[k]
+            let own = TimeSpan(start: max(run.start, axis.start), end: min(run.costEnd, axis.end))
+            let dFL =
+                k == schedule.scenario.startPhase ? "; then didFinishLaunching until \(formatMillis(run.end)) ms" : ""
+            bar(
+                &canvas, id("launch-phase-\(k)"), own, band: layout.mainBand, label: phase.name,
+                fill: ChartStyle.launchPhase[k % 2], stroke: "#7f95b3", classes: "launch-phase",
+                tooltip: "launch phase: \(phase.name)\n\(range(TimeSpan(start: run.start, end: run.costEnd)))\(dFL)")
+        }
         let launch = schedule.didFinishLaunching
         if launch.start < axis.end {
             let x0 = axis.clampedX(launch.start)

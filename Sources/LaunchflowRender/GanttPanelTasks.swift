@@ -64,6 +64,7 @@ extension GanttPanel {
         let schedule = result.schedule
         let spans =
             schedule.commits.map { TimeSpan(start: $0.start, end: $0.end) } + schedule.preMain + schedule.blocked
+            + schedule.launchPhases.map { TimeSpan(start: $0.start, end: $0.costEnd) }
         return spans.filter { $0.end >= axis.start && $0.start <= axis.end }.map {
             LabelPlanner.Box(
                 x0: axis.clampedX($0.start) - 0.5, x1: axis.clampedX($0.end) + 0.5, y0: band.top, y1: band.bottom)

@@ -6,7 +6,8 @@ import Testing
 /// Golden metrics of every bundled scenario under every strategy
 /// (Fixtures/golden/<scenario>.json). A change to the engine that moves any of
 /// them fails here. To re-record them on purpose, after checking the change
-/// is intended: `RECORD=1 make test` (or `RECORD=1 swift test --filter GoldenMetricsTests`).
+/// is intended: `RECORD=1 swift test --filter GoldenMetricsTests` (the recording run
+/// fails on purpose; the next run without RECORD checks what it wrote).
 struct GoldenMetricsTests {
     /// Every bundled scenario (`scenarios/*.json`).
     static let scenarios: [String] = {
@@ -44,6 +45,9 @@ struct GoldenMetricsTests {
             try FileManager.default.createDirectory(at: Self.sourceFixtures, withIntermediateDirectories: true)
             let data = try JSONSerialization.data(withJSONObject: actual, options: [.prettyPrinted, .sortedKeys])
             try (data + Data("\n".utf8)).write(to: golden)
+            // A recording run checks nothing: it fails, so that RECORD=1 cannot pass CI.
+            Issue.record(
+                "\(name): recorded \(golden.lastPathComponent); run the tests again without RECORD to check it")
             return
         }
         let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: golden))

@@ -152,6 +152,8 @@ extension ScenarioDiff {
                 }
             }
             return "inputs: " + parts.joined(separator: "; ")
+        case .launchPhases:
+            return "launch phases: " + change.fields.map(field).joined(separator: "; ")
         case .preMain:
             var text = "pre-main: " + change.fields.map(field).joined(separator: "; ")
             if change.costDelta != 0 { text += " (total \(Check.signedMillis(change.costDelta)))" }

@@ -154,11 +154,40 @@ public struct ScenarioDiff: Sendable {
     /// The pre-main phases, by name: changed, added, removed costs, or their order.
     static func preMainChange(_ old: Scenario, _ new: Scenario) -> ScenarioChange? {
         guard old.preMain != new.preMain else { return nil }
+        var change = ScenarioChange(
+            kind: .preMain,
+            fields: phaseChanges(old.preMain.map { ($0.name, $0.cost) }, new.preMain.map { ($0.name, $0.cost) }))
+        change.costDelta = new.preMainTotal - old.preMainTotal
+        return change
+    }
+
+    /// (§3.12) The launch phases and `startsIn`, one change: a new `startsIn`
+    /// needs its phases, and new phases may need the new `startsIn`.
+    static func launchPhasesChange(_ old: Scenario, _ new: Scenario) -> ScenarioChange? {
+        guard old.launchPhases != new.launchPhases || old.startsIn != new.startsIn else { return nil }
+        var fields = phaseChanges(
+            old.launchPhases.map { ($0.name, $0.cost) }, new.launchPhases.map { ($0.name, $0.cost) })
+        if old.startsIn != new.startsIn {
+            fields.append(
+                FieldChange(
+                    "startsIn", old.startsIn.map(FieldValue.text) ?? .absent,
+                    new.startsIn.map(FieldValue.text) ?? .absent))
+        }
+        var change = ScenarioChange(kind: .launchPhases, fields: fields)
+        change.costDelta = new.launchPhases.reduce(0) { $0 + $1.cost } - old.launchPhases.reduce(0) { $0 + $1.cost }
+        return change
+    }
+
+    /// Named phases (pre-main, launch): each one's cost changed, added or
+    /// removed, or their order when only that changed.
+    private static func phaseChanges(_ old: [(name: String, cost: Micros)], _ new: [(name: String, cost: Micros)])
+        -> [FieldChange]
+    {
         var fields: [FieldChange] = []
-        let oldNames = old.preMain.map(\.name)
-        let newNames = new.preMain.map(\.name)
-        for phase in new.preMain {
-            if let before = old.preMain.first(where: { $0.name == phase.name }) {
+        let oldNames = old.map(\.name)
+        let newNames = new.map(\.name)
+        for phase in new {
+            if let before = old.first(where: { $0.name == phase.name }) {
                 if before.cost != phase.cost {
                     fields.append(FieldChange("'\(phase.name)'", .millis(before.cost), .millis(phase.cost)))
                 }
@@ -166,15 +195,13 @@ public struct ScenarioDiff: Sendable {
                 fields.append(FieldChange("'\(phase.name)'", .absent, .millis(phase.cost)))
             }
         }
-        for phase in old.preMain where !newNames.contains(phase.name) {
+        for phase in old where !newNames.contains(phase.name) {
             fields.append(FieldChange("'\(phase.name)'", .millis(phase.cost), .absent))
         }
         if fields.isEmpty && oldNames != newNames {
             fields.append(FieldChange("order", .ids(oldNames), .ids(newNames)))
         }
-        var change = ScenarioChange(kind: .preMain, fields: fields)
-        change.costDelta = new.preMainTotal - old.preMainTotal
-        return change
+        return fields
     }
 
     /// Top-level keys: the simulated ones one change each (and the inputs), the others information.
@@ -192,6 +219,10 @@ public struct ScenarioDiff: Sendable {
             case .nested(.inputs):
                 let fields = inputChanges(old.inputs, new.inputs)
                 if !fields.isEmpty { out.append(ScenarioChange(kind: .inputs, fields: fields)) }
+            case .nested(.launchPhases):
+                if let change = launchPhasesChange(old, new) { out.append(change) }
+            case _ where field.key == "startsIn":
+                break  // with the launch phases
             case .nested:
                 break  // device, pre-main and tasks: apart
             default:
@@ -319,6 +350,8 @@ extension ScenarioField {
 public struct ScenarioChange: Sendable {
     public enum Kind: String, Sendable {
         case taskChanged, taskAdded, taskRemoved, device, preMain, taskOrder
+        /// (§3.12) The launch phases and `startsIn`.
+        case launchPhases
         /// A simulated top-level key other than the device, pre-main, inputs and tasks (`idleMode`).
         case setting
         case inputs
@@ -422,6 +455,9 @@ struct Draft {
         switch change.kind {
         case .device: draft.scenario.device = new.device
         case .preMain: draft.scenario.preMain = new.preMain
+        case .launchPhases:
+            draft.scenario.launchPhases = new.launchPhases
+            draft.scenario.startsIn = new.startsIn
         case .inputs: draft.scenario.inputs = new.inputs
         case .setting:
             for field in change.fields { ScenarioFields.root[field.field]?.copy(from: new, to: &draft.scenario) }

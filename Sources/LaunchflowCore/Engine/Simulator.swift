@@ -2,10 +2,17 @@
 /// then rank (MODEL.md §3).
 struct MainQueueItem: Comparable {
     var time: Micros
-    /// The task's rank position; −1 for `didFinishLaunching`.
+    /// The task's rank position; negative for `didFinishLaunching` and the launch phases.
     var rank: Int32
-    /// The task; −1 for `didFinishLaunching`.
+    /// The task; −1 for `didFinishLaunching`, −2 − k for launch phase k (§3.12).
     var task: Int32
+
+    static let didFinishLaunching: Int32 = -1
+
+    /// (§3.12) Launch phase k of `count`: iteration 0's items, in order, before any task.
+    static func launchPhase(_ k: Int, of count: Int, at time: Micros) -> MainQueueItem {
+        MainQueueItem(time: time, rank: Int32(k - count - 1), task: Int32(-2 - k))
+    }
 
     static func < (a: Self, b: Self) -> Bool { (a.time, a.rank) < (b.time, b.rank) }
 }
@@ -90,6 +97,7 @@ struct RunOutcome {
     var blocked: [TimeSpan]
     var launch: TimeSpan
     var inputs: [InputRun]
+    var launchPhases: [LaunchPhaseRun]
 }
 
 /// The discrete-event engine of MODEL.md §3: the main thread's run loop
@@ -121,6 +129,8 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         case task(Int)
         case input(Int)
         case commit
+        /// (§3.12) Launch phase k's own cost.
+        case phase(Int)
     }
 
     private var policy: Policy
@@ -168,6 +178,14 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private var iterationStart: Micros = 0
     private var iterationRanWork = false
     private var commitStart: Micros = 0
+
+    // (§3.12) The launch phases: their costs, the one that runs
+    // `didFinishLaunching` (−1: none, dFL is iteration 0's item), how each ran,
+    // and whether that phase's cost has run and dFL is to start.
+    private let phaseCosts: [Micros]
+    private let startPhase: Int
+    private var phaseRuns: [LaunchPhaseRun]
+    private var launchDue = false
 
     // Inputs, by arrival: `inputOrder[firstPending..<arrived]` are pending.
     private let inputOrder: [Int]
@@ -281,6 +299,9 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         inputRuns.reserveCapacity(1)
         inputOrder = run.inputs.indices.sorted { (run.inputs[$0].at, $0) < (run.inputs[$1].at, $1) }
         notDone = n
+        phaseCosts = scenario.launchPhases.map(\.cost)
+        startPhase = scenario.startPhase ?? -1
+        phaseRuns = []
     }
 
     /// The arrays, for the next run (the simulator is spent afterwards).
@@ -299,7 +320,15 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private mutating func run(from t0: Micros) -> RunOutcome {
         now = t0
         arriveInputs()
-        mainQueue.append(MainQueueItem(time: t0, rank: -1, task: -1))
+        if phaseCosts.isEmpty {
+            mainQueue.append(MainQueueItem(time: t0, rank: -1, task: MainQueueItem.didFinishLaunching))
+        } else {
+            // (§3.12) Iteration 0 holds the phases; the `startsIn` one runs dFL.
+            for k in phaseCosts.indices {
+                mainQueue.append(MainQueueItem.launchPhase(k, of: phaseCosts.count, at: t0))
+            }
+            phaseRuns = Array(repeating: LaunchPhaseRun(start: t0, costEnd: t0, end: t0), count: phaseCosts.count)
+        }
         while true {
             // End of step 1: free queues admit.
             admitIntoFreeQueues()
@@ -344,7 +373,8 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             arriveInputs()
         }
         precondition(notDone == 0, "launchflow: the simulation stopped with \(notDone) tasks not done; this is a bug")
-        return RunOutcome(tasks: [], commits: commits, blocked: blocked, launch: launch, inputs: inputRuns)
+        return RunOutcome(
+            tasks: [], commits: commits, blocked: blocked, launch: launch, inputs: inputRuns, launchPhases: phaseRuns)
     }
 
     // MARK: The main thread (MODEL.md §3, step 2a)
@@ -393,15 +423,21 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                 }
             case .iterating:
                 moved = true
-                if inputCursor < snapshotInputs.count {
+                if launchDue {
+                    // (§3.12) The `startsIn` phase's own work is done: dFL runs in it.
+                    launchDue = false
+                    beginLaunch()
+                } else if inputCursor < snapshotInputs.count {
                     let input = inputOrder[snapshotInputs.lowerBound + inputCursor]
                     inputCursor += 1
                     if startInput(input) { return true }
                 } else if cursor < snapshot.count {
                     let item = snapshot[cursor]
                     cursor += 1
-                    if item.task < 0 {
+                    if item.task == MainQueueItem.didFinishLaunching {
                         beginLaunch()
+                    } else if item.task < 0 {
+                        if startPhase(Int(-2 - item.task)) { return true }
                     } else if startOnMain(Int(item.task)) {
                         return true
                     }
@@ -472,6 +508,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         phase = .iterating
         inLaunch = false
         launch.end = now
+        if startPhase >= 0 { phaseRuns[startPhase].end = now }
         // What waited for a take-out goes back to its queue, in its order.
         while let item = launchMain.popMin() {
             if let last = mainQueue.last, item < last { mainQueueSorted = false }
@@ -499,6 +536,27 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         return false
     }
 
+    /// (§3.12) Starts launch phase `k`; true if it occupies the thread (positive cost).
+    private mutating func startPhase(_ k: Int) -> Bool {
+        phaseRuns[k].start = now
+        if phaseCosts[k] > 0 {
+            work = .phase(k)
+            mainEnd = now + phaseCosts[k]
+            mainLeft = phaseCosts[k]
+            return true
+        }
+        phaseCostRan(k)
+        return false
+    }
+
+    /// (§3.12) Phase `k`'s own work has run: it ends, or (the `startsIn`
+    /// phase) runs dFL as the main thread's next step and ends when dFL returns.
+    private mutating func phaseCostRan(_ k: Int) {
+        phaseRuns[k].costEnd = now
+        phaseRuns[k].end = now
+        if k == startPhase { launchDue = true }
+    }
+
     private mutating func startInput(_ input: Int) -> Bool {
         inputRuns[input].start = now
         let cost = run.inputs[input].cost
@@ -519,6 +577,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         case .task(let task): taskEnded(task)
         case .input(let input): inputRuns[input].end = now
         case .commit: finishCommit()
+        case .phase(let k): phaseCostRan(k)
         case .nothing: break
         }
     }

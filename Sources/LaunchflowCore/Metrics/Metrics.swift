@@ -109,6 +109,19 @@ extension Schedule {
             totalCost += cost
             if taskSpecs[i].mainThreadOnly { mainOnlyCost += cost }
         }
+        // (§3.12) The launch phases: their work, their wall time on the main
+        // thread, and A, the work of those after the `startsIn` phase (on the
+        // main thread between dFL's return and the first commit).
+        var phaseCost: Micros = 0
+        var phaseTime: Micros = 0
+        var phasesAfterStart: Micros = 0
+        let startPhase = scenario.startPhase ?? Int.max
+        for (k, phase) in scenario.launchPhases.enumerated() {
+            phaseCost += phase.cost
+            phaseTime += stretched ? launchPhases[k].costEnd - launchPhases[k].start : phase.cost
+            if k > startPhase { phasesAfterStart += phase.cost }
+        }
+        let t1 = self.t1
         let inputCost = scenario.inputs.reduce(0) { $0 + $1.cost }
         let inputTime = stretched ? inputs.reduce(0) { $0 + $1.end - $1.start } : inputCost
         var inputLatency: Micros = 0
@@ -121,7 +134,7 @@ extension Schedule {
         }
         // The CPUs the threads have: min(cores, cpus).
         let cores = device.cpuCount
-        let work = t0 + totalCost + inputCost + commits.count * device.commitCost
+        let work = t0 + phaseCost + totalCost + inputCost + commits.count * device.commitCost
         let end = max(launchComplete, commits.last?.end ?? 0)
         let utilization = end == 0 ? 0 : Double(work) / (Double(cores) * Double(end))
         let longest =
@@ -134,17 +147,18 @@ extension Schedule {
         return Metrics(
             timeToFirstFrame: milestones.timeToFirstFrame,
             firstFrameReady: milestones.firstFrameReady,
+            firstDraw: commits[0].end,
             timeToFullDisplay: milestones.timeToFullDisplay,
             launchComplete: launchComplete,
-            mainThreadBusy: t0 + mainTaskTime + inputTime + commitTime,
+            mainThreadBusy: t0 + phaseTime + mainTaskTime + inputTime + commitTime,
             mainThreadBlocked: blocked.reduce(0) { $0 + $1.duration },
             cpuUtilization: utilization,
             frames: commits.count,
             maxInputDelay: maxInputDelay,
             inputLatencyMax: inputLatency,
-            criticalPath: t0 + longest,
-            lowerBound: t0 + max(longest, mainOnlyCost, perCore, bounds.longestQueue),
-            firstFrameBound: bounds.firstFrameBound(t0: t0, device: scenario.device),
+            criticalPath: t1 + longest,
+            lowerBound: t1 + max(longest, phasesAfterStart + mainOnlyCost, perCore, bounds.longestQueue),
+            firstFrameBound: bounds.firstFrameBound(t1: t1, mainBefore: phasesAfterStart, device: scenario.device),
             dependencyViolations: violationCount(),
             firstFrameIteration: firstFrameIteration)
     }
@@ -267,10 +281,12 @@ struct LaunchBounds {
         self.init(tasks: tasks, graph: graph, cost: cost, latency: latency, queueOf: queueOf, queueCount: numbers.count)
     }
 
-    /// The first vsync at or after t0 + max(path, main-thread cost) + a
-    /// commit + the render time.
-    func firstFrameBound(t0: Micros, device: Device) -> Micros {
-        let ready = t0 + max(firstFramePath, firstFrameMainCost) + device.commitCost + device.renderTime
+    /// The first vsync at or after t1 + max(path, A + main-thread cost) + a
+    /// commit + the render time, A the launch phases' work after the
+    /// `startsIn` phase (§3.12; t1 = t0 and A = 0 without phases).
+    func firstFrameBound(t1: Micros, mainBefore: Micros, device: Device) -> Micros {
+        let ready =
+            t1 + max(firstFramePath, mainBefore + firstFrameMainCost) + device.commitCost + device.renderTime
         let frame = device.frameInterval
         return (ready + frame - 1) / frame * frame
     }

@@ -65,6 +65,16 @@ extension JSONWriter {
             raw("}")
         }
         raw(scenario.preMain.isEmpty ? "],\n\(inner)" : "\n\(inner)],\n\(inner)")
+        // (§3.12) The launch phases; the `startsIn` one ends when dFL returns.
+        key("phases"); raw("[")
+        for (k, phase) in scenario.launchPhases.enumerated() {
+            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
+            key("name"); string(phase.name)
+            raw(", "); key("startMs"); millis(schedule.launchPhases[k].start)
+            raw(", "); key("endMs"); millis(schedule.launchPhases[k].end)
+            raw("}")
+        }
+        raw(scenario.launchPhases.isEmpty ? "],\n\(inner)" : "\n\(inner)],\n\(inner)")
         key("tasks"); raw("[")
         // The bytes between a task's values, spelled out once (a launch has
         // up to 100,000s of tasks).

@@ -202,6 +202,7 @@ public enum TextReport {
                     ? "Deltas are against \(app.rawValue), the app's strategy ('strategy' in the file).\n"
                     : "The app's strategy ('strategy' in the file) is \(app.rawValue), not compared here: deltas are against \(judged.baselineStrategy.rawValue).\n")
         }
+        if let note = firstDrawNote(results) { out += (markdown ? "\n" : "") + note + "\n" }
         for note in executionNotes(scenario, strategies: results.map(\.schedule.strategy)) {
             out += (markdown ? "\n" : "") + note + "\n"
         }
@@ -297,4 +298,27 @@ func executionNotes(_ scenario: Scenario, strategies: [Strategy]) -> [String] {
         )
     }
     return notes
+}
+
+/// (§3.12) The strategies whose first draw — the end of iteration 0's commit,
+/// Apple's time to first draw — shows no `firstFrame` task, or only some: what
+/// MetricKit will report for them is not the frame the user waits for. Nil
+/// when every strategy's first draw is its first frame.
+func firstDrawNote(_ results: [SimulationResult]) -> String? {
+    guard let scenario = results.first?.schedule.scenario else { return nil }
+    let firstFrame = scenario.tasks.indices.filter { scenario.tasks[$0].firstFrame }
+    guard !firstFrame.isEmpty else { return nil }
+    var parts: [String] = []
+    for result in results where result.metrics.firstFrameIteration > 0 {
+        let shown = firstFrame.filter { result.schedule.tasks[$0].iteration == 0 }.count
+        let what = shown == 0 ? "no firstFrame task" : "\(shown) of the \(firstFrame.count) firstFrame tasks"
+        parts.append(
+            "under \(result.schedule.strategy.rawValue) it shows \(what) (first draw \(formatMillis(result.metrics.firstDraw)) ms, first frame \(formatMillis(result.metrics.timeToFirstFrame)) ms)"
+        )
+    }
+    guard !parts.isEmpty else { return nil }
+    return
+        "Time to first draw is Apple's launch time (MetricKit, the App Launch instrument): the end of the first commit, whatever it shows; "
+        + parts.joined(separator: "; ")
+        + ". The user sees the launch screen or an empty window then, and MetricKit counts it all the same (docs/model.md §3.12)."
 }

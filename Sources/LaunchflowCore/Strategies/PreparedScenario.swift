@@ -88,6 +88,6 @@ struct PreparedScenario: Sendable {
             maxConcurrent: inputs.maxInFlight == .max ? nil : inputs.maxInFlight,
             costs: inputs.cost, latencies: inputs.latency, t0: t0, preMain: preMain, tasks: outcome.tasks,
             commits: outcome.commits, blocked: outcome.blocked, didFinishLaunching: outcome.launch,
-            inputs: outcome.inputs, idleMode: inputs.idleMode)
+            inputs: outcome.inputs, idleMode: inputs.idleMode, launchPhases: outcome.launchPhases)
     }
 }

@@ -8,6 +8,8 @@ package enum Location {
     case device(String)
     case preMain(Int, String)
     case preMainElement(Int)
+    case launchPhase(Int, String)
+    case launchPhaseElement(Int)
     case task(Int, String)
     case taskElement(Int)
     case dependency(task: Int, position: Int)
@@ -21,6 +23,8 @@ package enum Location {
         case .device(let key): "device.\(key)"
         case .preMain(let i, let key): "preMain[\(i)].\(key)"
         case .preMainElement(let i): "preMain[\(i)]"
+        case .launchPhase(let i, let key): "launchPhases[\(i)].\(key)"
+        case .launchPhaseElement(let i): "launchPhases[\(i)]"
         case .task(let i, let key): "tasks[\(i)].\(key)"
         case .taskElement(let i): "tasks[\(i)]"
         case .dependency(let task, let position): "tasks[\(task)].dependsOn[\(position)]"

@@ -2,7 +2,7 @@
 /// output order. Everything about a metric — label, unit, kind, direction,
 /// where its value lives — is its entry in ``Metric/info``.
 public enum Metric: String, CaseIterable, Sendable, Codable {
-    case timeToFirstFrameMs, firstFrameReadyMs, timeToFullDisplayMs, launchCompleteMs, mainThreadBusyMs
+    case timeToFirstFrameMs, firstFrameReadyMs, firstDrawMs, timeToFullDisplayMs, launchCompleteMs, mainThreadBusyMs
     case mainThreadBlockedMs, cpuUtilization, frames, maxInputDelayMs, inputLatencyMaxMs, criticalPathMs, lowerBoundMs
     case firstFrameBoundMs, dependencyViolations
 
@@ -56,6 +56,8 @@ public enum Metric: String, CaseIterable, Sendable, Codable {
             Info(
                 label: "first frame before vsync", unit: "ms", direction: .lowerIsBetter,
                 value: .time(\.firstFrameReady))
+        case .firstDrawMs:
+            Info(label: "time to first draw", unit: "ms", direction: .lowerIsBetter, value: .time(\.firstDraw))
         case .timeToFullDisplayMs:
             Info(
                 label: "time to full display", unit: "ms", direction: .lowerIsBetter, value: .time(\.timeToFullDisplay))
@@ -90,16 +92,20 @@ public enum Metric: String, CaseIterable, Sendable, Codable {
         case .timeToFirstFrameMs: "Most time (ms) until the first meaningful frame is presented."
         case .firstFrameReadyMs:
             "Most time (ms) until the first frame is ready, before vsync rounding (its commit's end plus the render time)."
+        case .firstDrawMs:
+            "Most time (ms) until the first Core Animation commit ends, whatever it shows: Apple's time to first draw (MetricKit, the App Launch instrument)."
         case .timeToFullDisplayMs:
             "Most time (ms) until the launch's content is complete: the frame after the last fullyDrawn task (the first frame without one)."
         case .launchCompleteMs: "Most time (ms) until the last task and the last commit have ended."
-        case .mainThreadBusyMs: "Most main-thread time (ms): pre-main, main-thread tasks, input handlers and commits."
+        case .mainThreadBusyMs:
+            "Most main-thread time (ms): pre-main, launch phases, main-thread tasks, input handlers and commits."
         case .mainThreadBlockedMs: "Most time (ms) the main thread may wait blocked in didFinishLaunching."
         case .cpuUtilization: "Least fraction (0–1) of all cores' time used until launch completes."
         case .frames: "Most commits (frames) during the launch."
         case .maxInputDelayMs: "Longest run-loop iteration (ms) after the first frame: how long an input may wait."
         case .inputLatencyMaxMs: "Longest time (ms) an input waited for its handler."
-        case .criticalPathMs: "Most pre-main time plus the longest dependency path (ms)."
+        case .criticalPathMs:
+            "Most time (ms) until didFinishLaunching starts (pre-main and the launch phases before it) plus the longest dependency path."
         case .lowerBoundMs:
             "Most for the bound (ms) below which no dependency-respecting schedule can finish its tasks."
         case .firstFrameBoundMs:
@@ -152,6 +158,9 @@ public struct Metrics: Sendable, Equatable {
     /// (v2.1) The first-frame commit's end plus the render time: the first
     /// frame before vsync rounding.
     public var firstFrameReady: Micros
+    /// (§3.12) The end of iteration 0's commit, whatever it shows: Apple's
+    /// time to first draw (MetricKit, the App Launch instrument).
+    public var firstDraw: Micros
     /// (v2.1) When the launch's content is complete (the `fullyDrawn` tasks).
     public var timeToFullDisplay: Micros
     public var launchComplete: Micros
@@ -182,13 +191,15 @@ public struct Metrics: Sendable, Equatable {
     private func ms(_ micros: Micros) -> Double { Double(micros) / 1000 }
 
     package init(
-        timeToFirstFrame: Micros, firstFrameReady: Micros, timeToFullDisplay: Micros, launchComplete: Micros,
+        timeToFirstFrame: Micros, firstFrameReady: Micros, firstDraw: Micros, timeToFullDisplay: Micros,
+        launchComplete: Micros,
         mainThreadBusy: Micros, mainThreadBlocked: Micros, cpuUtilization: Double, frames: Int, maxInputDelay: Micros,
         inputLatencyMax: Micros, criticalPath: Micros, lowerBound: Micros, firstFrameBound: Micros,
         dependencyViolations: Int, firstFrameIteration: Int
     ) {
         self.timeToFirstFrame = timeToFirstFrame
         self.firstFrameReady = firstFrameReady
+        self.firstDraw = firstDraw
         self.timeToFullDisplay = timeToFullDisplay
         self.launchComplete = launchComplete
         self.mainThreadBusy = mainThreadBusy

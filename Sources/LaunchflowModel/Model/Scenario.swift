@@ -16,6 +16,13 @@ public struct Scenario: Sendable {
     public package(set) var description: String
     public package(set) var device: Device
     public package(set) var preMain: [PreMainPhase]
+    /// (§3.12) The app's callbacks of the first run-loop turn, in order
+    /// (`willFinishLaunching`, `didFinishLaunching`, the scene's); empty: the
+    /// turn holds `didFinishLaunching` alone.
+    public package(set) var launchPhases: [LaunchPhase]
+    /// (§3.12) The phase in which the strategy's `didFinishLaunching` runs, as
+    /// written (nil: `"didFinishLaunching"`); only with ``launchPhases``.
+    public package(set) var startsIn: String?
     public package(set) var tasks: [LaunchTask]
     /// Metric limits for `launchflow check`, in file order.
     public package(set) var budgets: [Budget]
@@ -51,7 +58,8 @@ public struct Scenario: Sendable {
     /// - Complexity: O(n + e) for n tasks and e dependencies.
     public init(
         name: String, description: String = "", device: Device = Device(),
-        preMain: [PreMainPhase] = [], tasks: [LaunchTask], budgets: [Budget] = [],
+        preMain: [PreMainPhase] = [], launchPhases: [LaunchPhase] = [], startsIn: String? = nil,
+        tasks: [LaunchTask], budgets: [Budget] = [],
         jitter: Double? = nil, schema: String? = nil, idleMode: IdleMode = .batch, inputs: [UserInput] = [],
         mainExecutor: MainExecutor = .dispatch, strategy: Strategy? = nil, platform: Platform? = nil
     ) throws(ScenarioError) {
@@ -60,6 +68,8 @@ public struct Scenario: Sendable {
         self.description = description
         self.device = device
         self.preMain = preMain
+        self.launchPhases = launchPhases
+        self.startsIn = startsIn
         self.tasks = tasks
         self.budgets = budgets
         self.jitter = jitter
@@ -87,6 +97,8 @@ public struct Scenario: Sendable {
         description = ""
         device = Device()
         preMain = []
+        launchPhases = []
+        startsIn = nil
         tasks = []
         budgets = []
         jitter = nil
@@ -109,6 +121,30 @@ public struct Scenario: Sendable {
 
     /// Total pre-main time: the instant the run loop starts (`t0`).
     public var preMainTotal: Micros { preMain.reduce(0) { $0 + $1.cost } }
+
+    /// (§3.12) The name of the phase that runs `didFinishLaunching` when none is given.
+    public static let defaultStartsIn = "didFinishLaunching"
+
+    /// (§3.12) The index of the phase that runs the strategy's
+    /// `didFinishLaunching`; nil without launch phases (a valid scenario's
+    /// phases always name it).
+    public var startPhase: Int? {
+        guard !launchPhases.isEmpty else { return nil }
+        let name = startsIn ?? Self.defaultStartsIn
+        return launchPhases.firstIndex { $0.name == name }
+    }
+}
+
+/// (§3.12) One of the app's callbacks in the first run-loop turn, with the
+/// cost of the app's own main-thread work in it outside the task graph.
+public struct LaunchPhase: Sendable, Equatable {
+    public var name: String
+    public var cost: Micros
+
+    public init(name: String, cost: Micros) {
+        self.name = name
+        self.cost = cost
+    }
 }
 
 public struct Device: Sendable, Equatable {

@@ -13,6 +13,10 @@ package final class ScenarioDecoder {
     package var root = Scenario.draft
     package var device = Device()
     package var preMain: [PreMainPhase] = []
+    package var launchPhases: [LaunchPhase] = []
+    /// (§3.12) Where `launchPhases` and each phase start, to order their problems.
+    private var launchPhasesOffset = 0
+    private var phaseOffsets: [Int] = []
     package var budgets: [Budget] = []
     package var inputs: [UserInput] = []
     package var tasks: [LaunchTask] = []
@@ -56,6 +60,16 @@ package final class ScenarioDecoder {
                         &r, ScenarioFields.preMain, into: &phase, element: .preMainElement(index),
                         at: { .preMain(index, $0) })
                     self.preMain.append(phase)
+                }
+            case .launchPhases:
+                self.launchPhasesOffset = r.valueOffset()
+                try self.decodeArray(&r, field, element: Location.launchPhaseElement) { r, index in
+                    var phase = LaunchPhase(name: "", cost: 0)
+                    self.phaseOffsets.append(r.valueOffset())
+                    try self.decodeElement(
+                        &r, ScenarioFields.launchPhase, into: &phase, element: .launchPhaseElement(index),
+                        at: { .launchPhase(index, $0) })
+                    self.launchPhases.append(phase)
                 }
             case .inputs:
                 try self.decodeArray(&r, field, element: Location.inputElement) { r, index in
@@ -406,6 +420,20 @@ package final class ScenarioDecoder {
             return (validator.resolve(dependencies), validator.problems)
         }()  // the validator's share of `tasks` ends here, so they are not copied below
         problems += relational
+        // (§3.12) The phases' names and startsIn, once both are read (either
+        // may come first). A phase whose name did not decode has an empty one,
+        // which the rules pass over.
+        for problem in LaunchPhaseRules.problems(launchPhases, startsIn: root.startsIn) {
+            let offset =
+                switch problem.location {
+                case .launchPhase(let k, _): phaseOffsets.indices.contains(k) ? phaseOffsets[k] : launchPhasesOffset
+                default: launchPhasesOffset
+                }
+            problems.append(
+                LocatedProblem(
+                    offset: offset, location: problem.location, message: problem.message,
+                    suggestion: problem.suggestion))
+        }
         if !problems.isEmpty {
             throw ScenarioError(LocatedProblem.diagnostics(problems, file: file, tasks: tasks))
         }
@@ -415,6 +443,7 @@ package final class ScenarioDecoder {
         var scenario = root
         scenario.device = device
         scenario.preMain = preMain
+        scenario.launchPhases = launchPhases
         scenario.budgets = budgets
         scenario.inputs = inputs
         scenario.tasks = built

@@ -31,6 +31,21 @@ package enum ScenarioFields {
                     "Phases before main() (dyld, +load, static initialisers), run in order on the main thread from t = 0",
                 .nested(.preMain)),
             ScenarioField(
+                "launchPhases", .array,
+                limits: FieldLimits(
+                    minItems: (
+                        1,
+                        "launchPhases is empty: list the app's callbacks of the first run-loop turn, or leave the key out"
+                    )),
+                doc:
+                    "The app's callbacks of the first run-loop turn, in order (willFinishLaunching, didFinishLaunching, the scene's willConnectTo, sceneDidBecomeActive), each with the cost of its own main-thread work outside the tasks; the first commit follows the last",
+                .nested(.launchPhases)),
+            ScenarioField(
+                "startsIn", .string,
+                doc:
+                    "The launch phase in which the strategy's didFinishLaunching runs (default didFinishLaunching): where the app starts its launch scheduler; only with launchPhases",
+                .optionalString({ $0.startsIn }, { $0.startsIn = $1 })),
+            ScenarioField(
                 "jitter", .number, limits: FieldLimits(minimum: 0), simulated: false,
                 doc: "Lognormal σ of the cost of tasks without costP90, used by `launchflow sweep`",
                 .optionalNumber({ $0.jitter }, { $0.jitter = $1 })),
@@ -116,6 +131,19 @@ package enum ScenarioFields {
                 .string({ $0.name }, { $0.name = $1 })),
             ScenarioField(
                 "cost", .ms, required: true, doc: "How long the phase takes", .ms({ $0.cost }, { $0.cost = $1 })),
+        ])
+
+    package static let launchPhase = FieldTable<LaunchPhase>(
+        .launchPhase, defaults: LaunchPhase(name: "", cost: 0),
+        [
+            ScenarioField(
+                "name", .string, required: true, limits: FieldLimits(nonEmpty: "phase name", unique: true),
+                doc: "The callback's name (unique), named by startsIn and shown in reports",
+                .string({ $0.name }, { $0.name = $1 })),
+            ScenarioField(
+                "cost", .ms, required: true,
+                doc: "Main-thread time of the app's own work in the callback, outside the tasks",
+                .ms({ $0.cost }, { $0.cost = $1 })),
         ])
 
     package static let task = FieldTable<LaunchTask>(
@@ -230,7 +258,7 @@ package enum ScenarioFields {
 
 /// A JSON object of the scenario file.
 package enum ScenarioObject: String, CaseIterable, Sendable {
-    case root, device, preMain, task, input
+    case root, device, preMain, launchPhase, task, input
 
     /// How this object's keys are written in docs: `device.`, `tasks[].`.
     package var keyPrefix: String {
@@ -238,6 +266,7 @@ package enum ScenarioObject: String, CaseIterable, Sendable {
         case .root: ""
         case .device: "device."
         case .preMain: "preMain[]."
+        case .launchPhase: "launchPhases[]."
         case .task: "tasks[]."
         case .input: "inputs[]."
         }
@@ -330,7 +359,7 @@ package enum FieldAccess<Model>: Sendable {
     case nested(Nested)
 
     package enum Nested: Sendable {
-        case device, preMain, tasks, inputs, budgets
+        case device, preMain, launchPhases, tasks, inputs, budgets
     }
 
     package static func choice<E: RawRepresentable<String> & Sendable>(

@@ -27,6 +27,10 @@ extension Scenario {
         for (k, phase) in preMain.enumerated() {
             check(phase, ScenarioFields.preMain, offset: 0) { .preMain(k, $0) }
         }
+        for (k, phase) in launchPhases.enumerated() {
+            check(phase, ScenarioFields.launchPhase, offset: 0) { .launchPhase(k, $0) }
+        }
+        found += LaunchPhaseRules.problems(launchPhases, startsIn: startsIn)
         var seen = Set<Metric>()
         for budget in budgets {
             let key = budget.metric.rawValue

@@ -37,6 +37,7 @@ package enum ScenarioSchema {
                     switch nested {
                     case .device: rows(ScenarioFields.device)
                     case .preMain: rows(ScenarioFields.preMain)
+                    case .launchPhases: rows(ScenarioFields.launchPhase)
                     case .inputs: rows(ScenarioFields.input)
                     case .tasks: rows(ScenarioFields.task)
                     case .budgets: break
@@ -89,6 +90,7 @@ package enum ScenarioSchema {
             switch nested {
             case .device: out += objectSchema(ScenarioFields.device, nullable: true)
             case .preMain: out += arraySchema(ScenarioFields.preMain, limits, nullable: nullable)
+            case .launchPhases: out += arraySchema(ScenarioFields.launchPhase, limits, nullable: nullable)
             case .inputs: out += arraySchema(ScenarioFields.input, limits, nullable: nullable)
             case .tasks: out += arraySchema(ScenarioFields.task, limits, nullable: nullable)
             case .budgets:

@@ -119,6 +119,23 @@ public struct Commit: Sendable, Equatable {
     }
 }
 
+/// (§3.12) How one launch phase ran on the main thread.
+public struct LaunchPhaseRun: Sendable, Equatable {
+    public var start: Micros
+    /// When its own cost had run (with contention, its wall time on the thread is `costEnd − start`).
+    public var costEnd: Micros
+    /// When it ended: its cost's end, or for the `startsIn` phase when `didFinishLaunching` returned.
+    public var end: Micros
+
+    package init(start: Micros, costEnd: Micros, end: Micros) {
+        self.start = start
+        self.costEnd = costEnd
+        self.end = end
+    }
+
+    public var span: TimeSpan { TimeSpan(start: start, end: end) }
+}
+
 /// The finished schedule of one strategy on one scenario: where and when
 /// everything ran. Metrics are computed from it (see ``Metrics``).
 public struct Schedule: Sendable {
@@ -147,6 +164,11 @@ public struct Schedule: Sendable {
     public package(set) var inputs: [InputRun]
     /// (v2) The idle mode the run used (the scenario's, or the option's).
     public package(set) var idleMode: IdleMode
+    /// (§3.12) One entry per launch phase, in order; empty without `launchPhases`.
+    public package(set) var launchPhases: [LaunchPhaseRun]
+
+    /// t1: when the strategy's `didFinishLaunching` started (t0 without launch phases).
+    public var t1: Micros { didFinishLaunching.start }
 
     /// The display name of a thread: `main`, `worker-1`, …
     public static func threadName(_ thread: Int32) -> String {
@@ -156,7 +178,7 @@ public struct Schedule: Sendable {
     package init(
         scenario: Scenario, strategy: Strategy, maxConcurrent: Int?, costs: [Micros], latencies: [Micros], t0: Micros,
         preMain: [TimeSpan], tasks: [TaskRun], commits: [Commit], blocked: [TimeSpan], didFinishLaunching: TimeSpan,
-        inputs: [InputRun], idleMode: IdleMode
+        inputs: [InputRun], idleMode: IdleMode, launchPhases: [LaunchPhaseRun] = []
     ) {
         self.scenario = scenario
         self.strategy = strategy
@@ -171,6 +193,7 @@ public struct Schedule: Sendable {
         self.didFinishLaunching = didFinishLaunching
         self.inputs = inputs
         self.idleMode = idleMode
+        self.launchPhases = launchPhases
     }
 }
 

@@ -151,6 +151,16 @@ public enum TraceExport {
                 w.key("iteration"); w.integer(k)
             }
             if k == 0 {
+                // (§3.12) The launch phases, parents of dFL and its tasks.
+                let startPhase = scenario.startPhase
+                for (p, phase) in scenario.launchPhases.enumerated() {
+                    separate()
+                    slice(&w, phase.name, cat: "launchPhase", tid: mainTid, schedule.launchPhases[p].span) { w in
+                        w.key("phase"); w.integer(p)
+                        w.raw(", "); w.key("costMs"); w.millis(phase.cost)
+                        if p == startPhase { w.raw(", "); w.key("startsIn"); w.raw("true") }
+                    }
+                }
                 separate()
                 let strategy = schedule.strategy
                 slice(&w, "didFinishLaunching", cat: "runloop", tid: mainTid, schedule.didFinishLaunching) { w in

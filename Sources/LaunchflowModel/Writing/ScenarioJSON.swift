@@ -21,6 +21,7 @@ extension Scenario {
             switch nested {
             case .device: w.inlineObject(device, ScenarioFields.device)
             case .preMain: w.lines(preMain, ScenarioFields.preMain)
+            case .launchPhases: w.lines(launchPhases, ScenarioFields.launchPhase)
             case .inputs: w.lines(inputs, ScenarioFields.input)
             case .tasks: w.lines(tasks, ScenarioFields.task) { tasks[$0].id }
             case .budgets:
@@ -45,6 +46,7 @@ extension Scenario {
         switch nested {
         case .device, .preMain, .tasks: return false
         case .inputs: return inputs.isEmpty
+        case .launchPhases: return launchPhases.isEmpty
         case .budgets: return budgets.isEmpty
         }
     }
