@@ -862,11 +862,65 @@ def add_phases(sc, seed, k):
     return sc
 
 
-def gen_scenario(seed, k, extras=True, v1=False, v2=False, new_keys=False, phases=False):
+CLUSTER_NAMES = ["P", "E", "M", "perf", "eff", "é", "big", "LITTLE", "p"]
+SPEEDS = [1, 1, 0.5, 0.5, 0.333, 0.25, 0.75, 0.6, 0.125, 0.999, 0.001, 1.0, 0.5000000001]
+QOS = ["userInteractive", "userInitiated", "default", "utility", "background"]
+
+
+def add_clusters(sc, seed, k):
+    """(docs/model.md §3.13) Adds device.clusters (1-3 clusters of 1-3 cores, sometimes
+    more; speeds such as 1, 0.5, 0.333, 0.25, 0.75, one of them 1, ties between
+    clusters) and tasks[].qos to scenario k, in place, from a random stream of its
+    own.  device.cpus is removed (never with clusters); mainThreadPriority, when
+    there, stays (it is ignored).  device.cores is left out in about 30 % (then
+    max(2, the total count)), else set to a small number (often more threads than
+    cores) or kept."""
+    rng = random.Random(f"launchflow-clusters-{seed}-{k}")
+    dev = sc.get("device")
+    if not isinstance(dev, dict):
+        dev = {}
+        sc["device"] = dev
+    dev.pop("cpus", None)
+    n = rng.choice([1, 2, 2, 2, 3, 3])
+    names = rng.sample(CLUSTER_NAMES, n)
+    speeds = [rng.choice(SPEEDS) for _ in range(n)]
+    if n > 1 and rng.random() < 0.2:                 # two clusters at the same speed
+        speeds[1] = speeds[0]
+    if not any(float(v) == 1 for v in speeds):
+        speeds[rng.randrange(n)] = rng.choice([1, 1.0])
+    clusters = []
+    for nm, sp in zip(names, speeds):
+        count = rng.choice([1, 1, 1, 2, 2, 3]) if rng.random() < 0.9 else rng.randint(4, 12)
+        clusters.append({"name": nm, "count": float(count) if rng.random() < 0.05 else count,
+                         "speed": sp})
+    dev["clusters"] = clusters
+    r = rng.random()
+    if r < 0.3:
+        dev.pop("cores", None)                        # max(2, the total count)
+    elif r < 0.75:
+        dev["cores"] = rng.choice([2, 3, 4, 4, 5, 6])
+    qos_p = rng.choice([0, 0.3, 0.6, 0.9, 1.0])
+    style = rng.choice(["mixed", "mixed", "background", "interactive"])
+    for t in sc["tasks"]:
+        if rng.random() < qos_p:
+            if style == "background":
+                t["qos"] = rng.choice(["background", "background", "default", "utility"])
+            elif style == "interactive":
+                t["qos"] = rng.choice(["userInteractive", "userInteractive", "userInitiated", "default"])
+            else:
+                t["qos"] = rng.choice(QOS)
+        elif rng.random() < 0.03:
+            t["qos"] = None
+    return sc
+
+
+def gen_scenario(seed, k, extras=True, v1=False, v2=False, new_keys=False, phases=False,
+                 clusters=False):
     """Scenario k of a seed: v2.1 by default; v1=True: exactly the v1 generator's
     scenario; v2=True: exactly the v2 generator's.  new_keys=True: the same
     scenario with the keys of §3.10-3.11 added (add_new_keys); phases=True: with
-    launch phases (§3.12, add_phases)."""
+    launch phases (§3.12, add_phases); clusters=True: with device.clusters and
+    tasks' qos (§3.13, add_clusters; device.cpus removed)."""
     if v1:
         sc = gen_scenario_v1(seed, k, extras)
     elif v2:
@@ -877,15 +931,18 @@ def gen_scenario(seed, k, extras=True, v1=False, v2=False, new_keys=False, phase
         add_new_keys(sc, seed, k)
     if phases:
         add_phases(sc, seed, k)
+    if clusters:
+        add_clusters(sc, seed, k)
     return sc
 
 
 TOP_KEYS = {"name", "description", "device", "preMain", "tasks", "$schema", "budgets", "jitter",
             "idleMode", "inputs", "mainExecutor", "strategy", "platform", "launchPhases", "startsIn"}
-DEVICE_KEYS = {"cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority"}
+DEVICE_KEYS = {"cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority",
+               "clusters"}
 TASK_KEYS = {"id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame", "costP90",
              "latency", "delay", "queue", "idle", "anchor", "group", "latencyP90",
-             "after", "fullyDrawn"}
+             "after", "fullyDrawn", "qos"}
 INPUT_KEYS = {"name", "at", "cost"}
 
 
@@ -925,6 +982,33 @@ def validate(sc):
         bad.append("mainThreadPriority")
     if sc.get("mainExecutor") is not None and sc["mainExecutor"] not in ("dispatch", "operationQueue"):
         bad.append("mainExecutor")
+    cl = dev.get("clusters")                        # (§3.13, §9)
+    if cl is not None:
+        if not isinstance(cl, list) or not cl:
+            bad.append("clusters")
+        else:
+            cnames = set()
+            for c in cl:
+                if not isinstance(c, dict) or set(c) != {"name", "count", "speed"}:
+                    bad.append(f"cluster {c}")
+                    continue
+                if not isinstance(c["name"], str) or not c["name"] \
+                        or unicodedata.normalize("NFD", c["name"]) in cnames:
+                    bad.append(f"cluster name {c['name']!r}")
+                cnames.add(unicodedata.normalize("NFD", str(c["name"])))
+                if not (is_int(c["count"]) and c["count"] >= 1):
+                    bad.append(f"cluster count {c['count']!r}")
+                sp = c["speed"]
+                if not (num(sp) and 0 < sp <= 1 and abs(sp * 1000 - round(sp * 1000)) <= 1e-6
+                        and round(sp * 1000) >= 1):
+                    bad.append(f"cluster speed {sp!r}")
+            if not any(num(c.get("speed")) and round(c["speed"] * 1000) == 1000 for c in cl
+                       if isinstance(c, dict)):
+                bad.append("no cluster at speed 1")
+            if dev.get("cpus") is not None:
+                bad.append("clusters with cpus")
+            if dev.get("cores") is None and sum(c.get("count", 0) for c in cl if isinstance(c, dict)) > 1024:
+                bad.append("clusters: more than 1024 cores")
     for ph in sc.get("preMain") or []:
         if set(ph) != {"name", "cost"} or not isinstance(ph["name"], str) or not ms_ok(ph["cost"]):
             bad.append(f"preMain {ph}")
@@ -980,6 +1064,8 @@ def validate(sc):
                 bad.append(f"task {i} {b}")
         if t.get("after") is not None and t["after"] != AFTER:
             bad.append(f"task {i} after")
+        if t.get("qos") is not None and t["qos"] not in QOS:
+            bad.append(f"task {i} qos")
         if t.get("fullyDrawn") and not t.get("mainThreadOnly"):
             bad.append(f"task {i} fullyDrawn without mainThreadOnly")
         if t.get("firstFrame") and not t.get("mainThreadOnly"):
@@ -1035,11 +1121,12 @@ def validate(sc):
     return bad
 
 
-def write_scenarios(seed, count, out, extras=True, v1=False, v2=False, new_keys=False, phases=False):
+def write_scenarios(seed, count, out, extras=True, v1=False, v2=False, new_keys=False, phases=False,
+                    clusters=False):
     os.makedirs(out, exist_ok=True)
     paths = []
     for k in range(count):
-        sc = gen_scenario(seed, k, extras, v1, v2, new_keys, phases)
+        sc = gen_scenario(seed, k, extras, v1, v2, new_keys, phases, clusters)
         problems = validate(sc)
         if problems:
             raise AssertionError(f"generator bug, scenario {seed}/{k}: {problems[:5]}")
@@ -1069,9 +1156,12 @@ def main(argv=None):
     ap.add_argument("--phases", action="store_true",
                     help="also generate launchPhases and startsIn (docs/model.md §3.12); off by "
                          "default, so seeds are unchanged")
+    ap.add_argument("--clusters", action="store_true",
+                    help="also generate device.clusters and tasks' qos (docs/model.md §3.13; "
+                         "device.cpus removed); off by default, so seeds are unchanged")
     args = ap.parse_args(argv)
     paths = write_scenarios(args.seed, args.count, args.out, not args.no_extras, args.v1, args.v2,
-                            args.new_keys, args.phases)
+                            args.new_keys, args.phases, args.clusters)
     print(f"wrote {len(paths)} scenarios to {args.out}")
     return 0
 

@@ -16,6 +16,8 @@ binary that does not speak v2.1 yet).  An invalid scenario
 is rejected as section 1 says: every problem on stderr, one per line, each
 starting with "error: ", exit status 2, nothing on stdout.
 
+docs/model.md §3.13 (device.clusters, tasks[].qos) too.
+
 Written from MODEL.md alone, as a plain discrete-event simulation in integer
 microseconds.  Clarity over speed.  Defaults and null-as-absent are honoured.
 If the event loop ever stops making progress while work remains, a
@@ -49,6 +51,10 @@ AFTER_VALUES = ("firstFrame",)
 MAIN_EXECUTORS = ("dispatch", "operationQueue")     # (§3.11)
 MAX_CPUS = 1024                                       # (§3.10, §4: device.cpus 1 … 1024)
 DEFAULT_STARTS_IN = "didFinishLaunching"              # (§3.12)
+QOS_CLASSES = ("userInteractive", "userInitiated", "default", "utility", "background")   # (§3.13)
+QOS_DEFAULT = 2
+QOS_BACKGROUND = 4
+MAX_CORES = 1024
 
 
 class SimulationStuck(RuntimeError):
@@ -112,12 +118,14 @@ def ceil_div(a, b):
 TOP_KEYS = ("name", "description", "device", "preMain", "tasks", "idleMode", "inputs",
             "$schema", "budgets", "jitter", "mainExecutor", "strategy", "platform",
             "launchPhases", "startsIn")
-DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority")
+DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority",
+               "clusters")
+CLUSTER_KEYS = ("name", "count", "speed")
 PHASE_KEYS = ("name", "cost")
 INPUT_KEYS = ("name", "at", "cost")
 TASK_KEYS = ("id", "cost", "mainThreadOnly", "priority", "dependsOn", "firstFrame",
              "latency", "delay", "queue", "idle", "anchor", "group", "costP90", "latencyP90",
-             "after", "fullyDrawn", "before")
+             "after", "fullyDrawn", "before", "qos")
 BEFORE_VALUES = ("firstFrame", "launch")   # advice only: the simulation ignores it
 
 
@@ -247,6 +255,8 @@ def validate(data):
             if present(dev, "cpus"):                              # (§3.10)
                 number(dev["cpus"], "device.cpus", lo=1, hi=MAX_CPUS, integer=True, what="integer")
             boolean(dev, "mainThreadPriority", "device")
+            if present(dev, "clusters"):                          # (§3.13)
+                P += _cluster_problems(dev, number)
 
     pm = data.get("preMain")
     if pm is not None:
@@ -425,6 +435,13 @@ def validate(data):
         if present(t, "priority"):
             number(t["priority"], f"{w}.priority", lo=0, hi=MAX_PRIORITY, integer=True,
                    what="integer")
+        if present(t, "qos"):                                     # (§3.13)
+            v = t["qos"]
+            if not isinstance(v, str):
+                P.append(f"{w}.qos: expected a string, got {_type_name(v)}")
+            elif v not in QOS_CLASSES:
+                P.append(f"{w}.qos: {v!r} is not one of {', '.join(QOS_CLASSES)}"
+                         f"{_did_you_mean(v, QOS_CLASSES)}")
         lat_ok = True
         for k in ("latency", "delay"):
             if present(t, k):
@@ -480,6 +497,79 @@ def validate(data):
         names = [tasks[j]["id"] for j in cyc] + [tasks[cyc[0]]["id"]]
         P.append("dependency cycle: " + " → ".join(names))
     P += _after_waited_for(tasks, deps, labels)
+    return P
+
+
+def speed_thousandths(v):
+    """(§3.13) A speed as whole thousandths, round(speed x 1000), or None when it has
+    more than 3 decimals (|speed x 1000 - round(speed x 1000)| > 1e-6)."""
+    x = float(v) * 1000.0
+    r = round_half_away(x)
+    return r if abs(x - r) <= 1e-6 else None
+
+
+def _cluster_problems(dev, number):
+    """(§3.13, §9 "Clusters and QoS") device.clusters: at least one {name, count,
+    speed}; names non-empty and unique (compared as ids are); count an integer >= 1;
+    speed in (0, 1] with at most 3 decimals; one cluster at speed 1; not with cpus.
+    Without cores, cores = max(2, the total count), which must be a valid cores."""
+    P = []
+    cl = dev["clusters"]
+    if not isinstance(cl, list):
+        return [f"device.clusters: expected an array, got {_type_name(cl)}"]
+    if not cl:
+        return ["device.clusters: must hold at least one cluster, found []"]
+    seen = {}
+    total = 0
+    counts_ok = True
+    fastest = False
+    for j, c in enumerate(cl):
+        w = f"device.clusters[{j}]"
+        if not isinstance(c, dict):
+            P.append(f"{w}: expected an object, got {_type_name(c)}")
+            counts_ok = False
+            continue
+        for k in c:
+            if k not in CLUSTER_KEYS:
+                P.append(f"{w}: unknown key {k!r}{_did_you_mean(k, CLUSTER_KEYS)}")
+        v = c.get("name")
+        if v is None:
+            P.append(f"{w}: missing key 'name'")
+        elif not isinstance(v, str):
+            P.append(f"{w}.name: expected a string, got {_type_name(v)}")
+        elif v == "":
+            P.append(f"{w}.name: empty cluster name")
+        elif _id_key(v) in seen:
+            P.append(f"{w}.name: duplicate cluster name {v!r} (also device.clusters[{seen[_id_key(v)]}])")
+        else:
+            seen[_id_key(v)] = j
+        v = c.get("count")
+        if v is None:
+            P.append(f"{w}: missing key 'count'")
+            counts_ok = False
+        elif number(v, f"{w}.count", lo=1, integer=True, what="integer"):
+            total += int(float(v))
+        else:
+            counts_ok = False
+        v = c.get("speed")
+        if v is None:
+            P.append(f"{w}: missing key 'speed'")
+        elif number(v, f"{w}.speed", lo=0, lo_open=True, hi=1):
+            th = speed_thousandths(v)
+            if th is None:
+                P.append(f"{w}.speed: {v!r} has more than 3 decimals")
+            elif th == 0:
+                P.append(f"{w}.speed: {v!r} is 0 thousandths: a speed is a whole number of "
+                         f"thousandths, at least 0.001")
+            elif th == 1000:
+                fastest = True
+    if not fastest:
+        P.append("device.clusters: no cluster at speed 1 (a task's cost is its time on a core of speed 1)")
+    if dev.get("cpus") is not None:
+        P.append("device.clusters: not together with device.cpus (the clusters are the CPUs)")
+    if counts_ok and dev.get("cores") is None and total > MAX_CORES:
+        P.append(f"device.clusters: {total} cores in all, so cores (without device.cores) would be "
+                 f"{total}, more than {MAX_CORES}; give device.cores")
     return P
 
 
@@ -620,7 +710,13 @@ class Scenario:
                 raise ScenarioError(problems)
         self.name = data["name"]
         dev = _opt(data, "device", {})
-        self.cores = int(_opt(dev, "cores", 4))
+        # (§3.13) the CPUs as clusters: (name, count, speed in thousandths); without
+        # cores, cores = max(2, the total count)
+        cl = _opt(dev, "clusters", None)
+        self.clusters = None if cl is None else [
+            (c["name"], int(float(c["count"])), speed_thousandths(c["speed"])) for c in cl]
+        default_cores = 4 if cl is None else max(2, sum(c for (_, c, _) in self.clusters))
+        self.cores = int(_opt(dev, "cores", default_cores))
         self.refresh_rate = float(_opt(dev, "refreshRate", 60))
         self.commit_cost = ms_to_us(_opt(dev, "commitCost", 0))
         self.render_time = ms_to_us(_opt(dev, "renderTime", 0))
@@ -670,6 +766,7 @@ class Scenario:
         self.anchor = [bool(_opt(t, "anchor", False)) for t in tasks]
         self.after = [_opt(t, "after", None) == "firstFrame" for t in tasks]        # (v2.1)
         self.fully_drawn = [bool(_opt(t, "fullyDrawn", False)) for t in tasks]    # (v2.1)
+        self.qos = [QOS_CLASSES.index(_opt(t, "qos", "default")) for t in tasks]  # (§3.13)
         self.group = [_opt(t, "group", None) for t in tasks]
         # queues: names compared as Swift compares strings -> small integers
         qnum = {}
@@ -711,6 +808,18 @@ class Scenario:
         """min(cores, cpus), cpus absent counting as cores (§3.10, §7)."""
         return self.cores if self.cpus is None else min(self.cores, self.cpus)
 
+    def capacity(self):
+        """The work all threads can do per µs at most, as a fraction (num, den):
+        min(cores, cpus) (§3.10, §7); with clusters K = min(cores, sum of count x
+        speed) in thousandths (§3.13)."""
+        if self.clusters is not None:
+            return min(self.cores * 1000, sum(c * sp for (_, c, sp) in self.clusters)), 1000
+        return self.cpu_count(), 1
+
+    def rated(self):
+        """Do the items run at rates (§3.10 contention, or §3.13 clusters)?"""
+        return self.contended() or self.clusters is not None
+
     def uses_new_keys(self):
         """Does the scenario use cpus / mainThreadPriority / mainExecutor (§3.10-3.11)
         in a way that can change a schedule?"""
@@ -718,7 +827,7 @@ class Scenario:
 
     def uses_v22(self):
         """Does the scenario use a key of §3.12-3.13 (launchPhases, clusters)?"""
-        return bool(self.launch_phases)
+        return bool(self.launch_phases) or self.clusters is not None
 
 
 def load_scenario(path):
@@ -802,8 +911,9 @@ class Simulation:
         self.mq_at = [None] * n       # when a task was enqueued on the main queue
 
         # (§3.10) CPU contention, only with cpus < cores (otherwise every rate is 1 and
-        # the plain event loop below is used, unchanged)
-        self.contended = sc.contended()
+        # the plain event loop below is used, unchanged); (§3.13) with clusters, the
+        # items always run at the rates of the cores they are given
+        self.contended = sc.rated()
         self.main_left = None         # remaining work (µs) of the main thread's running item
         self.running = {}             # contended: worker -> [task, remaining work µs]
 
@@ -1399,18 +1509,61 @@ class Simulation:
     # ---- CPU contention (§3.10) -------------------------------------------------
 
     def rates(self):
-        """The rates n/d of the running items, as (main thread's, each worker's),
-        from the state after step 2 at the current instant."""
+        """The rates n/d of the running items, as (the main thread's, {worker: its
+        rate}), from the state after step 2 at the current instant."""
         sc = self.sc
+        if sc.clusters is not None:
+            return self.cluster_rates()
         C = sc.cpus
         main_running = self.busy_until is not None
         W = len(self.running)
         if sc.main_thread_priority:
             Cp = C - 1 if main_running else C     # the main thread keeps one CPU
-            return (1, 1), ((1, 1) if W <= Cp else (Cp, W))    # (0, W) when Cp = 0
+            wr = (1, 1) if W <= Cp else (Cp, W)   # (0, W) when Cp = 0
+            return (1, 1), {w: wr for w in self.running}
         R = W + (1 if main_running else 0)
         r = (1, 1) if R <= C else (C, R)
-        return r, r
+        return r, {w: r for w in self.running}
+
+    def cluster_rates(self):
+        """(§3.13) Cores for the running items: the QoS classes in order (the main
+        thread's item in userInteractive, first in it; the workers by number); each
+        class takes from the free cores it may use (background: only those of the
+        slowest cluster(s)), fastest first, cores of equal speed by their cluster's
+        position: one core each at its speed when there are enough, else all of
+        them shared: sum of speeds / n each (0 when none is left)."""
+        sc = self.sc
+        classes = [[] for _ in QOS_CLASSES]
+        if self.busy_until is not None:
+            classes[0].append("main")
+        for w in sorted(self.running):
+            classes[sc.qos[self.running[w][0]]].append(w)
+        speeds = [sp for (_, _, sp) in sc.clusters]
+        free = [c for (_, c, _) in sc.clusters]
+        order = sorted(range(len(speeds)), key=lambda c: (-speeds[c], c))
+        slowest = min(speeds)
+        rate = {}
+        for k, items in enumerate(classes):
+            if not items:
+                continue
+            E = [c for c in order if free[c] > 0 and (k != QOS_BACKGROUND or speeds[c] == slowest)]
+            if len(items) <= sum(free[c] for c in E):
+                pos = 0
+                for c in E:
+                    take = min(free[c], len(items) - pos)
+                    for x in items[pos:pos + take]:
+                        rate[x] = (speeds[c], 1000)
+                    free[c] -= take
+                    pos += take
+                    if pos == len(items):
+                        break
+            else:
+                total = sum(free[c] * speeds[c] for c in E)
+                for c in E:
+                    free[c] = 0
+                for x in items:
+                    rate[x] = (total, 1000 * len(items))
+        return rate.get("main"), {w: rate[w] for w in self.running}
 
     def advance_contended(self):
         """Step 3 with contention: the next visited instant is the earliest projected
@@ -1419,12 +1572,16 @@ class Simulation:
         the workers' (lowest number first), whose work reaches 0 end now (step 1).
         Returns False when nothing is left to happen."""
         s = self.t
-        (mn, md), (wn, wd) = self.rates()
+        main_rate, wrates = self.rates()
         cands = []
         if self.busy_until is not None:
-            cands.append(s + ceil_div(self.main_left * md, mn))    # mn > 0: never 0
-        if wn > 0:
-            cands += [s + ceil_div(left * wd, wn) for (_, left) in self.running.values()]
+            mn, md = main_rate
+            assert mn > 0                     # the main thread is never starved
+            cands.append(s + ceil_div(self.main_left * md, mn))
+        for w, (_, left) in self.running.items():
+            wn, wd = wrates[w]
+            if wn > 0:                        # rate 0: no end until a rate changes
+                cands.append(s + ceil_div(left * wd, wn))
         if self.events:
             cands.append(self.events[0][0])
         if not cands:
@@ -1434,7 +1591,8 @@ class Simulation:
         dt = nt - s
         if self.busy_until is not None:
             self.main_left = max(0, self.main_left - dt * mn // md)
-        for item in self.running.values():
+        for w, item in self.running.items():
+            wn, wd = wrates[w]
             item[1] = max(0, item[1] - dt * wn // wd)
         self.t = nt
         if self.busy_until is not None and self.main_left == 0:
@@ -1585,8 +1743,9 @@ class Simulation:
         # cpuUtilization: the work done (the costs; a stretched commit counts its
         # commitCost) over min(cores, cpus) x end
         work = t0 + phase_cost + total_cost + input_cost + len(self.commits) * sc.commit_cost
-        cpus = sc.cpu_count()
-        cpu = 0 if end == 0 else work / (cpus * end)
+        # (§3.13) K = min(cores, sum of count x speed) with clusters: a fraction kn / kd
+        kn, kd = sc.capacity()
+        cpu = 0 if end == 0 else work * kd / (kn * end)
 
         ff_tasks = [i for i in range(n) if sc.first_frame[i]]
         if ff_tasks:
@@ -1614,7 +1773,7 @@ class Simulation:
         longest = max(lp) if n else 0
         main_total = sum(sc.cost[i] for i in range(n) if sc.main_only[i])
         # (§3.12) the bounds count from t1, the main thread's term with A
-        lower_v2 = t1 + max(longest, A + main_total, ceil_div(total_cost, cpus))
+        lower_v2 = t1 + max(longest, A + main_total, ceil_div(total_cost * kd, kn))
         # (v2.1) for each queue, the sum of its tasks' cost + latency
         per_queue = [0] * len(sc.queue_names)
         for i in range(n):

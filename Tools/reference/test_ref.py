@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Self-tests of launchflow_ref.py (MODEL.md v2.1): the section 6 examples, hand-checked
 v1, v2 and v2.1 cases, the hand cases of docs/model.md §3.10 (device.cpus,
-mainThreadPriority) and §3.11 (mainExecutor), validation, and schedule
-invariants over generated scenarios.
+mainThreadPriority), §3.11 (mainExecutor), §3.12 (launchPhases, startsIn,
+firstDrawMs: the worked examples B1 and B2) and §3.13 (device.clusters, qos: D1-D3),
+validation, and schedule invariants over generated scenarios.
 
 Usage: python3 test_ref.py        (exit 0 when all pass)
 
@@ -854,7 +855,7 @@ def invariants_v2(sc_json, strategy, mc=None, idle_mode=None):
         if sim.contended:
             # (§3.10) stretched, never shortened; the main thread at full speed with
             # mainThreadPriority
-            exact = sc.main_thread_priority and t["thread"] == "main"
+            exact = sc.main_thread_priority and sc.clusters is None and t["thread"] == "main"
             if t["endMs"] - t["startMs"] < sc.cost[i] or (exact and t["endMs"] - t["startMs"] != sc.cost[i]):
                 bad.append(f"{t['id']} duration {t['endMs'] - t['startMs']} for cost {sc.cost[i]}")
         elif t["endMs"] - t["startMs"] != sc.cost[i]:
@@ -1022,16 +1023,35 @@ def invariants_new_keys(sc, sim, o):
     T = o["tasks"]
     m = o["metrics"]
     if sim.contended:
+        # (§3.10) the main thread at full speed with mainThreadPriority; (§3.13) with
+        # clusters, when no worker task shares its userInteractive class
+        mtp = sc.main_thread_priority and sc.clusters is None
+        exact_main = mtp or (sc.clusters is not None and not any(
+            sc.qos[i] == 0 and not sc.main_only[i] for i in range(sc.n)))
         for c in o["commits"]:
             d = c["endMs"] - c["startMs"]
-            if d < sc.commit_cost or (sc.main_thread_priority and d != sc.commit_cost):
+            if d < sc.commit_cost or (exact_main and d != sc.commit_cost):
                 bad.append(f"commit {c} for commitCost {sc.commit_cost}")
         for k, x in enumerate(o["inputs"]):
             d = x["endMs"] - x["startMs"]
-            if d < sc.inputs[k][2] or (sc.main_thread_priority and d != sc.inputs[k][2]):
+            if d < sc.inputs[k][2] or (exact_main and d != sc.inputs[k][2]):
                 bad.append(f"input {x['name']} duration")
+        if exact_main and sc.clusters is not None:
+            for i, t in enumerate(T):
+                if t["thread"] == "main" and t["endMs"] - t["startMs"] != sc.cost[i]:
+                    bad.append(f"{t['id']}: main-thread task stretched with clusters")
+            for j, (nm, c) in enumerate(sc.launch_phases):
+                if sim.phase_cost_end[j] - sim.phase_start[j] != c:
+                    bad.append(f"phase {nm} stretched with clusters")
         if m["cpuUtilization"] > 1 + 1e-12:
-            bad.append(f"cpuUtilization {m['cpuUtilization']} > 1 with {sc.cpu_count()} cpus")
+            bad.append(f"cpuUtilization {m['cpuUtilization']} > 1 with capacity {sc.capacity()}")
+        if sc.clusters is not None:
+            # a background task runs at most at the slowest cluster's speed
+            slowest = min(sp for (_, _, sp) in sc.clusters)
+            for i, t in enumerate(T):
+                if t["thread"] != "main" and sc.qos[i] == 4 and \
+                        (t["endMs"] - t["startMs"]) * slowest < sc.cost[i] * 1000:
+                    bad.append(f"{t['id']} (background) faster than the slowest cluster")
         if sc.cpus == 1 and not sc.main_thread_priority:
             # one CPU: the work is done one µs at a time, so the launch lasts at least
             # t0 + every cost (tasks, inputs, commits)
@@ -1191,6 +1211,54 @@ def test_invariants_random_phases():
     check("phases generator: scenarios with phases after startsIn", later > 60, True)
     check("phases generator: contended scenarios", contended > 30, True)
     check("phases generator: idle tasks run after the phases in iteration 0", idle0 > 10, True)
+
+
+def test_invariants_random_clusters():
+    # gen_scenarios --clusters (a third with --phases, a third with --new-keys: its
+    # cpus removed, mainThreadPriority kept and ignored, mainExecutor kept): 200
+    # scenarios x 6 runs (x 2 idle modes), and two metamorphic relations under the
+    # four strategies, from §3.13:
+    # (1) one speed-1 cluster of `cores` cores (cores given) is no clusters at all:
+    #     every thread's item has a speed-1 core of its own, background included
+    #     (the slowest cluster is that one);
+    # (2) the QoS classes only order the items among themselves: with every task at
+    #     "utility" the schedule is that with every task at "default".
+    import gen_scenarios as gen
+    bg = ui = shared = 0
+    for k in range(200):
+        sc = gen.gen_scenario(4248, k, new_keys=(k % 3 == 1), phases=(k % 3 == 2), clusters=True)
+        if len(sc["tasks"]) > 200:
+            continue
+        S = ref.Scenario(sc)
+        bg += any(q == 4 for q in S.qos)
+        ui += any(q == 0 and not S.main_only[i] for i, q in enumerate(S.qos))
+        shared += S.cores > sum(c for (_, c, _) in S.clusters)
+        runs = [("serial", None), ("priority", None), ("dag", None), ("anchored", None),
+                ("dag", 1), ("anchored", 2)]
+        modes = [None, "oneByOne"] if any(t.get("idle") for t in sc["tasks"]) else [None]
+        for st, mc in runs:
+            for im in modes:
+                try:
+                    probs = invariants_v2(sc, st, mc, im)
+                except Exception as e:      # noqa: BLE001  (SimulationStuck included)
+                    probs = [f"raised {e!r}"]
+                for b in probs[:3]:
+                    FAILS.append(f"invariant clusters gen 4248/{k} {st} mc={mc} idle={im}: {b}")
+        dev = dict(sc["device"], cores=S.cores)
+        plain = dict(sc, device={x: v for x, v in dev.items() if x != "clusters"})
+        one = dict(sc, device=dict(dev, clusters=[{"name": "X", "count": S.cores, "speed": 1}]))
+        util = dict(sc, tasks=[dict(t, qos="utility") for t in sc["tasks"]])
+        dflt = dict(sc, tasks=[dict(t, qos="default") for t in sc["tasks"]])
+        for st in ref.STRATEGIES:
+            if ref.dumps(ref.simulate(one, st)) != ref.dumps(ref.simulate(plain, st)):
+                FAILS.append(f"clusters gen 4248/{k} {st}: one speed-1 cluster of cores cores "
+                             f"changed the schedule")
+            if ref.dumps(ref.simulate(util, st)) != ref.dumps(ref.simulate(dflt, st)):
+                FAILS.append(f"clusters gen 4248/{k} {st}: every task at utility differs from "
+                             f"every task at default")
+    check("clusters generator: background tasks", bg > 60, True)
+    check("clusters generator: userInteractive worker tasks", ui > 40, True)
+    check("clusters generator: more threads than cores", shared > 60, True)
 
 
 # ==========================================================================
@@ -2506,6 +2574,251 @@ def test_phases_validation():
         pass
     o = us(ref.simulate(base, "dag", model="v2.1"))
     check("v2.1 object", ("phases" in o, "firstDrawMs" in o["metrics"]), (False, False))
+
+
+# ==========================================================================
+# docs/model.md §3.13 (device.clusters, tasks[].qos) hand cases.  D1-D3 are
+# the docs' worked examples (normative); the others are derived by hand from
+# §3.13's assignment rule and §3.10's progress rule (an item at rate n/d loses
+# floor((t - s) n / d) µs between visited instants s < t and is projected to end
+# at s + ceil(w d / n)).  A speed is written in thousandths: 0.5 -> 500/1000.
+# ==========================================================================
+
+PE = [{"name": "P", "count": 1, "speed": 1}, {"name": "E", "count": 1, "speed": 0.5}]
+
+
+def test_clusters_d1_d2_d3():
+    dev = {"cores": 3, "refreshRate": 1000, "clusters": PE}
+    # D1: a (userInitiated) takes P, b (utility) E at 1/2; at 4 a ends, b has 2 ms
+    # left and takes P: a 0-4, b 0-6
+    sc = {"name": "D1", "device": dev, "tasks": [{"id": "a", "cost": 4, "qos": "userInitiated"},
+                                                  {"id": "b", "cost": 4, "qos": "utility"}]}
+    check("D1", tasks_by_id(run(sc, "dag")), {"a": ("worker-1", 0, 0, 4 * MS), "b": ("worker-2", 0, 0, 6 * MS)})
+    # D2: b background may use E only: 1/2 all the way, 0-8
+    sc["tasks"][1]["qos"] = "background"
+    check("D2", tasks_by_id(run(sc, "dag")), {"a": ("worker-1", 0, 0, 4 * MS), "b": ("worker-2", 0, 0, 8 * MS)})
+    # D3: m (main, 4, firstFrame), w1 and w2 (default, 4 each): m on P 0-4, w1 and w2
+    # share E at 500 / 2000 = 1/4 (1 ms each by 4); at 4 w1 takes P, w2 E (1/2): w1
+    # ends 4 + 3 = 7; w2 has 3000 - floor(3000 x 500 / 1000) = 1500 left at 7, takes
+    # P: 8.5.  First frame 4, launch 8.5.  K = min(3, 1 + 0.5) = 1.5: cpu = 12 /
+    # (1.5 x 8.5) = 12000 x 1000 / (1500 x 8500); lower bound 0 + max(4, 4,
+    # ceil(12000 x 1000 / 1500) = 8000) = 8.
+    sc = {"name": "D3", "device": dev, "tasks": [
+        {"id": "m", "cost": 4, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "w1", "cost": 4, "qos": "default"}, {"id": "w2", "cost": 4, "qos": "default"}]}
+    o = run(sc, "dag")
+    check("D3 tasks", tasks_by_id(o), {"m": ("main", 0, 0, 4 * MS), "w1": ("worker-1", 0, 0, 7 * MS),
+                                       "w2": ("worker-2", 0, 0, 8500)})
+    check("D3 metrics", mets(o, "timeToFirstFrameMs", "launchCompleteMs", "lowerBoundMs", "criticalPathMs",
+                             "mainThreadBusyMs", "firstDrawMs"),
+          (4 * MS, 8500, 8 * MS, 4 * MS, 4 * MS, 0))
+    check("D3 cpu", o["metrics"]["cpuUtilization"], 12000 * 1000 / (1500 * 8500))
+    # mainThreadPriority is ignored with clusters (§3.13's table)
+    sc2 = dict(sc, device=dict(dev, mainThreadPriority=True))
+    check("D3 mainThreadPriority ignored", ref.dumps(ref.simulate(sc2, "dag")), ref.dumps(ref.simulate(sc, "dag")))
+
+
+def test_clusters_cores_default():
+    # Without cores: max(2, the total count).  P 2 x 1, E 4 x 0.5: cores 6, five
+    # workers.  Five 1 ms tasks (dag): workers 1 and 2 on P (rate 1, end 1), 3, 4, 5
+    # on E (1/2).  At 1 P is free again: the cores are given anew, workers 3 and 4
+    # (500 µs left) take P and end at 1.5, worker 5 stays on E; at 1.5 it has 250
+    # left and takes P: 1.75.  K = min(6, 2 + 2) = 4: lower bound ceil(5000 x 1000 /
+    # 4000) = 1250 -> max(1000, 0, 1250) = 1.25.
+    sc = {"name": "CD", "device": {"refreshRate": 1000, "clusters": [
+        {"name": "P", "count": 2, "speed": 1}, {"name": "E", "count": 4, "speed": 0.5}]},
+          "tasks": [{"id": f"t{i}", "cost": 1} for i in range(5)]}
+    o = run(sc, "dag")
+    check("CD cores 6", ref.Scenario(sc).cores, 6)
+    check("CD tasks", [(t["thread"], t["endMs"]) for t in o["tasks"]],
+          [("worker-1", 1 * MS), ("worker-2", 1 * MS), ("worker-3", 1500), ("worker-4", 1500),
+           ("worker-5", 1750)])
+    check("CD lower bound", o["metrics"]["lowerBoundMs"], 1250)
+    # one cluster of one core: cores max(2, 1) = 2, one worker: a 0-1, b 1-2
+    sc = {"name": "C1", "device": {"refreshRate": 1000, "clusters": [{"name": "P", "count": 1, "speed": 1}]},
+          "tasks": [{"id": "a", "cost": 1}, {"id": "b", "cost": 1}]}
+    check("C1 cores 2", tasks_by_id(run(sc, "dag")), {"a": ("worker-1", 0, 0, 1 * MS),
+                                                      "b": ("worker-1", 0, 1 * MS, 2 * MS)})
+    # cores above the total count: cores 4 (3 workers), one core P: a, b, c (3 ms,
+    # default) share it at 1/3 each: all end at 9.  K = min(4, 1) = 1: lower bound
+    # ceil(9000 / 1) = 9, cpu 9 / (1 x 9) = 1.
+    sc = {"name": "C4", "device": {"cores": 4, "refreshRate": 1000,
+                                   "clusters": [{"name": "P", "count": 1, "speed": 1}]},
+          "tasks": [{"id": x, "cost": 3} for x in "abc"]}
+    o = run(sc, "dag")
+    check("C4", ([t["endMs"] for t in o["tasks"]], mets(o, "lowerBoundMs", "cpuUtilization")),
+          ([9 * MS] * 3, (9 * MS, 1.0)))
+
+
+def test_clusters_background_and_ties():
+    # Background uses only the slowest cluster's cores, even when they are taken:
+    # cores 4 (3 workers), P 1 x 1, E 1 x 0.5; a, b (default, 4 ms), g (background,
+    # 2 ms).  At 0: default class [w1 a, w2 b]: a on P, b on E (1/2); background [g]:
+    # E taken -> rate 0.  At 4 a ends (b has 2 ms left): b takes P (rate 1), g E
+    # (1/2).  b ends 6; g, 2 ms at 1/2 from 4, ends 8.
+    sc = {"name": "BG", "device": {"cores": 4, "refreshRate": 1000, "clusters": PE},
+          "tasks": [{"id": "a", "cost": 4}, {"id": "b", "cost": 4},
+                    {"id": "g", "cost": 2, "qos": "background"}]}
+    check("BG starved", tasks_by_id(run(sc, "dag")), {"a": ("worker-1", 0, 0, 4 * MS),
+                                                      "b": ("worker-2", 0, 0, 6 * MS),
+                                                      "g": ("worker-3", 0, 0, 8 * MS)})
+    # Two slowest clusters (A and B at 0.5, P at 1 between them): background may use
+    # A and B, A first (position).  g1, g2 (background, 1 ms): one each at 1/2: end 2.
+    # With g3 too, three items on two cores: (500 + 500) / 3000 = 1/3 each: all end
+    # at ceil(1000 x 3000 / 1000) = 3.  P stays free.
+    dev = {"cores": 4, "refreshRate": 1000, "clusters": [
+        {"name": "A", "count": 1, "speed": 0.5}, {"name": "P", "count": 1, "speed": 1},
+        {"name": "B", "count": 1, "speed": 0.5}]}
+    sc = {"name": "BG2", "device": dev, "tasks": [{"id": "g1", "cost": 1, "qos": "background"},
+                                                  {"id": "g2", "cost": 1, "qos": "background"}]}
+    check("BG2 two slowest", [t["endMs"] for t in run(sc, "dag")["tasks"]], [2 * MS, 2 * MS])
+    sc["tasks"].append({"id": "g3", "cost": 1, "qos": "background"})
+    check("BG2 shared", [t["endMs"] for t in run(sc, "dag")["tasks"]], [3 * MS] * 3)
+    # Within a class the workers go by number, whoever started first: P 1 x 1, E 2 x
+    # 0.333 (K = min(3, 1.666) = 1.666; cores max(2, 3) = 3, two workers); five 1 ms
+    # tasks (default).  At 0 w1 a on P, w2 b on E (333/1000).  At 1: a ends; b has
+    # lost 333 (667 left); w1 takes c: c on P (worker-1 first), b stays on E.  At 2:
+    # c ends, b 334 left; w1 d on P.  At 3: d ends, b 1 left (loses floor(333) = 333);
+    # w1 e on P; b projected 3000 + ceil(1 x 1000 / 333) = 3004.  e ends 4.
+    # Lower bound ceil(5000 x 1000 / 1666) = 3002 (3001.2 rounded up); cpu 5000 x
+    # 1000 / (1666 x 4000).
+    sc = {"name": "K", "device": {"refreshRate": 1000, "clusters": [
+        {"name": "P", "count": 1, "speed": 1}, {"name": "E", "count": 2, "speed": 0.333}]},
+          "tasks": [{"id": x, "cost": 1} for x in "abcde"]}
+    o = run(sc, "dag")
+    check("K tasks", tasks_by_id(o), {"a": ("worker-1", 0, 0, 1 * MS), "b": ("worker-2", 0, 0, 3004),
+                                      "c": ("worker-1", 0, 1 * MS, 2 * MS), "d": ("worker-1", 0, 2 * MS, 3 * MS),
+                                      "e": ("worker-1", 0, 3 * MS, 4 * MS)})
+    check("K bound and cpu", mets(o, "lowerBoundMs", "cpuUtilization", "launchCompleteMs"),
+          (3002, 5000 * 1000 / (1666 * 4000), 4 * MS))
+
+
+def test_clusters_speed_0_333_rounding():
+    # P 1 x 1, E 1 x 0.333, cores 3.  b (background, 1 ms) on E alone: ends at
+    # ceil(1000 x 1000 / 333) = ceil(3003.003) = 3004.
+    dev = {"cores": 3, "refreshRate": 1000, "clusters": [{"name": "P", "count": 1, "speed": 1},
+                                                         {"name": "E", "count": 1, "speed": 0.333}]}
+    sc = {"name": "S3", "device": dev, "tasks": [{"id": "b", "cost": 1, "qos": "background"}]}
+    check("S3 alone", tasks_by_id(run(sc, "dag"))["b"], ("worker-1", 0, 0, 3004))
+    # With a (default, 1.001 ms) on P: its end at 1001 is a visited instant; b loses
+    # floor(1001 x 333 / 1000) = floor(333.333) = 333, 667 left, ends 1001 +
+    # ceil(667 x 1000 / 333) = 1001 + 2004 = 3005 (a µs later than without the visit).
+    sc["tasks"] = [{"id": "a", "cost": 1.001}, {"id": "b", "cost": 1, "qos": "background"}]
+    check("S3 visited", tasks_by_id(run(sc, "dag")), {"a": ("worker-1", 0, 0, 1001),
+                                                      "b": ("worker-2", 0, 0, 3005)})
+    # ... and b at utility instead takes P once a has ended: 667 left at rate 1: 1668
+    sc["tasks"][1]["qos"] = "utility"
+    check("S3 utility", tasks_by_id(run(sc, "dag"))["b"], ("worker-2", 0, 0, 1668))
+    # two background items sharing E: 333 / 2000 each: ceil(1000 x 2000 / 333) = 6007
+    sc["tasks"] = [{"id": "b1", "cost": 1, "qos": "background"}, {"id": "b2", "cost": 1, "qos": "background"}]
+    check("S3 shared", [t["endMs"] for t in run(sc, "dag")["tasks"]], [6007, 6007])
+    # 0.5000000001 is 500 thousandths (|500.0000001 - 500| <= 1e-6): E at 1/2, 2 ms
+    sc = {"name": "S5", "device": {"cores": 3, "refreshRate": 1000, "clusters": [
+        {"name": "P", "count": 1, "speed": 1}, {"name": "E", "count": 1, "speed": 0.5000000001}]},
+          "tasks": [{"id": "b", "cost": 1, "qos": "background"}]}
+    check("S5", tasks_by_id(run(sc, "dag"))["b"], ("worker-1", 0, 0, 2 * MS))
+
+
+def test_clusters_user_interactive_worker():
+    # A userInteractive worker is in the main thread's class and takes the next core
+    # after the main thread's.  cores 3, P 1 x 1, E 1 x 0.5; m (main, 4, firstFrame),
+    # u (userInteractive, 4), d (default, 4).  Iteration 1: m on P 0-4, u on E (1/2),
+    # d: no core left, rate 0.  At 4 m ends (commit, cost 0, first frame 4): u (2 ms
+    # left) takes P, ends 6; d takes E (1/2): 1 ms done by 6, then P: ends 9.
+    dev = {"cores": 3, "refreshRate": 1000, "clusters": PE}
+    sc = {"name": "UI", "device": dev, "tasks": [
+        {"id": "m", "cost": 4, "mainThreadOnly": True, "firstFrame": True},
+        {"id": "u", "cost": 4, "qos": "userInteractive"}, {"id": "d", "cost": 4}]}
+    o = run(sc, "dag")
+    check("UI tasks", tasks_by_id(o), {"m": ("main", 0, 0, 4 * MS), "u": ("worker-1", 0, 0, 6 * MS),
+                                       "d": ("worker-2", 0, 0, 9 * MS)})
+    # With one core only (P 1 x 1), the class has two items for one core: the main
+    # thread shares it: m and u at 1/2 each, both end at 8; d waits (rate 0) and runs
+    # alone 8-12.  busy = m's wall time 8; K = 1: cpu 12 / 12 = 1, lower bound 12.
+    sc1 = dict(sc, device=dict(dev, clusters=[{"name": "P", "count": 1, "speed": 1}]))
+    o = run(sc1, "dag")
+    check("UI shared", tasks_by_id(o), {"m": ("main", 0, 0, 8 * MS), "u": ("worker-1", 0, 0, 8 * MS),
+                                        "d": ("worker-2", 0, 0, 12 * MS)})
+    check("UI shared metrics", mets(o, "timeToFirstFrameMs", "mainThreadBusyMs", "cpuUtilization",
+                                    "lowerBoundMs"), (8 * MS, 8 * MS, 1.0, 12 * MS))
+    # qos on a main-thread task has no effect: the main thread's items are
+    # userInteractive
+    sc2 = dict(sc, tasks=[dict(sc["tasks"][0], qos="background")] + sc["tasks"][1:])
+    check("UI main qos ignored", ref.dumps(ref.simulate(sc2, "dag")), ref.dumps(ref.simulate(sc, "dag")))
+
+
+def test_clusters_phases():
+    # A launch phase is a main-thread item under clusters too.  cores 3, P 1 x 1;
+    # phases didFinishLaunching 0, scene 2; u (userInteractive, 2).  dag: t1 = 0; dFL
+    # makes u ready and returns; scene starts (2a), the worker takes u (2b): the
+    # userInteractive class has two items and one core: 1/2 each; both end at 4.
+    # Commit at 4 (first draw 4); scene 0-4; busy 4 (wall time).
+    sc = {"name": "CP", "device": {"cores": 3, "refreshRate": 1000,
+                                   "clusters": [{"name": "P", "count": 1, "speed": 1}]},
+          "launchPhases": [{"name": "didFinishLaunching", "cost": 0}, {"name": "scene", "cost": 2}],
+          "tasks": [{"id": "u", "cost": 2, "qos": "userInteractive"}]}
+    o = run(sc, "dag")
+    check("CP", (tasks_by_id(o)["u"], phases_of(o)[1], mets(o, "firstDrawMs", "mainThreadBusyMs")),
+          (("worker-1", 0, 0, 4 * MS), ("scene", 0, 4 * MS), (4 * MS, 4 * MS)))
+    # at default QoS the worker waits for the main thread's phase: scene 0-2 on P,
+    # u at rate 0 until 2, then 2 ms alone: 2-4... started at 0, ends 4
+    sc["tasks"][0]["qos"] = "default"
+    o = run(sc, "dag")
+    check("CP default", (tasks_by_id(o)["u"], phases_of(o)[1], o["metrics"]["firstDrawMs"]),
+          (("worker-1", 0, 0, 4 * MS), ("scene", 0, 2 * MS), 2 * MS))
+
+
+def test_clusters_validation():
+    def probs(dev=None, task=None):
+        sc = {"name": "x", "tasks": [dict({"id": "a", "cost": 1}, **(task or {}))]}
+        if dev is not None:
+            sc["device"] = dev
+        return ref.validate(sc)
+    P1 = {"name": "P", "count": 1, "speed": 1}
+    bad = [
+        ({"clusters": []}, "device.clusters: must hold at least one cluster"),
+        ({"clusters": {"name": "P"}}, "device.clusters: expected an array"),
+        ({"clusters": [P1, 3]}, "device.clusters[1]: expected an object"),
+        ({"clusters": [{"count": 1, "speed": 1}]}, "device.clusters[0]: missing key 'name'"),
+        ({"clusters": [{"name": "P", "speed": 1}]}, "device.clusters[0]: missing key 'count'"),
+        ({"clusters": [{"name": "P", "count": 1}]}, "device.clusters[0]: missing key 'speed'"),
+        ({"clusters": [P1, {"name": "", "count": 1, "speed": 1}]}, "device.clusters[1].name: empty cluster name"),
+        ({"clusters": [P1, dict(P1)]}, "device.clusters[1].name: duplicate cluster name"),
+        ({"clusters": [dict(P1, name="\u00e9"), dict(P1, name="e\u0301")]}, "duplicate cluster name"),
+        ({"clusters": [dict(P1, cout=1)]}, "did you mean 'count'"),
+        ({"clusters": [dict(P1, count=0)]}, "device.clusters[0].count: 0 is out of range"),
+        ({"clusters": [dict(P1, count=1.5)]}, "device.clusters[0].count: 1.5 is not an integer"),
+        ({"clusters": [dict(P1, count="2")]}, "device.clusters[0].count: expected a integer"),
+        ({"clusters": [P1, dict(P1, name="E", speed=0)]}, "device.clusters[1].speed: 0 is out of range"),
+        ({"clusters": [dict(P1, speed=1.5)]}, "device.clusters[0].speed: 1.5 is out of range"),
+        ({"clusters": [P1, dict(P1, name="E", speed=0.0005)]}, "device.clusters[1].speed: 0.0005 has more than 3 decimals"),
+        ({"clusters": [P1, dict(P1, name="E", speed=0.3333)]}, "has more than 3 decimals"),
+        ({"clusters": [P1, dict(P1, name="E", speed=1e-10)]}, "is 0 thousandths"),
+        ({"clusters": [P1, dict(P1, name="E", speed="1")]}, "device.clusters[1].speed: expected a number"),
+        ({"clusters": [dict(P1, speed=0.5)]}, "device.clusters: no cluster at speed 1"),
+        ({"clusters": [P1], "cpus": 2}, "device.clusters: not together with device.cpus"),
+        ({"clusters": [dict(P1, count=1000), dict(P1, name="E", count=25)]}, "1025 cores in all"),
+        ({"cluster": [P1]}, "did you mean 'clusters'"),
+    ]
+    for dev, want in bad:
+        got = probs(dev)
+        if not any(want in p for p in got):
+            FAILS.append(f"clusters validation: want {want!r} in {got!r}")
+    for task, want in (({"qos": "Background"}, "did you mean 'background'"),
+                       ({"qos": "high"}, "is not one of userInteractive"), ({"qos": 3}, "qos: expected a string"),
+                       ({"qs": "default"}, "did you mean 'qos'")):
+        got = probs(None, task)
+        if not any(want in p for p in got):
+            FAILS.append(f"qos validation: want {want!r} in {got!r}")
+    ok = [({"clusters": [P1, dict(P1, name="E", count=4.0, speed=0.333)], "mainThreadPriority": True}, None),
+          ({"clusters": [dict(P1, speed=0.9999999999)]}, None),     # 999.9999999 within 1e-6 of 1000
+          ({"clusters": [dict(P1, count=1000), dict(P1, name="E", count=25)], "cores": 8}, None),
+          ({"clusters": None, "cpus": 2}, None),
+          (None, {"qos": "userInteractive"}), (None, {"qos": None}), ({}, {"qos": "background"})]
+    for dev, task in ok:
+        check(f"clusters ok {dev} {task}", probs(dev, task), [])
+    check("speed 0.9999999999 is 1", ref.Scenario({"name": "x", "device": {"clusters": [dict(P1, speed=0.9999999999)]},
+                                                   "tasks": [{"id": "a", "cost": 1}]}).clusters, [("P", 1, 1000)])
 
 
 def test_crosscheck_compare_phases():
