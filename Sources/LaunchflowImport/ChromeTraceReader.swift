@@ -88,6 +88,9 @@ enum ChromeTraceReader {
         var firstFrame: Bool?
         var priority: Int?
         var phase: Int?
+        /// (§3.12) A launch phase's own cost, and whether it runs didFinishLaunching.
+        var costMs: Nanos?
+        var startsIn: Bool?
         // v2 task keys, and an input's arrival.
         var latencyMs: Nanos?
         var delayMs: Nanos?
@@ -256,6 +259,8 @@ enum ChromeTraceReader {
             case ("phase", .number):
                 let n = try r.readNumber()
                 if n.isIntegral, n.value >= 0, n.value <= 1e9 { args.phase = Int(n.value) }
+            case ("costMs", .number): args.costMs = try milliseconds(&r)
+            case ("startsIn", .bool): args.startsIn = try r.readBool()
             case ("latencyMs", .number): args.latencyMs = try milliseconds(&r)
             case ("delayMs", .number): args.delayMs = try milliseconds(&r)
             case ("atMs", .number): args.atMs = try milliseconds(&r)
@@ -439,6 +444,9 @@ enum ChromeTraceReader {
                     group: args.group, after: args.after, fullyDrawn: args.fullyDrawn ?? false)
             } else if event.category == "preMain", let phase = args.phase {
                 trace.declaredPhases[slice] = phase
+            } else if event.category == "launchPhase", let phase = args.phase {
+                trace.declaredLaunchPhases[slice] = DeclaredLaunchPhase(
+                    index: phase, cost: args.costMs, startsIn: args.startsIn ?? false)
             } else if event.category == "input", let at = args.atMs {
                 trace.declaredInputs[slice] = at
             }

@@ -37,6 +37,9 @@ struct MergedImport {
 
     var tasks: [Task] = []
     var preMain: [ImportedPhase] = []
+    /// (§3.12) The launch phases (their median costs) and `startsIn`, of the first run that has them.
+    var launchPhases: [ImportedPhase] = []
+    var startsIn: String?
     var inputs: [ImportedInput] = []
     var runs: [ImportedRun]
     /// Threads that ran tasks (the most in one trace), or the trace's cores.
@@ -46,6 +49,19 @@ struct MergedImport {
     /// `device.cpus`: the CPU count the traces record (all that record one agree), and where.
     var cpus: (count: Int, source: String)?
     var unmatched: [UnmatchedSlice] = []
+
+    /// Each phase's median cost over the runs that have it, in the order of first appearance.
+    static func medianPhases(_ runs: [[ImportedPhase]]) -> [ImportedPhase] {
+        var order: [String] = []
+        var costs: [String: [Nanos]] = [:]
+        for phases in runs {
+            for phase in phases {
+                if costs[phase.name] == nil { order.append(phase.name) }
+                costs[phase.name, default: []].append(phase.cost)
+            }
+        }
+        return order.map { ImportedPhase(name: $0, cost: Percentile.interpolated(50, ofSorted: costs[$0]!.sorted())) }
+    }
 
     init(_ runs: [ImportedRun], log: inout ImportLog) {
         self.runs = runs
@@ -98,16 +114,13 @@ struct MergedImport {
 
         inputs = runs.first { !$0.inputs.isEmpty }?.inputs ?? []
 
-        var phaseOrder: [String] = []
-        var phaseCosts: [String: [Nanos]] = [:]
-        for run in runs {
-            for phase in run.preMain {
-                if phaseCosts[phase.name] == nil { phaseOrder.append(phase.name) }
-                phaseCosts[phase.name, default: []].append(phase.cost)
-            }
-        }
-        preMain = phaseOrder.map {
-            ImportedPhase(name: $0, cost: Percentile.interpolated(50, ofSorted: phaseCosts[$0]!.sorted()))
+        preMain = Self.medianPhases(runs.map(\.preMain))
+        // The launch phases of the recordings that have them, as the first one names them.
+        if let first = runs.first(where: { !$0.launchPhases.isEmpty }) {
+            let names = Set(first.launchPhases.map(\.name))
+            launchPhases = Self.medianPhases(
+                runs.map { run in run.launchPhases.filter { names.contains($0.name) } })
+            startsIn = first.startsIn
         }
 
         device = runs.compactMap(\.device).first

@@ -78,6 +78,9 @@ enum ScenarioBuilder {
                 name: runs[0].appName ?? fileStem(runs[0].file), description: description(merged),
                 device: device(merged),
                 preMain: merged.preMain.map { PreMainPhase(name: $0.name, cost: micros($0.cost)) },
+                launchPhases: merged.launchPhases.map { LaunchPhase(name: $0.name, cost: micros($0.cost)) },
+                startsIn: merged.launchPhases.isEmpty || merged.startsIn == Scenario.defaultStartsIn
+                    ? nil : merged.startsIn,
                 tasks: merged.tasks.map { launchTask($0, index: index) },
                 inputs: merged.inputs.enumerated().map { k, input in
                     UserInput(name: input.name ?? "input-\(k + 1)", at: micros(input.at), cost: micros(input.cost))
@@ -174,7 +177,7 @@ enum ScenarioBuilder {
         var text = "Imported \(plural(tasks.count, "task"))"
         if tasks.contains(where: { $0.onMain != nil }) { text += " (\(onMain) on the main thread)" }
         text +=
-            ", \(plural(merged.preMain.count, "pre-main phase"))\(merged.inputs.isEmpty ? "" : ", \(plural(merged.inputs.count, "input"))") and \(plural(dependencies, "dependency", "dependencies"))"
+            ", \(plural(merged.preMain.count, "pre-main phase"))\(merged.launchPhases.isEmpty ? "" : ", \(plural(merged.launchPhases.count, "launch phase"))")\(merged.inputs.isEmpty ? "" : ", \(plural(merged.inputs.count, "input"))") and \(plural(dependencies, "dependency", "dependencies"))"
         text += " from \(sources(merged.runs))"
         if let app = merged.runs[0].app { text += "; app \(app)" }
         if let device = merged.device {

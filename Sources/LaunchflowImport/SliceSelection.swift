@@ -311,6 +311,15 @@ enum SliceSelection {
             run.preMain.append(
                 ImportedPhase(name: trace.names[slice.name], cost: slice.duration, span: slice.start...slice.end))
         }
+        // (§3.12) The launch phases, with the one that ran didFinishLaunching.
+        for (k, phase) in trace.declaredLaunchPhases.sorted(by: { $0.value.index < $1.value.index })
+        where trace.threads[Int(trace.slices[k].thread)].pid == app.pid {
+            let slice = trace.slices[k]
+            let name = trace.names[slice.name]
+            run.launchPhases.append(
+                ImportedPhase(name: name, cost: phase.cost ?? slice.duration, span: slice.start...slice.end))
+            if phase.startsIn { run.startsIn = name }
+        }
         // (v2) The inputs the app handled: in `at` order, then trace order (the
         // order the run loop takes pending inputs in).
         let inputs = trace.declaredInputs.keys.filter {
@@ -342,6 +351,10 @@ struct ImportedRun {
     /// In order of their first slice.
     var tasks: [ImportedTask] = []
     var preMain: [ImportedPhase] = []
+    /// (§3.12) The app's callbacks of the first run-loop turn (Instruments'
+    /// App Launch, launchflow's traces), and the one that ran didFinishLaunching.
+    var launchPhases: [ImportedPhase] = []
+    var startsIn: String?
     /// (v2) launchflow traces: the inputs handled, in `at` order.
     var inputs: [ImportedInput] = []
     /// App threads (main included) that ran a task.

@@ -35,6 +35,8 @@ struct Trace {
     /// `args`, and the pre-main phase index of each `preMain` slice.
     var declaredTasks: [Int: DeclaredTask] = [:]
     var declaredPhases: [Int: Int] = [:]
+    /// (§3.12) launchflow's own traces: each `launchPhase` slice's phase.
+    var declaredLaunchPhases: [Int: DeclaredLaunchPhase] = [:]
     /// launchflow's own traces (v2): the arrival time (`atMs`) of each `input` slice.
     var declaredInputs: [Int: Nanos] = [:]
     /// `otherData.generator`, and `otherData.scenario` (launchflow's traces).
@@ -360,4 +362,13 @@ struct TraceCPUs {
         }
         return (first.count, first.source)
     }
+}
+
+/// (§3.12) A launch phase as launchflow's traces declare it: its position,
+/// its own cost (the slice of the `startsIn` phase also spans
+/// `didFinishLaunching`), and whether `didFinishLaunching` runs in it.
+struct DeclaredLaunchPhase {
+    var index: Int
+    var cost: Nanos?
+    var startsIn: Bool
 }

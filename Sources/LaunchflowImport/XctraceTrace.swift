@@ -183,12 +183,16 @@ extension XctraceExport {
 }
 
 extension SliceSelection {
-    /// Instruments' App Launch phases of the app (`life-cycle-period`): those
-    /// that end by the start of `didFinishLaunchingWithOptions()` are the
-    /// pre-main phases (process creation, system interface and static runtime
-    /// initialisation, UIKit's set-up, `willFinishLaunching`), in time order;
-    /// the end of Initial Frame Rendering, from the start of Process Creation,
-    /// is the measured first frame.
+    /// Instruments' App Launch phases of the app (`life-cycle-period`): the
+    /// app's callbacks of the first run-loop turn — `willFinishLaunching`,
+    /// `didFinishLaunching`, the scene's `willConnectTo`,
+    /// `sceneWillEnterForeground` and `sceneDidBecomeActive`, up to Initial
+    /// Frame Rendering — are the launch phases (MODEL.md §7.3), each costing
+    /// its time less the main-thread tasks imported inside it; the phases that
+    /// end before the first of them are the pre-main phases (process creation,
+    /// system interface and static runtime initialisation, UIKit's set-up), in
+    /// time order; the end of Initial Frame Rendering, from the start of
+    /// Process Creation, is the measured first frame.
     static func lifecycleRun(_ trace: Trace, app: App, into run: inout ImportedRun, log: inout ImportLog) {
         let phases = trace.lifecycle.filter { $0.pid == app.pid }
         guard !phases.isEmpty else {
@@ -203,18 +207,47 @@ extension SliceSelection {
         }
         let didFinish = phases.first { $0.name.hasSuffix("didFinishLaunchingWithOptions()") }
         let processStart = phases.first { $0.name.hasSuffix("Process Creation") }?.start ?? phases[0].start
+        let frameRendering = phases.first { $0.name.hasSuffix("Initial Frame Rendering") }
+        let callbacks = launchCallbacks(phases, before: frameRendering?.start)
+        let firstCallback = callbacks.first?.phase.start ?? didFinish?.start
         let preMain = phases.filter { phase in
-            didFinish.map { phase.end <= $0.start } ?? phase.name.hasPrefix("Initializing")
+            firstCallback.map { phase.end <= $0 } ?? phase.name.hasPrefix("Initializing")
         }
         run.preMain.insert(
             contentsOf: preMain.map {
                 ImportedPhase(name: $0.name, cost: $0.end - $0.start, span: $0.start...$0.end)
             }, at: 0)
+        let mainTasks = run.tasks.filter { $0.onMain == true }.compactMap(\.span)
+        for (name, phase) in callbacks {
+            // The app's own work in the callback: its time less the tasks inside it.
+            let inside = mainTasks.reduce(Nanos(0)) { sum, span in
+                let overlap = min(span.upperBound, phase.end) - max(span.lowerBound, phase.start)
+                return overlap > 0 ? sum.addingSaturated(overlap) : sum
+            }
+            run.launchPhases.append(
+                ImportedPhase(name: name, cost: max(0, phase.end - phase.start - inside), span: phase.start...phase.end)
+            )
+        }
+        if !callbacks.isEmpty {
+            // The strategy starts where the app's launch code runs: didFinishLaunching, or
+            // (a SwiftUI app without an app delegate) the callback of the first main-thread task.
+            let firstTask = mainTasks.map(\.lowerBound).min()
+            run.startsIn =
+                callbacks.first { $0.name == Scenario.defaultStartsIn }?.name
+                ?? callbacks.first { phase in firstTask.map { phase.phase.start <= $0 && $0 < phase.phase.end } ?? false
+                }?
+                .name ?? callbacks[0].name
+        }
         var parts: [String] = []
         let total = preMain.reduce(Nanos(0)) { $0.addingSaturated($1.end - $1.start) }
         parts.append(
-            "\(plural(preMain.count, "phase")) before \(didFinish == nil ? "the app's code" : "didFinishLaunchingWithOptions()") are the pre-main phases (\(formatMillis(nanos: total)) ms)"
+            "\(plural(preMain.count, "phase")) before \(firstCallback == nil ? "the app's code" : "the app's first callback") are the pre-main phases (\(formatMillis(nanos: total)) ms)"
         )
+        if !callbacks.isEmpty {
+            parts.append(
+                "the launch phases are \(callbacks.map { "\($0.name) \(formatMillis(nanos: $0.phase.end - $0.phase.start)) ms" }.joined(separator: ", ")) (each costing its time less the main-thread tasks inside it; startsIn \(run.startsIn ?? Scenario.defaultStartsIn))"
+            )
+        }
         if let didFinish {
             parts.append(
                 "didFinishLaunchingWithOptions() runs \(formatMillis(nanos: didFinish.start - processStart))–\(formatMillis(nanos: didFinish.end - processStart)) ms (\(formatMillis(nanos: didFinish.end - didFinish.start)) ms)"
@@ -231,5 +264,33 @@ extension SliceSelection {
         log.note(
             trace.file,
             "life-cycle-period (times from the start of Process Creation): " + parts.joined(separator: "; "))
+    }
+}
+
+extension SliceSelection {
+    /// The app's callbacks of the first run-loop turn among Instruments'
+    /// `Launching - …()` phases that start before Initial Frame Rendering, in
+    /// time order, with the names scenarios give them (`willFinishLaunching`,
+    /// `didFinishLaunching`, `sceneWillConnect`, `sceneWillEnterForeground`,
+    /// `sceneDidBecomeActive`; another callback keeps its name without `()`).
+    static func launchCallbacks(_ phases: [XctracePhase], before frame: Nanos?) -> [(name: String, phase: XctracePhase)]
+    {
+        let names: [(suffix: String, name: String)] = [
+            ("willFinishLaunchingWithOptions()", "willFinishLaunching"),
+            ("didFinishLaunchingWithOptions()", "didFinishLaunching"),
+            ("sceneWillConnectTo()", "sceneWillConnect"),
+            ("sceneWillEnterForeground()", "sceneWillEnterForeground"),
+            ("sceneDidBecomeActive()", "sceneDidBecomeActive"),
+        ]
+        var seen = Set<String>()
+        return phases.filter { $0.name.hasPrefix("Launching - ") && $0.name.hasSuffix("()") }
+            .filter { phase in frame.map { phase.start < $0 } ?? true }
+            .sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+            .compactMap { phase in
+                let name =
+                    names.first { phase.name.hasSuffix($0.suffix) }?.name
+                    ?? String(phase.name.dropFirst("Launching - ".count).dropLast(2))
+                return seen.insert(name).inserted ? (name, phase) : nil
+            }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LaunchflowCore
+@testable import LaunchflowImport
 
 /// MODEL.md §7.3 (docs/model.md §3.12): launch phases, `startsIn`, the first
 /// draw. B1 and B2 under every strategy are hand-worked fixtures 69–73; here:
@@ -186,6 +187,30 @@ struct LaunchPhaseTests {
         let dFL = try #require(
             events.first { $0["name"] as? String == "didFinishLaunching" && $0["cat"] as? String == "runloop" })
         #expect(dFL["ts"] as? Int == 13_000 && dFL["dur"] as? Int == 4_000)
+    }
+
+    /// launchflow's own trace carries the phases, their own costs and the
+    /// `startsIn` one, and `import` reads them back: B2 imported from its
+    /// `dag` trace simulates to the same phases and first draw.
+    @Test func aTraceImportsItsPhasesBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let fixture = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/handworked/73-dag-starts-in-scene-b2.json"),
+            encoding: .utf8)
+        let b2 = try scenario(try fixture.extractScenario())
+        let result = SimulationResult(b2, strategy: .dag)
+        let trace = try folder.write(
+            "b2.trace.json", String(decoding: TraceExport.json(result.schedule, metrics: result.metrics), as: UTF8.self)
+        )
+        let outcome = try TraceImport.run(ImportRequest(traces: [trace]))
+        let imported = try ScenarioLoader.decode(outcome.scenario, file: "imported.json")
+        #expect(imported.launchPhases == b2.launchPhases)
+        #expect(imported.startsIn == "sceneWillConnect")
+        let again = SimulationResult(imported, strategy: .dag)
+        #expect(again.schedule.launchPhases == result.schedule.launchPhases)
+        #expect(again.metrics.firstDraw == 24 * Self.ms && again.metrics.timeToFirstFrame == 31 * Self.ms)
     }
 }
 

@@ -40,6 +40,8 @@ struct XctraceImportTests {
         }
         var tasks: [Task]
         var preMain: [Phase]
+        /// (§3.12) The app's callbacks of the first run-loop turn.
+        var launchPhases: [Phase]
         var firstFrameFromProcessStartNs: Int64
     }
 
@@ -108,6 +110,14 @@ struct XctraceImportTests {
         #expect(
             phases.map { ($0["cost"] as? NSNumber)?.doubleValue } == want.preMain.map { Double($0.costMicros) / 1000 })
         #expect(run.preMain.map(\.span) == want.preMain.map { $0.startNs...($0.startNs + $0.durationNs) })
+        // (§3.12) The callbacks after UIKit's set-up are launch phases, each its time less the tasks inside it.
+        let launchPhases = try #require(scenario["launchPhases"] as? [[String: Any]])
+        #expect(launchPhases.map { $0["name"] as? String } == want.launchPhases.map(\.name), "\(files)")
+        #expect(
+            launchPhases.map { ($0["cost"] as? NSNumber)?.doubleValue }
+                == want.launchPhases.map { Double($0.costMicros) / 1000 }, "\(files)")
+        #expect(scenario["startsIn"] == nil, "\(files): didFinishLaunching, the default")
+        #expect(run.launchPhases.map(\.span) == want.launchPhases.map { $0.startNs...($0.startNs + $0.durationNs) })
         #expect(run.measuredFirstFrame == want.firstFrameFromProcessStartNs, "\(files)")
         #expect(scenario["name"] as? String == "com.example.shop")
         #expect(run.app?.contains("main thread 'Main Thread' (tid 4778)") == true, "\(String(describing: run.app))")

@@ -343,15 +343,34 @@ def expected():
         })
         result.append(task)
     did_finish = next(p for p in LIFECYCLE if p[0].endswith("didFinishLaunchingWithOptions()"))
+    frame = next(p for p in LIFECYCLE if p[0].endswith("Initial Frame Rendering"))
+    # The app's callbacks of the first run-loop turn (docs/model.md §3.12):
+    # "Launching - …()" phases before Initial Frame Rendering, named as
+    # scenarios name them, each costing its time less the app's main-thread
+    # intervals inside it. The phases before the first are pre-main.
+    names = {"willFinishLaunchingWithOptions()": "willFinishLaunching",
+             "didFinishLaunchingWithOptions()": "didFinishLaunching",
+             "sceneWillConnectTo()": "sceneWillConnect",
+             "sceneWillEnterForeground()": "sceneWillEnterForeground",
+             "sceneDidBecomeActive()": "sceneDidBecomeActive"}
+    main_slices = [(i[3], i[3] + i[4]) for i in app if i[0] == MAIN]
+    callbacks = []
+    for p, s, d in sorted(LIFECYCLE, key=lambda q: q[1]):
+        if p.startswith("Launching - ") and p.endswith("()") and s < frame[1]:
+            short = p[len("Launching - "):]
+            inside = sum(max(0, min(e, s + d) - max(b, s)) for b, e in main_slices)
+            callbacks.append({"name": names.get(short, short[:-2]), "startNs": s, "durationNs": d,
+                              "costMicros": round_half_away(d - inside, 1000)})
+    first_callback = callbacks[0]["startNs"]
     premain = [
         {"name": p, "startNs": s, "durationNs": d, "costMicros": round_half_away(d, 1000)}
-        for p, s, d in LIFECYCLE if s + d <= did_finish[1]
+        for p, s, d in LIFECYCLE if s + d <= first_callback
     ]
-    frame = next(p for p in LIFECYCLE if p[0].endswith("Initial Frame Rendering"))
     return {
         "app": {"name": APP[0], "pid": APP[1], "mainThreadTid": MAIN[1]},
         "tasks": result,
         "preMain": premain,
+        "launchPhases": callbacks,
         "didFinishLaunching": {"startNs": did_finish[1], "endNs": did_finish[1] + did_finish[2]},
         "processStartNs": LIFECYCLE[0][1],
         "firstFrameEndNs": frame[1] + frame[2],
