@@ -151,6 +151,8 @@ crosscheck: build
 	python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed $${SEED:-1} --count $(ADVISE_COUNT) --files $(BUNDLED)
 	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed $${SEED:-1} --count $${COUNT:-300} --phases --new-keys
 	python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed $${SEED:-1} --count $(ADVISE_COUNT) --phases
+	python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed $${SEED:-1} --count $${COUNT:-300} --clusters --phases
+	python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed $${SEED:-1} --count $(ADVISE_COUNT) --clusters
 
 ## format: rewrite the sources in the project's style (.swift-format)
 format:

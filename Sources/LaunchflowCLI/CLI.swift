@@ -202,6 +202,12 @@ extension OptionSpec {
         help:
             "\(StrategyDefinition.all.filter(\.limitsConcurrency).map(\.strategy.rawValue).joined(separator: " and ")) only: at most n worker tasks in\nflight, started and not yet done (an integer ≥ 1)."
     )
+    static let device = OptionSpec(
+        name: "device", value: "<phone>",
+        help:
+            "Run on a phone launchflow knows: its clusters of cores and refresh\nrate, a thread per core (docs/scenarios.md lists them).",
+        choices: DevicePreset.allCases.map(\.rawValue))
+
     static let idleMode = OptionSpec(
         name: "idle-mode", value: "<mode>",
         help:
@@ -215,11 +221,15 @@ extension ArgumentSpec {
 
 extension ParsedArguments {
     func loadScenario() throws(CLIError) -> Scenario {
+        let scenario: Scenario
         do {
-            return try ScenarioLoader.load(path: positionals[0])
+            scenario = try ScenarioLoader.load(path: positionals[0])
         } catch {
             throw CLIError.diagnostics(error.problems)
         }
+        // (§3.13) `--device NAME`: the launch on that phone.
+        guard let preset = choice(.device, as: DevicePreset.self) else { return scenario }
+        return scenario.onDevice(preset)
     }
 
     func simulationOptions(_ command: CommandSpec) throws(CLIError) -> SimulationOptions {

@@ -80,7 +80,7 @@ if [ $built != 0 ]; then
 fi
 
 # Beside the tests, one at a time (each of them uses both CPUs at times).
-BESIDE=(tsan-build reference crosscheck crosscheck-new-keys crosscheck-phases advise advise-phases fuzz)
+BESIDE=(tsan-build reference crosscheck crosscheck-new-keys crosscheck-phases crosscheck-clusters advise advise-phases fuzz)
 {
     step tsan-build "the thread sanitizer's build of the replay host (--sanitize=thread, .build/tsan; beside the tests)" \
         "$SWIFT" build -q --build-path .build/tsan --sanitize=thread --product launchflow-replay-host
@@ -92,6 +92,8 @@ BESIDE=(tsan-build reference crosscheck crosscheck-new-keys crosscheck-phases ad
         python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 8 --count 60 --new-keys
     step crosscheck-phases "the same with launch phases (launchPhases, startsIn) and the --new-keys keys (60 random scenarios, --phases --new-keys; beside the tests)" \
         python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 9 --count 60 --phases --new-keys
+    step crosscheck-clusters "the same with performance and efficiency cores (device.clusters, tasks[].qos) and launch phases (60 random scenarios, --clusters --phases; beside the tests)" \
+        python3 Tools/reference/crosscheck.py --bin .build/debug/launchflow --seed 10 --count 60 --clusters --phases
     # shellcheck disable=SC2086 # BUNDLED is a list of files
     step advise "advise's plans checked with the reference (15 random v2.1 scenarios and the bundled ones; 'make crosscheck' runs 100; beside the tests)" \
         python3 Tools/reference/crosscheck_advise.py --bin .build/debug/launchflow --seed 7 --count 15 --files $BUNDLED

@@ -15,6 +15,7 @@ enum CompareCommand {
                 choices: ["text", "markdown", "json"]),
             .maxConcurrent,
             .idleMode,
+            .device,
             OptionSpec(
                 name: "out", value: "<dir>",
                 help:

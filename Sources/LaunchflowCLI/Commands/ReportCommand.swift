@@ -16,6 +16,7 @@ enum ReportCommand {
             .strategies,
             .maxConcurrent,
             .idleMode,
+            .device,
             .clusters,
             .tiers,
             .jobs,

@@ -19,6 +19,7 @@ enum SimulateCommand {
                 choices: TextReport.TaskOrder.allCases.map(\.rawValue)),
             .maxConcurrent,
             .idleMode,
+            .device,
         ],
         discussion: """
             The text report lists the metrics with their units, then every task:

@@ -88,9 +88,14 @@ enum ValidateCommand {
         text += "; \(device.cores) cores"
         if let cpus = device.cpus { text += " sharing \(plural(cpus, "CPU"))" }
         if device.cpus != nil && device.mainThreadPriority { text += " (main thread first)" }
+        if device.hasClusters { text += " on \(Device.clusterText(device.clusters))" }
         text += ", \(LaunchflowCore.formatNumber(device.refreshRate)) Hz"
         if scenario.mainExecutor != .dispatch { text += ", main executor \(scenario.mainExecutor.rawValue)" }
         text += "; pre-main \(formatMillis(scenario.preMainTotal)) ms"
+        if !scenario.launchPhases.isEmpty {
+            text +=
+                "; \(plural(scenario.launchPhases.count, "launch phase")), starting in \(scenario.startsIn ?? Scenario.defaultStartsIn)"
+        }
         return text
     }
 

@@ -218,6 +218,12 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private var workerWork: FixedHeap<WorkerEnd>
     private var workerWorkDone: Micros = 0
 
+    // (§3.13) Performance and efficiency cores: every running item gets a
+    // core (or a share of several) by its QoS at every visited instant, so
+    // each running worker keeps its own work left. Only with `clusters`.
+    private var clusters: ClusterCores?
+    private var clusterEnded: [Int32] = []
+
     /// Runs `policy` on the scenario from `t0` (the end of pre-main) until
     /// nothing is left to do, reusing the arrays of `buffers` and leaving
     /// this run's there.
@@ -281,6 +287,9 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         workerEnds = FixedHeap(capacity: workers)
         workerTask = FixedArray(repeating: -1, count: workers + 1)
         contended = scenario.device.sharesCPUs
+        clusters =
+            scenario.device.hasClusters
+            ? ClusterCores(device: scenario.device, workers: workers, qos: scenario.tasks.map(\.qos)) : nil
         cpus = scenario.device.cpuCount
         mainThreadPriority = scenario.device.mainThreadPriority
         workerWork = FixedHeap(capacity: contended ? workers : 0)
@@ -342,7 +351,9 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             }
             // Step 3: the next event.
             var next = Micros.max
-            if contended {
+            if clusters != nil {
+                next = advanceOnClusters()
+            } else if contended {
                 next = advanceSharingCPUs()
             } else {
                 if work != .nothing { next = mainEnd }
@@ -624,7 +635,9 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             }
             freeWorkers.popMin()
             workerTask[Int(worker)] = task
-            if contended {
+            if clusters != nil {
+                clusters!.start(task, cost: run.cost[task], on: worker)
+            } else if contended {
                 workerWork.push(WorkerEnd(time: workerWorkDone + run.cost[task], worker: worker))
             } else {
                 workerEnds.push(WorkerEnd(time: now + run.cost[task], worker: worker))
@@ -682,6 +695,25 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                 workerEnds.push(WorkerEnd(time: next, worker: first.worker))
             }
         }
+        return next
+    }
+
+    /// (§3.13) Step 3 on clusters of cores: the running items get their
+    /// cores and rates (those after step 2 at `now`), and time moves to the
+    /// earliest projected end, timer or input arrival; every running item has
+    /// then lost ⌊elapsed × rate⌋ µs of work, and those left with none end
+    /// there (events of that instant's step 1). `.max` when nothing is left.
+    private mutating func advanceOnClusters() -> Micros {
+        let mainRunning = work != .nothing
+        var next = clusters!.assign(mainLeft: mainRunning ? mainLeft : nil, now: now)
+        if let timer = timers.min, timer.time < next { next = timer.time }
+        if arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at < next {
+            next = run.inputs[inputOrder[arrived]].at
+        }
+        guard next != .max else { return next }
+        clusters!.progress(by: next - now, mainLeft: &mainLeft, mainRunning: mainRunning, ended: &clusterEnded)
+        for worker in clusterEnded { workerEnds.push(WorkerEnd(time: next, worker: worker)) }
+        if mainRunning { mainEnd = mainLeft == 0 ? next : .max }
         return next
     }
 

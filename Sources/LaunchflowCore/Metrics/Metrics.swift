@@ -99,7 +99,7 @@ extension Schedule {
         // main thread's busy time is its wall time on its items, the work
         // done (CPU utilisation's numerator) their costs. Without, the two agree.
         let device = scenario.device
-        let stretched = device.sharesCPUs
+        let stretched = device.stretchesWork
         var mainTaskTime: Micros = 0
         var totalCost: Micros = 0
         var mainOnlyCost: Micros = 0
@@ -136,11 +136,17 @@ extension Schedule {
         let cores = device.cpuCount
         let work = t0 + phaseCost + totalCost + inputCost + commits.count * device.commitCost
         let end = max(launchComplete, commits.last?.end ?? 0)
-        let utilization = end == 0 ? 0 : Double(work) / (Double(cores) * Double(end))
+        // (§3.13) With clusters the capacity K is a fraction (thousandths).
+        let capacity = device.capacityThousandths
+        let utilization =
+            end == 0
+            ? 0
+            : device.hasClusters
+                ? Double(work) * 1000 / (Double(capacity) * Double(end)) : Double(work) / (Double(cores) * Double(end))
         let longest =
             (criticalPath ?? CriticalPath(graph: TaskGraph(tasks: taskSpecs), cost: costs, latency: latencies))
             .length
-        let perCore = (totalCost + cores - 1) / cores
+        let perCore = (totalCost * 1000 + capacity - 1) / capacity
         let bounds =
             bounds
             ?? LaunchBounds(tasks: taskSpecs, graph: TaskGraph(tasks: taskSpecs), cost: costs, latency: latencies)

@@ -297,6 +297,12 @@ func executionNotes(_ scenario: Scenario, strategies: [Strategy]) -> [String] {
             "CPUs: \(scenario.device.cores) threads share \(cpus) CPU\(cpus == 1 ? "" : "s") (device.cpus\(scenario.device.mainThreadPriority ? "; the main thread first, mainThreadPriority" : "")): a thread runs slower while more threads run than there are CPUs (docs/model.md §3.10)."
         )
     }
+    if scenario.device.hasClusters {
+        let background = scenario.tasks.contains { $0.qos == .background }
+        notes.append(
+            "Cores: \(Device.clusterText(scenario.device.clusters)) for \(scenario.device.cores) threads (device.clusters): each running item gets the fastest free core its QoS allows, the main thread's first (userInteractive)\(background ? ", background work only the slowest cores" : ""); a task's cost is its time on a speed-1 core (docs/model.md §3.13)."
+        )
+    }
     return notes
 }
 

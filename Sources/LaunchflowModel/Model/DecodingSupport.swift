@@ -9,6 +9,8 @@ package enum Location {
     case preMain(Int, String)
     case preMainElement(Int)
     case launchPhase(Int, String)
+    case cluster(Int, String)
+    case clusterElement(Int)
     case launchPhaseElement(Int)
     case task(Int, String)
     case taskElement(Int)
@@ -24,6 +26,8 @@ package enum Location {
         case .preMain(let i, let key): "preMain[\(i)].\(key)"
         case .preMainElement(let i): "preMain[\(i)]"
         case .launchPhase(let i, let key): "launchPhases[\(i)].\(key)"
+        case .cluster(let i, let key): "device.clusters[\(i)].\(key)"
+        case .clusterElement(let i): "device.clusters[\(i)]"
         case .launchPhaseElement(let i): "launchPhases[\(i)]"
         case .task(let i, let key): "tasks[\(i)].\(key)"
         case .taskElement(let i): "tasks[\(i)]"

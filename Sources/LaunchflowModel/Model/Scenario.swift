@@ -122,6 +122,15 @@ public struct Scenario: Sendable {
     /// Total pre-main time: the instant the run loop starts (`t0`).
     public var preMainTotal: Micros { preMain.reduce(0) { $0 + $1.cost } }
 
+    /// (§3.13) The same launch on `preset`: its clusters, refresh rate and a
+    /// thread per core (the device's commit and render costs kept).
+    public func onDevice(_ preset: DevicePreset) -> Scenario {
+        var copy = self
+        copy.device = preset.applied(to: device)
+        copy.device.preset = preset
+        return copy
+    }
+
     /// (§3.12) The name of the phase that runs `didFinishLaunching` when none is given.
     public static let defaultStartsIn = "didFinishLaunching"
 
@@ -160,10 +169,16 @@ public struct Device: Sendable, Equatable {
     public var cpus: Int?
     /// (§3.10) With `cpus`, the main thread runs at full speed and the workers share the rest.
     public var mainThreadPriority: Bool
+    /// (§3.13) The CPUs as clusters of identical cores (performance and
+    /// efficiency cores); empty: a CPU of speed 1 per thread (or `cpus`).
+    public var clusters: [CoreCluster]
+    /// (§3.13) The phone named in the file (`device.preset`): its clusters and
+    /// refresh rate where the file gives none (already applied to them).
+    public var preset: DevicePreset?
 
     public init(
         cores: Int = 4, refreshRate: Double = 60, commitCost: Micros = 0, renderTime: Micros = 0, cpus: Int? = nil,
-        mainThreadPriority: Bool = false
+        mainThreadPriority: Bool = false, clusters: [CoreCluster] = []
     ) {
         self.cores = cores
         self.refreshRate = refreshRate
@@ -171,7 +186,27 @@ public struct Device: Sendable, Equatable {
         self.renderTime = renderTime
         self.cpus = cpus
         self.mainThreadPriority = mainThreadPriority
+        self.clusters = clusters
+        preset = nil
     }
+
+    /// (§3.13) Whether the threads run on clusters of cores given to them by QoS.
+    public var hasClusters: Bool { !clusters.isEmpty }
+
+    /// (§3.13) The work all threads can do per µs at most, in thousandths:
+    /// K = min(`cores`, Σ count × speed) × 1000; with no clusters, min(`cores`, `cpus`) × 1000.
+    public var capacityThousandths: Int {
+        guard hasClusters else { return cpuCount * 1000 }
+        return Swift.min(cores * 1000, clusters.reduce(0) { $0 + $1.count * $1.speedThousandths })
+    }
+
+    /// (§3.13) `2 P (speed 1) + 4 E (speed 0.5)`, for summaries and notes.
+    public static func clusterText(_ clusters: [CoreCluster]) -> String {
+        clusters.map { "\($0.count) \($0.name) (speed \(formatNumber($0.speed)))" }.joined(separator: " + ")
+    }
+
+    /// Whether a thread may run slower than its cost says: CPUs shared (§3.10) or clusters (§3.13).
+    public var stretchesWork: Bool { sharesCPUs || hasClusters }
 
     /// The frame interval `F`: `1_000_000 / refreshRate` rounded half away from zero.
     public var frameInterval: Micros { Micros((1_000_000 / refreshRate).rounded()) }
@@ -184,6 +219,36 @@ public struct Device: Sendable, Equatable {
     /// (§3.10) Whether threads can share CPUs: only with `cpus` < `cores`
     /// (there are `cores` threads, so with more CPUs every rate is 1).
     public var sharesCPUs: Bool { cpuCount < cores }
+}
+
+/// (§3.13) A cluster of identical cores: `count` cores of `speed` (a task's
+/// cost is its time on a core of speed 1).
+public struct CoreCluster: Sendable, Equatable {
+    public var name: String
+    public var count: Int
+    /// In (0, 1], at most 3 decimals.
+    public var speed: Double
+
+    public init(name: String, count: Int, speed: Double) {
+        self.name = name
+        self.count = count
+        self.speed = speed
+    }
+
+    /// The speed in exact thousandths (0.5 → 500, 0.333 → 333).
+    public var speedThousandths: Int { Int((speed * 1000).rounded()) }
+}
+
+/// (§3.13) A task's quality of service, most urgent first: where it may run on a device with clusters.
+public enum QualityOfService: String, CaseIterable, Sendable, Comparable {
+    case userInteractive, userInitiated
+    case `default`
+    case utility, background
+
+    /// Its position in the order above.
+    public var rank: Int { Self.allCases.firstIndex(of: self)! }
+
+    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
 }
 
 public struct PreMainPhase: Sendable, Equatable {
@@ -234,6 +299,8 @@ public struct LaunchTask: Sendable, Equatable {
     public var queue: String?
     /// (v2) Runs on the main thread when the run loop is about to sleep; always `mainThreadOnly`.
     public var idle: Bool
+    /// (§3.13) The worker task's quality of service (no effect without clusters).
+    public var qos: QualityOfService = .default
     /// (v2) Under `dag` and `anchored`, `didFinishLaunching` waits until this task is done.
     public var anchor: Bool
     /// (v2) The module the task belongs to (reports and pictures only).
@@ -254,8 +321,9 @@ public struct LaunchTask: Sendable, Equatable {
         dependsOn: [Int] = [], firstFrame: Bool = false, costP90: Micros? = nil,
         latency: Micros = 0, delay: Micros = 0, queue: String? = nil, idle: Bool = false, anchor: Bool = false,
         group: String? = nil, latencyP90: Micros? = nil, after: LaunchMilestone? = nil, fullyDrawn: Bool = false,
-        before: LaunchDeadline? = nil
+        before: LaunchDeadline? = nil, qos: QualityOfService = .default
     ) {
+        self.qos = qos
         self.id = id
         self.cost = cost
         self.mainThreadOnly = mainThreadOnly

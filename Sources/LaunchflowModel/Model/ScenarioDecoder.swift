@@ -16,6 +16,11 @@ package final class ScenarioDecoder {
     package var launchPhases: [LaunchPhase] = []
     /// (§3.12) Where `launchPhases` and each phase start, to order their problems.
     private var launchPhasesOffset = 0
+    /// (§3.13) Whether `device.cores` was given, and where the device starts.
+    private var coresGiven = false
+    private var clusters: [CoreCluster] = []
+    private var refreshRateGiven = false
+    private var deviceOffset = 0
     private var phaseOffsets: [Int] = []
     package var budgets: [Budget] = []
     package var inputs: [UserInput] = []
@@ -50,9 +55,26 @@ package final class ScenarioDecoder {
             switch nested {
             case .device:
                 guard try self.expect(.object, &r, at: .root(field.key)) else { return }
-                try self.decodeObject(
+                self.deviceOffset = r.valueOffset()
+                let given = try self.decodeObject(
                     &r, ScenarioFields.device, into: &self.device, start: r.valueOffset(), element: .root(field.key),
-                    at: Location.device)
+                    at: Location.device
+                ) { r, field in
+                    guard case .nested(.clusters) = field.access else { return try r.skipValue() }
+                    try self.decodeArray(&r, field, at: .device(field.key), element: Location.clusterElement) {
+                        r, index in
+                        var cluster = CoreCluster(name: "", count: 1, speed: 1)
+                        try self.decodeElement(
+                            &r, ScenarioFields.cluster, into: &cluster, element: .clusterElement(index),
+                            at: { .cluster(index, $0) })
+                        self.clusters.append(cluster)
+                    }
+                }
+                // (Read apart: `device` is borrowed while its object is read.)
+                self.device.clusters = self.clusters
+                self.coresGiven = ScenarioFields.device.index(of: "cores", from: 0).map(given.contains) ?? false
+                self.refreshRateGiven =
+                    ScenarioFields.device.index(of: "refreshRate", from: 0).map(given.contains) ?? false
             case .preMain:
                 try self.decodeArray(&r, field, element: Location.preMainElement) { r, index in
                     var phase = PreMainPhase(name: "", cost: 0)
@@ -100,24 +122,27 @@ package final class ScenarioDecoder {
                 (self.tasks, self.taskOffsets, self.dependencies) = (tasks, offsets, dependencies)
             case .budgets:
                 try self.decodeBudgets(&r)
+            case .clusters:
+                try r.skipValue()  // inside the device
             }
         }
     }
 
     /// An array of objects (null counts as absent); `element` reads element k.
     private func decodeArray<Model: Sendable>(
-        _ r: inout JSONReader, _ field: ScenarioField<Model>, element: (Int) -> Location,
-        _ body: (inout JSONReader, Int) throws -> Void
+        _ r: inout JSONReader, _ field: ScenarioField<Model>, at location: Location? = nil,
+        element: (Int) -> Location, _ body: (inout JSONReader, Int) throws -> Void
     ) throws {
         let start = r.valueOffset()
-        guard try expect(.array, &r, at: .root(field.key)) else { return }
+        let location = location ?? .root(field.key)
+        guard try expect(.array, &r, at: location) else { return }
         var count = 0
         try r.readArray { r, index in
             try body(&r, index)
             count += 1
         }
         if let (minimum, message) = field.limits.minItems, count < minimum {
-            report(message, at: .root(field.key), offset: start)
+            report(message, at: location, offset: start)
         }
     }
 
@@ -420,6 +445,22 @@ package final class ScenarioDecoder {
             return (validator.resolve(dependencies), validator.problems)
         }()  // the validator's share of `tasks` ends here, so they are not copied below
         problems += relational
+        // (§3.13) The clusters against each other and the device; without
+        // `cores`, the threads are max(2, the clusters' cores).
+        // A preset fills in what the device does not say.
+        if let preset = device.preset {
+            if device.clusters.isEmpty { device.clusters = preset.clusters }
+            if !refreshRateGiven { device.refreshRate = preset.refreshRate }
+        }
+        if !device.clusters.isEmpty && !coresGiven {
+            device.cores = max(2, device.clusters.reduce(0) { $0 + $1.count })
+        }
+        for problem in ClusterRules.problems(device, coresGiven: coresGiven) {
+            problems.append(
+                LocatedProblem(
+                    offset: deviceOffset, location: problem.location, message: problem.message,
+                    suggestion: problem.suggestion))
+        }
         // (§3.12) The phases' names and startsIn, once both are read (either
         // may come first). A phase whose name did not decode has an empty one,
         // which the rules pass over.

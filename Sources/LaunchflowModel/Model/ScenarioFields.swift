@@ -117,6 +117,18 @@ package enum ScenarioFields {
                     "CPUs the threads share (none: a CPU per thread); with more running threads than CPUs each runs at cpus / running, so a task may take longer than its cost",
                 .optionalInteger({ $0.cpus }, { $0.cpus = $1 })),
             ScenarioField(
+                "preset", .string, limits: FieldLimits(choices: DevicePreset.allCases.map(\.rawValue)),
+                doc:
+                    "A phone launchflow knows by name (docs/scenarios.md lists them and their sources): its clusters and refresh rate where the device gives none, and as many threads as cores where it gives no cores; not with cpus",
+                .optionalChoice(DevicePreset.self, { $0.preset }, { $0.preset = $1 })),
+            ScenarioField(
+                "clusters", .array,
+                limits: FieldLimits(
+                    minItems: (1, "clusters is empty: list the device's clusters of cores, or leave the key out")),
+                doc:
+                    "The CPUs as clusters of identical cores (performance and efficiency cores): a task's cost is its time on a core of speed 1, and each running item gets a core by its QoS; not with cpus; without cores, cores is max(2, the clusters' total count)",
+                .nested(.clusters)),
+            ScenarioField(
                 "mainThreadPriority", .bool,
                 doc:
                     "With cpus, the main thread runs at full speed and the workers share the other CPUs (the UI QoS); no effect without cpus",
@@ -131,6 +143,31 @@ package enum ScenarioFields {
                 .string({ $0.name }, { $0.name = $1 })),
             ScenarioField(
                 "cost", .ms, required: true, doc: "How long the phase takes", .ms({ $0.cost }, { $0.cost = $1 })),
+        ])
+
+    package static let cluster = FieldTable<CoreCluster>(
+        .cluster, defaults: CoreCluster(name: "", count: 1, speed: 1),
+        [
+            ScenarioField(
+                "name", .string, required: true, limits: FieldLimits(nonEmpty: "cluster name", unique: true),
+                doc: "The cluster's name (unique): P, E, big, little", .string({ $0.name }, { $0.name = $1 })),
+            ScenarioField(
+                "count", .integer, required: true, limits: FieldLimits(minimum: 1, maximum: 1024),
+                doc: "How many cores of this kind", .integer({ $0.count }, { $0.count = $1 })),
+            ScenarioField(
+                "speed", .number, required: true,
+                limits: FieldLimits(
+                    minimum: 0, minimumIsExclusive: true, maximum: 1,
+                    check: { speed in
+                        let thousandths = speed * 1000
+                        if abs(thousandths - thousandths.rounded()) > 1e-6 {
+                            return "must have at most 3 decimals (thousandths of a speed-1 core), found \(speed)"
+                        }
+                        return thousandths.rounded() < 1 ? "must be at least 0.001, found \(speed)" : nil
+                    }),
+                doc:
+                    "Work per µs of one core, against a core of speed 1 (the fastest): in (0, 1], at most 3 decimals",
+                .number({ $0.speed }, { $0.speed = $1 })),
         ])
 
     package static let launchPhase = FieldTable<LaunchPhase>(
@@ -230,6 +267,11 @@ package enum ScenarioFields {
                     "The launch's content is complete when every such task has run (time to full display); it must be mainThreadOnly",
                 .bool({ $0.fullyDrawn }, { $0.fullyDrawn = $1 })),
             ScenarioField(
+                "qos", .string, limits: FieldLimits(choices: QualityOfService.allCases.map(\.rawValue)),
+                doc:
+                    "The worker task's quality of service (userInteractive … background): which cores it may run on with device.clusters; the main thread's work always runs at userInteractive",
+                .choice(QualityOfService.self, { $0.qos }, { $0.qos = $1 })),
+            ScenarioField(
                 "group", .string, limits: FieldLimits(nonEmpty: "group name"), simulated: false,
                 doc: "The module the task belongs to, for reports and pictures; no effect on the schedule",
                 .optionalString({ $0.group }, { $0.group = $1 })),
@@ -258,13 +300,14 @@ package enum ScenarioFields {
 
 /// A JSON object of the scenario file.
 package enum ScenarioObject: String, CaseIterable, Sendable {
-    case root, device, preMain, launchPhase, task, input
+    case root, device, cluster, preMain, launchPhase, task, input
 
     /// How this object's keys are written in docs: `device.`, `tasks[].`.
     package var keyPrefix: String {
         switch self {
         case .root: ""
         case .device: "device."
+        case .cluster: "device.clusters[]."
         case .preMain: "preMain[]."
         case .launchPhase: "launchPhases[]."
         case .task: "tasks[]."
@@ -359,7 +402,7 @@ package enum FieldAccess<Model>: Sendable {
     case nested(Nested)
 
     package enum Nested: Sendable {
-        case device, preMain, launchPhases, tasks, inputs, budgets
+        case device, clusters, preMain, launchPhases, tasks, inputs, budgets
     }
 
     package static func choice<E: RawRepresentable<String> & Sendable>(

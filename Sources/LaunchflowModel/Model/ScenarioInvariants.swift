@@ -24,6 +24,10 @@ extension Scenario {
 
         check(self, ScenarioFields.root, offset: 0, at: Location.root)
         check(device, ScenarioFields.device, offset: 0, at: Location.device)
+        for (k, cluster) in device.clusters.enumerated() {
+            check(cluster, ScenarioFields.cluster, offset: 0) { .cluster(k, $0) }
+        }
+        found += ClusterRules.problems(device, coresGiven: true)
         for (k, phase) in preMain.enumerated() {
             check(phase, ScenarioFields.preMain, offset: 0) { .preMain(k, $0) }
         }

@@ -38,6 +38,7 @@ package enum ScenarioSchema {
                     case .device: rows(ScenarioFields.device)
                     case .preMain: rows(ScenarioFields.preMain)
                     case .launchPhases: rows(ScenarioFields.launchPhase)
+                    case .clusters: rows(ScenarioFields.cluster)
                     case .inputs: rows(ScenarioFields.input)
                     case .tasks: rows(ScenarioFields.task)
                     case .budgets: break
@@ -91,6 +92,7 @@ package enum ScenarioSchema {
             case .device: out += objectSchema(ScenarioFields.device, nullable: true)
             case .preMain: out += arraySchema(ScenarioFields.preMain, limits, nullable: nullable)
             case .launchPhases: out += arraySchema(ScenarioFields.launchPhase, limits, nullable: nullable)
+            case .clusters: out += arraySchema(ScenarioFields.cluster, limits, nullable: nullable)
             case .inputs: out += arraySchema(ScenarioFields.input, limits, nullable: nullable)
             case .tasks: out += arraySchema(ScenarioFields.task, limits, nullable: nullable)
             case .budgets:

@@ -19,7 +19,21 @@ extension Scenario {
                 continue
             }
             switch nested {
-            case .device: w.inlineObject(device, ScenarioFields.device)
+            case .device:
+                // (§3.13) The clusters inline, within the device, when there are any.
+                w.inlineObject(
+                    device, ScenarioFields.device,
+                    nested: { w, nested in
+                        guard nested == .clusters, !device.clusters.isEmpty else { return false }
+                        w.raw("[")
+                        for (k, cluster) in device.clusters.enumerated() {
+                            if k > 0 { w.raw(", ") }
+                            w.inlineObject(cluster, ScenarioFields.cluster)
+                        }
+                        w.raw("]")
+                        return true
+                    })
+            case .clusters: break  // within the device
             case .preMain: w.lines(preMain, ScenarioFields.preMain)
             case .launchPhases: w.lines(launchPhases, ScenarioFields.launchPhase)
             case .inputs: w.lines(inputs, ScenarioFields.input)
@@ -44,7 +58,7 @@ extension Scenario {
             return false
         }
         switch nested {
-        case .device, .preMain, .tasks: return false
+        case .device, .preMain, .tasks, .clusters: return false
         case .inputs: return inputs.isEmpty
         case .launchPhases: return launchPhases.isEmpty
         case .budgets: return budgets.isEmpty
@@ -54,12 +68,24 @@ extension Scenario {
 
 extension JSONWriter {
     /// `{ "a": 1, "b": 2 }`: the written keys of `model`.
+    /// - Parameter nested: writes a nested key's value and returns true, or
+    ///   writes nothing and returns false to leave the key out.
     fileprivate mutating func inlineObject<Model>(
-        _ model: Model, _ table: FieldTable<Model>, position: Int = 0, id: (Int) -> String = { String($0) }
+        _ model: Model, _ table: FieldTable<Model>, position: Int = 0, id: (Int) -> String = { String($0) },
+        nested: (inout JSONWriter, FieldAccess<Model>.Nested) -> Bool = { _, _ in false }
     ) {
         raw("{ ")
         var first = true
         for field in table.fields where field.isWritten(in: model, table.defaults, position: position) {
+            if case .nested(let kind) = field.access {
+                var value = JSONWriter()
+                guard nested(&value, kind) else { continue }
+                if !first { raw(", ") }
+                first = false
+                key(field.key)
+                raw(value.bytes)
+                continue
+            }
             if !first { raw(", ") }
             first = false
             key(field.key)
