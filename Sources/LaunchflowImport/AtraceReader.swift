@@ -27,6 +27,10 @@ enum AtraceReader {
         return contains(head, "# tracer:") || contains(bytes.prefix(4 << 20), ": tracing_mark_write: ")
     }
 
+    /// The event name of `trace_marker` writes: `tracing_mark_write`, or `0`
+    /// in captures of old kernels (`… 50260.929925: 0: B|124|name`).
+    static let markers = [Array(": tracing_mark_write: ".utf8), Array(": 0: ".utf8)]
+
     private struct Record {
         var tid: Int
         var task: String?
@@ -39,14 +43,16 @@ enum AtraceReader {
 
     /// The trace in `bytes`, or nil after recording errors in `log`: the
     /// lines' sections, then each `E` matched with the `B` it closes.
-    static func read(_ bytes: [UInt8], file: String, log: inout ImportLog, progress: ((Int) -> Void)? = nil)
-        -> Trace?
-    {
+    static func read(
+        _ bytes: [UInt8], file: String, log: inout ImportLog, progress: ((Int) -> Void)? = nil,
+        container: Trace.Format = .atrace
+    ) -> Trace? {
         let lines = scan(bytes, file: file, log: &log, progress: progress)
         if lines.records.isEmpty {
+            let others = lines.otherMarks.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
             log.error(
                 file,
-                "no tracing_mark_write B/E events: nothing to import (is tracing of the app's category ('-a PACKAGE' or 'app') on?)"
+                "\(container == .systrace ? "systrace HTML" : "atrace text") without tracing_mark_write B/E sections\(others.isEmpty ? "" : " (only \(others.joined(separator: ", ")): counters, async sections or other marks)"): nothing to import (is tracing of the app's category ('-a PACKAGE' or 'app') on?)"
             )
             return nil
         }
@@ -67,6 +73,8 @@ enum AtraceReader {
         /// Tids whose pid came from the TGID column (a payload's pid does not override it).
         var columnPID: Set<Int> = []
         var taskOf: [Int: String] = [:]
+        /// Marks other than B and E, by kind (for the message when there are no sections).
+        var otherMarks: [String: Int] = [:]
         /// The header's `#P:N` (ftrace's online CPUs), and the CPU column's highest number.
         var cpus = TraceCPUs()
 
@@ -83,7 +91,10 @@ enum AtraceReader {
             }
             if let task = header.task { taskOf[header.tid] = task }
             if let cpu = header.cpu { cpus.saw(cpu: cpu, in: "the [CPU] column of the tracing_mark_write lines") }
-            guard kind == "B" || kind == "E" else { return }  // C counters, S/F async sections, others
+            guard kind == "B" || kind == "E" else {  // C counters, S/F async sections, others
+                otherMarks[String(kind.prefix(8)), default: 0] += 1
+                return
+            }
             records.append(
                 Record(
                     tid: header.tid, task: header.task, time: header.time, begin: kind == "B",
@@ -97,7 +108,6 @@ enum AtraceReader {
         _ bytes: [UInt8], file: String, log: inout ImportLog, progress: ((Int) -> Void)?
     ) -> Lines {
         var lines = Lines()
-        let marker = Array(": tracing_mark_write: ".utf8)
         var lineNumber = 0
         var start = 0
         let n = bytes.count
@@ -122,7 +132,11 @@ enum AtraceReader {
                 }
                 continue
             }
-            guard let markerStart = firstIndex(of: marker, in: bytes[start..<lineEnd]) else { continue }
+            guard
+                let (markerStart, marker) = markers.lazy.compactMap({ marker in
+                    firstIndex(of: marker, in: bytes[start..<lineEnd]).map { ($0, marker) }
+                }).first
+            else { continue }
             guard let header = parseHeader(bytes[start..<markerStart]) else {
                 log.warning(
                     file, "cannot read the task, tid and time of this tracing_mark_write line; skipped",
@@ -152,7 +166,8 @@ enum AtraceReader {
     }
 
     /// Sections: each `E` closes the innermost open `B` of its thread, in
-    /// file (time) order; an `E` with nothing open, and a `B` never closed, are errors.
+    /// file (time) order; an `E` with nothing open, and a `B` never closed,
+    /// are sections the capture cut (warnings: not imported).
     private static func matchSections(_ lines: Lines, threads: inout Threads, into trace: inout Trace) {
         let file = trace.file
         var open: [Int: [Record]] = [:]
@@ -166,9 +181,9 @@ enum AtraceReader {
                 trace.record(
                     pid: lines.pidOf[record.tid] ?? record.tid,
                     ImportDiagnostic(
-                        .error, file: file, line: record.line, location: location(record, trace, threadIndex),
+                        .warning, file: file, line: record.line, location: location(record, trace, threadIndex),
                         message:
-                            "an 'E' with no open 'B' on this thread: its section's beginning is missing (a trace that starts mid-section?)"
+                            "an 'E' with no open 'B' on this thread: a section the capture cut (begun before it started); not imported"
                     ))
                 continue
             }
@@ -184,8 +199,10 @@ enum AtraceReader {
                 trace.record(
                     pid: lines.pidOf[tid] ?? tid,
                     ImportDiagnostic(
-                        .error, file: file, line: begin.line, location: location(begin, trace, threadIndex),
-                        message: "'B|…|\(begin.name)' never ends: no matching 'E' on this thread"))
+                        .warning, file: file, line: begin.line, location: location(begin, trace, threadIndex),
+                        message:
+                            "'B|…|\(begin.name)' never ends on this thread: a section the capture cut (still running when it stopped); not imported"
+                    ))
             }
         }
     }

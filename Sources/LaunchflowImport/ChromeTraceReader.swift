@@ -123,7 +123,11 @@ enum ChromeTraceReader {
 
         static let metricKitKeys: Set<String> = [
             "signpostMetrics", "applicationLaunchMetrics", "metaData", "appVersion", "timeStampBegin",
+            "timeStampEnd", "crashDiagnostics", "hangDiagnostics", "cpuExceptionDiagnostics",
+            "diskWriteExceptionDiagnostics", "appLaunchDiagnostics", "callStackTree", "diagnosticMetaData",
         ]
+        /// The root object's keys (the first few), for the message when it holds no events.
+        var rootKeys: [String] = []
 
         mutating func readRoot(_ r: inout JSONReader) throws {
             switch try r.peekKind() {
@@ -165,21 +169,42 @@ enum ChromeTraceReader {
                                     "metadata.num-cpus is \(formatNumber(value)), not a whole number")
                             }
                         }
+                    case "systemTraceEvents":
+                        // Chrome's and systrace's JSON: the atrace text of the same recording, as one string.
+                        guard try r.peekKind() == .string else { return try r.skipValue() }
+                        self.trace.systemTraceEvents = try r.readString()
                     default:
                         if Self.metricKitKeys.contains(key) { metricKit = true }
+                        if self.rootKeys.count < 8 { self.rootKeys.append(key) }
                         try r.skipValue()
                     }
                 }
                 if !sawEvents {
                     if metricKit { throw LooksLikeMetricKit() }
-                    throw StructureError(
-                        message:
-                            "no 'traceEvents' array: not a Chrome trace (expected {\"traceEvents\": [...]} or an array of events)"
-                    )
+                    if self.trace.systemTraceEvents != nil { return }
+                    throw StructureError(message: Self.notATrace(rootKeys))
                 }
             case let kind:
                 throw StructureError(message: "a Chrome trace is an object or an array, found \(kind.noun)")
             }
+        }
+
+        /// The error for a JSON object without events, naming the JSON formats it may be.
+        static func notATrace(_ keys: [String]) -> String {
+            let set = Set(keys)
+            let shown = keys.isEmpty ? "none" : keys.map { "'\($0)'" }.joined(separator: ", ")
+            let what: String
+            if set.contains("nodes"), set.contains("samples") {
+                what = "a V8/Chrome CPU profile (.cpuprofile: sampled stacks, no slices)"
+            } else if set.contains("$schema") || set.contains("shared"), set.contains("profiles") {
+                what = "a speedscope profile (sampled or evented stacks, not trace events)"
+            } else if set.contains("meta"), set.contains("threads") {
+                what = "a Firefox profiler profile (samples, not trace events)"
+            } else {
+                what = "a JSON object with no 'traceEvents' array (its keys: \(shown))"
+            }
+            return
+                "\(what): not a Chrome trace, which is {\"traceEvents\": [...]} or an array of events; nothing to import"
         }
 
         mutating func readEvents(_ r: inout JSONReader) throws {
@@ -388,7 +413,9 @@ enum ChromeTraceReader {
             case UInt8(ascii: "X"):
                 guard let dur = event.dur else {
                     report(
-                        event, index: index, offset: offset, .error, "'dur' is missing: an 'X' event needs a duration")
+                        event, index: index, offset: offset, .warning,
+                        "an 'X' event without 'dur': a slice the recording cut (still running when it stopped?); not imported"
+                    )
                     return
                 }
                 guard dur >= 0 else {
@@ -556,7 +583,7 @@ enum ChromeTraceReader {
                 for b in open {
                     unbalanced(
                         events[Int(b)],
-                        "this 'B' event never ends on \(trace.describe(thread: events[Int(b)].thread)): no matching 'E'"
+                        "this 'B' event never ends on \(trace.describe(thread: events[Int(b)].thread)): a slice the recording cut (still running when it stopped?); not imported"
                     )
                 }
             }
@@ -569,7 +596,7 @@ enum ChromeTraceReader {
             guard let b = begin else {
                 unbalanced(
                     event,
-                    "an 'E' event with no open 'B' on \(trace.describe(thread: event.thread)): its slice's beginning is missing"
+                    "an 'E' event with no open 'B' on \(trace.describe(thread: event.thread)): a slice the recording cut (begun before it started?); not imported"
                 )
                 return
             }
@@ -586,8 +613,10 @@ enum ChromeTraceReader {
                     start: begin.time, end: event.time, offset: begin.offset))
         }
 
+        /// A `B`/`E` event without its other half (a slice the recording cut: a warning), or
+        /// an `E` that names another slice (a warning too).
         private mutating func unbalanced(
-            _ event: BeginEnd, _ message: String, severity: ImportDiagnostic.Severity = .error
+            _ event: BeginEnd, _ message: String, severity: ImportDiagnostic.Severity = .warning
         ) {
             let thread = trace.threads[Int(event.thread)]
             var details = ["ph '\(event.isBegin ? "B" : "E")'"]

@@ -18,7 +18,11 @@ enum Gzip {
     ///
     /// - Parameter limit: the most bytes the output may hold (a guard against
     ///   a small file that expands without end).
-    static func decompress(_ bytes: [UInt8], limit: Int = 1 << 33) throws(Failure) -> [UInt8] {
+    /// - Parameter trailingAllowed: bytes after the end of the data are ignored
+    ///   (an `atrace -z` capture may end in a line break) rather than an error.
+    static func decompress(_ bytes: [UInt8], limit: Int = 1 << 33, trailingAllowed: Bool = false) throws(Failure)
+        -> [UInt8]
+    {
         var output: [UInt8] = []
         output.reserveCapacity(min(bytes.count * 4, limit))
         var stream = z_stream()
@@ -64,6 +68,7 @@ enum Gzip {
                 consumed += available - Int(stream.avail_in)
                 if ended {
                     // Another member may follow; anything else after the end is an error.
+                    if consumed < input.count, trailingAllowed { return }
                     if consumed < input.count {
                         guard input.count - consumed >= 2, input[consumed] == 0x1F, input[consumed + 1] == 0x8B else {
                             failure = Failure(

@@ -48,6 +48,10 @@ enum MetricKitReader {
                 return
             }
             guard value["signpostMetrics"] != nil || value["applicationLaunchMetrics"] != nil else {
+                if let kinds = diagnosticKinds(value) {
+                    diagnostics.append((path, kinds))
+                    return
+                }
                 log.error(
                     file, "not a MetricKit payload: it has neither 'signpostMetrics' nor 'applicationLaunchMetrics'",
                     at: path.isEmpty ? nil : path)
@@ -90,16 +94,46 @@ enum MetricKitReader {
                 }
             }
         }
+        var diagnostics: [(path: String, kinds: String)] = []
         switch root {
         case .array(let list):
             for (k, item) in list.enumerated() { readPayload(item, path: "[\(k)]") }
         default:
             readPayload(root, path: "")
         }
+        if !diagnostics.isEmpty {
+            let what = "a MetricKit diagnostic payload (\(diagnostics[0].kinds)): crashes and hangs, no launch metrics"
+            if payload.payloads == 0 {
+                log.error(
+                    file,
+                    "\(diagnostics.count == 1 ? what : "\(diagnostics.count) MetricKit diagnostic payloads (\(diagnostics[0].kinds), …): crashes and hangs, no launch metrics") — import reads metric payloads (MXMetricPayload) with applicationLaunchMetrics or signpostMetrics; nothing to import",
+                    at: diagnostics.count == 1 && !diagnostics[0].path.isEmpty ? diagnostics[0].path : nil)
+            } else {
+                log.note(
+                    file,
+                    "\(plural(diagnostics.count, "MetricKit diagnostic payload")) beside the metric payloads (\(diagnostics.map(\.path).prefix(6).joined(separator: ", "))) \(diagnostics.count == 1 ? "is" : "are") not read: \(what)"
+                )
+            }
+        }
         guard log.errorCount == errorsBefore else { return nil }
         payload.signposts = order.map { ($0, histograms[$0]!) }
         return payload
     }
+}
+
+/// What a MetricKit diagnostic payload (`MXDiagnosticPayload.jsonRepresentation()`)
+/// holds, as `2 crashDiagnostics, 1 hangDiagnostics`; nil when `value` is not one
+/// (no `…Diagnostics` array, nor a lone diagnostic with a `callStackTree`).
+func diagnosticKinds(_ value: JSONValue) -> String? {
+    guard case .object(let members) = value else { return nil }
+    var kinds: [String] = []
+    for (key, member) in members.sorted(by: { $0.key < $1.key }) where key.hasSuffix("Diagnostics") {
+        if case .array(let list) = member { kinds.append("\(list.count) \(key)") }
+    }
+    if kinds.isEmpty, value["callStackTree"] != nil || value["diagnosticMetaData"] != nil {
+        kinds.append("one diagnostic with its call-stack tree")
+    }
+    return kinds.isEmpty ? nil : kinds.joined(separator: ", ")
 }
 
 /// A histogram of durations: buckets `[start, end)` with counts, sorted by start.

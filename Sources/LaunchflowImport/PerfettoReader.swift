@@ -100,9 +100,13 @@ struct PerfettoState {
         var clocks: [UInt32: SequenceClock] = [:]
     }
 
+    /// A sequence-scoped clock (ids 64…127), as its latest snapshot relates it
+    /// to a global clock: `reference` read `referenceTime` ns when it read `base`.
     struct SequenceClock {
         var base: Int64
-        var boot: Int64
+        /// The global clock it is related to (6, the boot clock, when the snapshot has it).
+        var reference: UInt32
+        var referenceTime: Int64
         var multiplier: Int64
         var isIncremental: Bool
         var last: Int64
@@ -232,15 +236,21 @@ struct PerfettoState {
         if let ftrace = fields.ftrace { try readFtrace(ftrace) }
         if let cpuInfo = fields.cpuInfo { try readCPUInfo(cpuInfo) }
         if let systemInfo = fields.systemInfo { try readSystemInfo(systemInfo) }
-        if let trackEvent = fields.trackEvent {
-            var time: Int64? = nil
-            var globalClock: UInt8 = 0
-            if let timestamp = fields.timestamp {
-                guard let converted = packetTime(timestamp, clockID: fields.clockID, sequence: &sequence) else {
-                    skippedUnknownClock += 1
-                    return
-                }
+        // Every timestamped packet advances an incremental sequence clock, whatever it carries.
+        var time: Int64? = nil
+        var globalClock: UInt8 = 0
+        var timeKnown = true
+        if let timestamp = fields.timestamp, fields.clockSnapshot == nil || fields.trackEvent != nil {
+            if let converted = packetTime(timestamp, clockID: fields.clockID, sequence: &sequence) {
                 (time, globalClock) = converted
+            } else {
+                timeKnown = false
+            }
+        }
+        if let trackEvent = fields.trackEvent {
+            guard timeKnown else {
+                skippedUnknownClock += 1
+                return
             }
             try readTrackEvent(
                 trackEvent, time: time, clock: globalClock, sequence: &sequence, offset: packet.position)
@@ -381,7 +391,9 @@ struct PerfettoState {
                 sequenceClock.last = reading
                 sequence.clocks[clock] = sequenceClock
             }
-            return (sequenceClock.boot &+ (reading &- sequenceClock.base) &* sequenceClock.multiplier, 0)
+            let value = sequenceClock.referenceTime &+ (reading &- sequenceClock.base) &* sequenceClock.multiplier
+            let reference = sequenceClock.reference
+            return (value, reference == 6 || reference == 0 ? 0 : UInt8(truncatingIfNeeded: min(reference, 63)))
         default:
             return (value, UInt8(truncatingIfNeeded: min(clock, 63)))
         }
@@ -431,12 +443,22 @@ struct PerfettoState {
         }
     }
 
+    /// A `ClockSnapshot`: the readings of several clocks at one instant. A
+    /// sequence-scoped clock (64…127) is related to the boot clock when the
+    /// snapshot has it, else to its primary trace clock, else to its first
+    /// global clock (Chrome relates its incremental clock to the monotonic
+    /// one); a global clock gets its offset to the boot clock.
     mutating func readClockSnapshot(_ message: ProtoReader, into sequence: inout Sequence) throws(ProtoError) {
         var reader = message
         var clocks: [(id: UInt32, time: Int64, incremental: Bool, multiplier: Int64)] = []
+        var primary: UInt32?
         while let (number, type) = try reader.nextField() {
             guard number == 1 else {
-                try reader.skip(type, number: number)
+                if number == 2 {
+                    primary = UInt32(truncatingIfNeeded: try reader.unsigned(type, field: 2, of: "ClockSnapshot"))
+                } else {
+                    try reader.skip(type, number: number)
+                }
                 continue
             }
             var clock = try reader.message(type, field: 1, of: "ClockSnapshot")
@@ -452,13 +474,20 @@ struct PerfettoState {
             }
             clocks.append(entry)
         }
-        guard let boot = clocks.first(where: { $0.id == 6 })?.time else { return }
+        let global = clocks.filter { $0.id < 64 || $0.id > 127 }
+        guard
+            let reference = global.first(where: { $0.id == 6 })
+                ?? global.first(where: { primary != nil && $0.id == primary })
+                ?? global.first
+        else { return }
+        let referenceTime = reference.time &* reference.multiplier
+        let boot = clocks.first { $0.id == 6 }.map { $0.time &* $0.multiplier }
         for clock in clocks where clock.id != 6 {
             if clock.id >= 64 && clock.id <= 127 {
                 sequence.clocks[clock.id] = SequenceClock(
-                    base: clock.time, boot: boot, multiplier: clock.multiplier, isIncremental: clock.incremental,
-                    last: clock.time)
-            } else if clockOffsets[clock.id] == nil {
+                    base: clock.time, reference: reference.id, referenceTime: referenceTime,
+                    multiplier: clock.multiplier, isIncremental: clock.incremental, last: clock.time)
+            } else if let boot, clockOffsets[clock.id] == nil {
                 clockOffsets[clock.id] = boot &- clock.time &* clock.multiplier
             }
         }

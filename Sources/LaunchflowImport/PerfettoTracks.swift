@@ -206,12 +206,12 @@ extension PerfettoState {
                     trace.record(
                         pid: pid,
                         ImportDiagnostic(
-                            .error, file: trace.file,
+                            .warning, file: trace.file,
                             location:
                                 "\(trace.position(event: k, offset: event.offset, thread: thread)) at \(AtraceReader.formatSeconds(event.time)) s",
                             message: isFtrace
-                                ? "an atrace 'E' with no open 'B' on this thread: its section's beginning is missing (a trace that starts mid-section?)"
-                                : "a TYPE_SLICE_END with no open slice on its track: the slice's beginning is missing (a trace that starts mid-slice?)"
+                                ? "an atrace 'E' with no open 'B' on this thread: a section the recording cut (begun before it started); not imported"
+                                : "a TYPE_SLICE_END with no open slice on its track: a slice the recording cut (begun before it started, or its beginning lost with the sequence's data); not imported"
                         ))
                     continue
                 }
@@ -231,12 +231,13 @@ extension PerfettoState {
             trace.record(
                 pid: pid,
                 ImportDiagnostic(
-                    .error, file: trace.file,
+                    .warning, file: trace.file,
                     location:
                         "\(trace.position(event: begin.event, offset: event.offset, thread: thread)) at \(AtraceReader.formatSeconds(event.time)) s",
                     message: isFtrace
-                        ? "'B|…|\(name)' never ends: no matching 'E' on this thread (a trace that stops mid-section?)"
-                        : "slice '\(name)' never ends: no TYPE_SLICE_END on its track (a trace that stops mid-slice?)"))
+                        ? "'B|…|\(name)' never ends on this thread: a section the recording cut (still running when it stopped); not imported"
+                        : "slice '\(name)' never ends (no TYPE_SLICE_END on its track): a slice the recording cut (still running when it stopped); not imported"
+                ))
         }
     }
 

@@ -33,7 +33,31 @@ public enum TraceImport {
             log.append(contentsOf: error.log)
             throw ImportError(log)
         }
+        var (runs, payloads) = readAll(request, rules: rules, log: &log, progress: progress)
+        if !runs.isEmpty, !payloads.isEmpty {
+            log.error(
+                payloads[0].file,
+                "a MetricKit payload cannot be mixed with traces: import the traces, then the payloads into the result (--into), or import each kind alone"
+            )
+        }
+        guard !log.hasErrors else { throw ImportError(log) }
+        if !payloads.isEmpty, let run = metricKitRun(payloads, rules: rules, log: &log) { runs.append(run) }
+        guard !log.hasErrors else { throw ImportError(log) }
 
+        var merged = MergedImport(runs, log: &log)
+        deviceCPUs(of: &merged, request: request, file: runs[0].file, log: &log)
+        if let target {
+            return try target.refresh(with: merged, log: log)
+        }
+        return try ScenarioBuilder.build(merged, log: log)
+    }
+
+    /// Every trace of the request, read and selected: the runs of the traces
+    /// (the Instruments exports of one recording merged into one), and the
+    /// MetricKit payloads.
+    private static func readAll(
+        _ request: ImportRequest, rules: SelectionRules, log: inout ImportLog, progress: ((String, Int, Int) -> Void)?
+    ) -> (runs: [ImportedRun], payloads: [(file: String, payload: MetricKitReader.Payload)]) {
         var runs: [ImportedRun] = []
         var payloads: [(file: String, payload: MetricKitReader.Payload)] = []
         // Instruments exports of one recording (one per table) make one trace;
@@ -84,21 +108,17 @@ public enum TraceImport {
             }
         }
         endRecording()
-        if !runs.isEmpty, !payloads.isEmpty {
-            log.error(
-                payloads[0].file,
-                "a MetricKit payload cannot be mixed with traces: import the traces, then the payloads into the result (--into), or import each kind alone"
-            )
-        }
-        guard !log.hasErrors else { throw ImportError(log) }
-        if !payloads.isEmpty, let run = metricKitRun(payloads, rules: rules, log: &log) { runs.append(run) }
-        guard !log.hasErrors else { throw ImportError(log) }
+        return (runs, payloads)
+    }
 
-        var merged = MergedImport(runs, log: &log)
+    /// `device.cpus`: the trace's count, or `--cpus` (with a note when they differ).
+    private static func deviceCPUs(
+        of merged: inout MergedImport, request: ImportRequest, file: String, log: inout ImportLog
+    ) {
         if let cpus = request.options.cpus {
             if let recorded = merged.cpus, recorded.count != cpus {
                 log.note(
-                    runs[0].file,
+                    file,
                     "the trace records \(recorded.count) CPUs (\(recorded.source)); device.cpus is \(cpus), as --cpus says"
                 )
             }
@@ -106,14 +126,10 @@ public enum TraceImport {
         }
         if let cpus = merged.cpus, let cores = merged.cores, cores > cpus.count, request.options.cost == .wall {
             log.note(
-                runs[0].file,
+                file,
                 "device.cpus \(cpus.count) for \(cores) threads: the costs are the slices' wall times, which hold any time their threads waited for a CPU, and the model shares the CPUs again on top (docs/model.md §3.10); where the trace has thread states, --cost running gives the time on a CPU"
             )
         }
-        if let target {
-            return try target.refresh(with: merged, log: log)
-        }
-        return try ScenarioBuilder.build(merged, log: log)
     }
 
     enum Input {
@@ -149,7 +165,37 @@ public enum TraceImport {
                 return nil
             }
         }
-        let detected = format ?? detect(bytes)
+        var detected = format ?? detect(bytes)
+        // atrace text inside a container: an `atrace -z` capture, a systrace HTML page.
+        var container: AtraceContainer.Unwrapped? = nil
+        if format == nil || format == .atrace {
+            if let start = AtraceContainer.compressedStart(bytes) {
+                container = AtraceContainer.inflateCapture(bytes, from: start, file: file, log: &log)
+                guard container != nil else { return nil }
+            } else if AtraceContainer.looksLikeHTML(bytes) {
+                container = AtraceContainer.systraceText(bytes, file: file, log: &log)
+                guard container != nil else { return nil }
+            }
+            if let container {
+                bytes = container.bytes
+                detected = container.isChromeJSON ? .chrome : .atrace
+            }
+        }
+        let input = read(
+            detected, bytes, file: file, format: format, decompressed: decompressed, container: container?.format,
+            log: &log, progress: progress)
+        guard let container, case .trace(var trace)? = input else { return input }
+        trace.readerNotes = container.notes + trace.readerNotes
+        if !container.isChromeJSON { trace.format = container.format }
+        return .trace(trace)
+    }
+
+    /// `bytes` read as `detected` (nil: an error that says what the file seems to be).
+    private static func read(
+        _ detected: ImportFormat?, _ bytes: [UInt8], file: String, format: ImportFormat?, decompressed: Bool,
+        container: Trace.Format? = nil, log: inout ImportLog, progress: ((Int) -> Void)?
+    ) -> Input? {
+        let container = container ?? .atrace
         switch detected {
         case .perfetto?:
             return PerfettoReader.read(
@@ -157,7 +203,23 @@ public enum TraceImport {
             ).map { .trace($0) }
         case .chrome?:
             do {
-                return try ChromeTraceReader.read(bytes, file: file, log: &log, progress: progress).map { .trace($0) }
+                guard var trace = try ChromeTraceReader.read(bytes, file: file, log: &log, progress: progress) else {
+                    return nil
+                }
+                if let text = trace.systemTraceEvents {
+                    trace.systemTraceEvents = nil
+                    if trace.slices.isEmpty {
+                        // The events are the atrace text of the recording (Android's systrace as JSON).
+                        var atrace = AtraceReader.read(Array(text.utf8), file: file, log: &log)
+                        atrace?.readerNotes.insert(
+                            "the trace's slices are its systemTraceEvents (atrace text); line numbers are that text's",
+                            at: 0)
+                        return atrace.map { .trace($0) }
+                    }
+                    trace.readerNotes.append(
+                        "systemTraceEvents (atrace text beside the events) is not read: the traceEvents are")
+                }
+                return .trace(trace)
             } catch {
                 if format == .chrome {
                     log.error(file, "this is a MetricKit payload, not a Chrome trace: drop --from chrome")
@@ -168,31 +230,52 @@ public enum TraceImport {
         case .xctrace?:
             return XctraceReader.read(bytes, file: file, log: &log).map { .xctrace($0) }
         case .atrace?:
-            return AtraceReader.read(bytes, file: file, log: &log, progress: progress).map { .trace($0) }
+            return AtraceReader.read(bytes, file: file, log: &log, progress: progress, container: container).map {
+                .trace($0)
+            }
         case .metrickit?:
             guard let payload = MetricKitReader.read(bytes, file: file, log: &log) else { return nil }
             if payload.signposts.isEmpty {
                 log.error(
                     file,
-                    "no interval signposts (signpostMetrics[] with signpostIntervalData): no task costs in this payload"
+                    "a MetricKit metric payload without interval signposts (signpostMetrics[] with signpostIntervalData): no task costs in it; its launch times are for calibrate --measured"
                 )
                 return nil
             }
             return .metricKit(payload)
         case nil:
-            log.error(
-                file,
-                "unknown format: expected a Perfetto protobuf trace, Chrome trace JSON ({\"traceEvents\": [...]} or [...]), atrace/systrace text ('# tracer:' or tracing_mark_write lines), a MetricKit payload or an Instruments export (xctrace export XML), plain or gzip'd; --from perfetto|chrome|atrace|metrickit|xctrace says which"
-            )
+            log.error(file, unknownFormat(bytes))
             return nil
         }
     }
 
+    /// The error for a file in no format import reads, saying what it seems to be.
+    static func unknownFormat(_ bytes: [UInt8]) -> String {
+        let head = String(decoding: bytes.prefix(512), as: UTF8.self)
+        let trimmed = head.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
+        let expected =
+            "expected a Perfetto protobuf trace, Chrome trace JSON ({\"traceEvents\": [...]} or [...]), atrace/systrace text ('# tracer:' or tracing_mark_write lines, an atrace -z capture, systrace HTML), a MetricKit payload or an Instruments export (xctrace export XML), plain or gzip'd; --from perfetto|chrome|atrace|metrickit|xctrace says which"
+        if trimmed.hasPrefix("packet {") || trimmed.hasPrefix("packet:") || trimmed.hasPrefix("packet{") {
+            return
+                "a Perfetto trace in protobuf text format (textproto): import reads the binary form; encode it first (protoc --encode=perfetto.protos.Trace trace.proto < trace.textproto > trace.pftrace); nothing was imported"
+        }
+        if bytes.count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B, bytes[2] == 0x03, bytes[3] == 0x04 {
+            return
+                "a zip archive (an Instruments .trace bundle or a bug report, zipped?): import reads no archive; for Instruments run xctrace export on the .trace, for a bug report unzip it and import its Perfetto trace; nothing was imported"
+        }
+        if AtraceReader.contains(bytes.prefix(1 << 16), "TRACE:") {
+            return
+                "an atrace capture with nothing import can read after 'TRACE:' (neither atrace text nor zlib data); nothing was imported"
+        }
+        return "unknown format: \(expected)"
+    }
+
     /// A Perfetto protobuf trace, JSON (a Chrome trace or a MetricKit payload,
-    /// told apart while reading), XML (an Instruments export: its reader
-    /// checks the root element) or atrace text.
+    /// told apart while reading), systrace HTML (atrace), XML (an Instruments
+    /// export: its reader checks the root element) or atrace text.
     static func detect(_ bytes: [UInt8]) -> ImportFormat? {
         if PerfettoReader.looksLikePerfetto(bytes) { return .perfetto }
+        if AtraceContainer.looksLikeHTML(bytes) { return .atrace }
         if XctraceReader.looksLikeXML(bytes) { return .xctrace }
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while i < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[i]) { i += 1 }

@@ -11,6 +11,7 @@ struct Trace {
     enum Format: String, Sendable {
         case chrome = "Chrome trace"
         case atrace = "atrace text"
+        case systrace = "systrace HTML"
         case launchflow = "launchflow trace"
         case perfetto = "Perfetto trace"
         case xctrace = "Instruments export"
@@ -39,6 +40,8 @@ struct Trace {
     var declaredLaunchPhases: [Int: DeclaredLaunchPhase] = [:]
     /// launchflow's own traces (v2): the arrival time (`atMs`) of each `input` slice.
     var declaredInputs: [Int: Nanos] = [:]
+    /// Chrome JSON's `systemTraceEvents`: the atrace text recorded beside the events.
+    var systemTraceEvents: String?
     /// `otherData.generator`, and `otherData.scenario` (launchflow's traces).
     var generator: String?
     var scenarioName: String?
@@ -122,7 +125,7 @@ extension Trace {
     /// the thread and byte offset (Perfetto).
     func position(event: Int32, offset: Int, thread: Int32) -> String {
         switch format {
-        case .atrace: describe(thread: thread)
+        case .atrace, .systrace: describe(thread: thread)
         case .perfetto: "\(describe(thread: thread)), the packet at byte \(offset)"
         case .xctrace: "\(describe(thread: thread)), signpost row \(event)"
         case .chrome, .launchflow: "traceEvents[\(event)]"

@@ -54,7 +54,8 @@ enum XctraceReader {
         defer { try? file.close() }
         guard let head = try? file.read(upToCount: 4096).map(Array.init) else { return false }
         if Gzip.isGzip(head) { return false }
-        return format == .xctrace || (!PerfettoReader.looksLikePerfetto(head) && looksLikeXML(head))
+        return format == .xctrace
+            || (!PerfettoReader.looksLikePerfetto(head) && !AtraceContainer.looksLikeHTML(head) && looksLikeXML(head))
     }
 
     /// The export in the file at `path`, read in pieces of 1 MiB while it is
@@ -106,6 +107,8 @@ enum XctraceReader {
         }
         if !ok || reader.syntaxError != nil, failure(&log) { return nil }
         log.append(contentsOf: reader.log)
+        // The reader stopped the parse itself (not an export): its one error says why.
+        if reader.stopped { return nil }
         if !ok || reader.syntaxError != nil {
             let (line, column, message) = reader.syntaxError ?? (nil, nil, "the document ends too early")
             log.add(
@@ -314,6 +317,8 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
     @exclusivity(unchecked) private var column: XctraceColumn? = nil
     @exclusivity(unchecked) private var field: String? = nil
     @exclusivity(unchecked) private var failed = false
+    /// The parse was stopped on purpose (the document is not an export): no syntax error follows.
+    var stopped: Bool { failed }
 
     init(file: String) {
         self.file = file

@@ -100,6 +100,8 @@ struct XctraceTables {
     /// Threads already read, by the index of their definition (those of earlier rows, whose index is final).
     private var threadCache: [Int32: CellReader.FoundThread] = [:]
     private var continued: [String] = []
+    /// Tables recognised by their columns rather than their schema's name (notes).
+    private var recognised: [String] = []
 
     init(file: String) {
         self.file = file
@@ -146,8 +148,36 @@ struct XctraceTables {
         }
     }
 
+    /// A table by its columns, whatever its schema is called (Xcode 27 names
+    /// the signpost intervals `OSSignpostIntervals`, with engineering types of
+    /// its own): the mnemonics decide, as they do for the cells.
+    static func kind(of columns: [XctraceColumn]) -> Kind? {
+        let mnemonics = Set(columns.map(\.mnemonic))
+        let types = Set(columns.map(\.engineeringType))
+        func has(_ mnemonic: String, _ type: String? = nil) -> Bool {
+            mnemonics.contains(mnemonic) || type.map(types.contains) == true
+        }
+        let timed = has("start", "start-time") && has("duration")
+        if timed, has("period", "app-period"), has("process") { return .lifecycle }
+        if timed, has("state", "thread-state"), has("thread") { return .threadState }
+        if has("event-type"), has("identifier", "os-signpost-identifier"), has("name"), has("thread") {
+            return .signpost
+        }
+        let signpostLike =
+            has("subsystem") || has("category") || has("identifier") || types.contains("signpost-name")
+            || types.contains("os-signpost-identifier")
+        if timed, has("name"), has("start-thread") || has("thread"), signpostLike { return .interval }
+        if has("weight"), has("stack") || has("backtrace") || types.contains("backtrace") { return .timeProfile }
+        return nil
+    }
+
     mutating func schema(_ name: String, _ columns: [XctraceColumn], line: Int, log: inout ImportLog) {
-        var table = Table(schema: name, kind: Kind(rawValue: name), columns: columns)
+        var table = Table(schema: name, kind: Kind(rawValue: name) ?? Self.kind(of: columns), columns: columns)
+        if let kind = table.kind, kind.rawValue != name {
+            recognised.append(
+                "table '\(name)' is read as \(kind.rawValue): its columns (\(columns.map { "'\($0.mnemonic)'" }.joined(separator: ", "))) are that table's"
+            )
+        }
         if let kind = table.kind {
             var missing: [String] = []
             for (field, mnemonics, types, required) in Self.wanted(kind) {
@@ -168,7 +198,8 @@ struct XctraceTables {
                 table.usable = false
             }
         }
-        if !export.tables.contains(name) { export.tables.append(name) }
+        let key = table.kind?.rawValue ?? name
+        if !export.tables.contains(key) { export.tables.append(key) }
         current = table
     }
 
@@ -313,11 +344,11 @@ struct XctraceTables {
             export.notes.append(
                 schema == Kind.timeProfile.rawValue
                     ? "table 'time-profile' (\(plural(count, "sample"))) is not read: CPU samples are not used as costs"
-                    : "table '\(schema)' (\(plural(count, "row"))) is not read: import reads os-signpost-interval, os-signpost, life-cycle-period and thread-state"
+                    : "table '\(schema)' (\(plural(count, "row"))) is not read: import reads os-signpost-interval, os-signpost, life-cycle-period and thread-state (by their columns, whatever the schema's name)"
             )
         }
         var seen = Set<String>()
-        for note in continued where seen.insert(note).inserted { export.notes.append(note) }
+        for note in recognised + continued where seen.insert(note).inserted { export.notes.append(note) }
     }
 }
 
@@ -357,10 +388,14 @@ struct CellReader {
         return .success(number)
     }
 
-    /// A cell's text (its `fmt` when it has none); "" for a sentinel.
+    /// A cell's text (its `fmt` when it has none, else its first child's
+    /// text: a typed value wrapping a string); "" for a sentinel.
     func string(_ index: Int32) -> String {
         let value = value(index)
-        return value.text.isEmpty ? value.fmt ?? "" : value.text
+        if !value.text.isEmpty { return value.text }
+        if let fmt = value.fmt { return fmt }
+        if let child = document.children(index).first { return self.value(child).text }
+        return ""
     }
 
     /// A message (`<os-log-metadata fmt="…">`): its display string, which is the message itself.
