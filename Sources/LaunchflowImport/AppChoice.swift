@@ -103,6 +103,7 @@ struct AppChoice {
         let leaders = all.filter {
             trace.threads[$0].tid == trace.threads[$0].pid && slicesPerProcess[trace.threads[$0].pid, default: 0] > 0
         }
+        if leaders.count > 1, let launched = androidLaunched(leaders) { return launched }
         if leaders.count == 1 || (leaders.count > 1 && chromeMain(log: &log) == nil) {
             return pick(leaders, "no thread is named 'main', and threads whose tid equals their pid are", log: &log)
         }
@@ -116,6 +117,21 @@ struct AppChoice {
             "cannot tell which thread is the app's main thread: no thread is named 'main' (or CrBrowserMain), and no thread's tid equals its pid. Threads with slices: \(describe(withSlices)). Name it with \(flags(withSlices)) (or its name), or the app with --process NAME"
         )
         return nil
+    }
+
+    /// Android: the process of the one package system_server's `launching:
+    /// PACKAGE` markers name, when it is among `leaders` (its main thread's tid is its pid).
+    func androidLaunched(_ leaders: [Int]) -> SliceSelection.App? {
+        var packages = Set(trace.asyncMarkers.map(\.name))
+        for slice in trace.slices where trace.names[slice.name].hasPrefix("launching: ") {
+            packages.insert(trace.names[slice.name])
+        }
+        let names = Set(
+            packages.filter { $0.hasPrefix("launching: ") }.map { String($0.dropFirst("launching: ".count)) })
+        guard names.count == 1, let package = names.first else { return nil }
+        let found = leaders.filter { trace.processNames[trace.threads[$0].pid] == package }
+        guard found.count == 1 else { return nil }
+        return SliceSelection.App(pid: trace.threads[found[0]].pid, mainThread: Int32(found[0]))
     }
 
     /// Chrome's main thread when the trace has exactly one browser (else one

@@ -60,6 +60,7 @@ enum AtraceReader {
         var threads = Threads(lines)
         for (tid, task) in lines.taskOf where lines.pidOf[tid] == tid { trace.processNames[tid] = task }
         trace.cpus = lines.cpus
+        trace.asyncMarkers = lines.markers
         matchSections(lines, threads: &threads, into: &trace)
         for record in lines.records where record.begin { _ = threads.index(record.tid, in: &trace) }
         return trace
@@ -73,6 +74,8 @@ enum AtraceReader {
         /// Tids whose pid came from the TGID column (a payload's pid does not override it).
         var columnPID: Set<Int> = []
         var taskOf: [Int: String] = [:]
+        /// Async sections (Android's `launching: PACKAGE`).
+        var markers: [AsyncMarker] = []
         /// Marks other than B and E, by kind (for the message when there are no sections).
         var otherMarks: [String: Int] = [:]
         /// The header's `#P:N` (ftrace's online CPUs), and the CPU column's highest number.
@@ -93,6 +96,9 @@ enum AtraceReader {
             if let cpu = header.cpu { cpus.saw(cpu: cpu, in: "the [CPU] column of the tracing_mark_write lines") }
             guard kind == "B" || kind == "E" else {  // C counters, S/F async sections, others
                 otherMarks[String(kind.prefix(8)), default: 0] += 1
+                if kind == "S" || kind == "F", fields.count > 2 {
+                    markers.note(String(fields[2]), begins: kind == "S", at: header.time)
+                }
                 return
             }
             records.append(

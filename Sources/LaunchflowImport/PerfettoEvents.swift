@@ -340,8 +340,28 @@ extension PerfettoState {
                 Event(
                     time: time, duration: 0, slot: slot(.ftraceThread(tid)), name: 0, category: 0, kind: .end,
                     clock: 0, flowRef: -1, flowCount: 0, offset: offset))
+        case UInt8(ascii: "S"), UInt8(ascii: "F"):
+            otherPrints[String(UnicodeScalar(kind)), default: 0] += 1
+            guard k < end, buffer[k] == UInt8(ascii: "|") else { return }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[(k + 1)..<end]), as: UTF8.self)
+            trace.asyncMarkers.note(text, begins: kind == UInt8(ascii: "S"), at: time)
         default:
             otherPrints[String(UnicodeScalar(kind)), default: 0] += 1
+        }
+    }
+}
+
+extension [AsyncMarker] {
+    /// An atrace async section's `S` (`name|cookie`) or `F`: Android's launch
+    /// markers (`launching: PACKAGE`) are kept, the others are not needed.
+    mutating func note(_ text: String, begins: Bool, at time: Nanos) {
+        var name = Substring(text)
+        if let bar = name.lastIndex(of: "|") { name = name[..<bar] }
+        guard name.hasPrefix("launching") else { return }
+        if begins {
+            append(AsyncMarker(name: String(name), start: time, end: nil))
+        } else if let k = lastIndex(where: { $0.name == name && $0.end == nil }) {
+            self[k].end = time
         }
     }
 }

@@ -24,8 +24,19 @@ enum ScenarioBuilder {
         let simulated = LaunchEngine(scenario).metrics(.dag).timeToFirstFrame
         let median = Percentile.interpolated(50, ofSorted: measured)
         let over = measured.count > 1 ? " (the median of \(measured.count) recordings)" : ""
+        let source =
+            merged.runs.compactMap(\.measuredFirstFrameSource).first
+            ?? "from the start of Process Creation to the end of Initial Frame Rendering"
+        let fullDisplay = merged.runs.compactMap(\.measuredFullDisplay).sorted()
+        var text = ""
+        if !fullDisplay.isEmpty {
+            let simulatedFull = LaunchEngine(scenario).metrics(.dag).timeToFullDisplay
+            text =
+                "Full display: measured \(formatMillis(nanos: Percentile.interpolated(50, ofSorted: fullDisplay))) ms (reportFullyDrawn, from the start of the launch); simulated (dag) \(formatMillis(simulatedFull)) ms\(scenario.tasks.contains { $0.fullyDrawn } ? "" : " (no task is marked fullyDrawn yet)").\n"
+        }
         return
-            "First frame: measured \(formatMillis(nanos: median)) ms\(over), from the start of Process Creation to the end of Initial Frame Rendering; simulated (dag, this scenario as imported) \(formatMillis(simulated)) ms\(scenario.tasks.contains { $0.firstFrame } ? "" : " (no task is marked firstFrame yet: mark those the first frame waits for, then compare with calibrate)").\n"
+            "First frame: measured \(formatMillis(nanos: median)) ms\(over), \(source); simulated (dag, this scenario as imported) \(formatMillis(simulated)) ms\(scenario.tasks.contains { $0.firstFrame } ? "" : " (no task is marked firstFrame yet: mark those the first frame waits for, then compare with calibrate)").\n"
+            + text
     }
 
     /// Errors for what the model cannot hold: a time over an hour (MODEL.md

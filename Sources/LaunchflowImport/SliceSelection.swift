@@ -61,10 +61,16 @@ enum SliceSelection {
             run.device = trace.declaredDevice
             declaredRun(trace, app: app, rules: rules, into: &run, log: &log)
         } else {
+            // Android's launch markers: phases and frames are not tasks (AndroidLaunch).
+            // (Not with --into, --match or --premain: those name the slices they want, whatever they are.)
+            let android =
+                trace.format == .xctrace || rules.isInto || rules.match != nil || rules.premain != nil
+                ? nil : AndroidLaunch.prepare(&trace, app: app)
             var walk = Walk(trace: trace, app: app, rules: rules)
             walk.select(log: &log)
             if !rules.isInto { walk.bindFlows(log: &log) }  // --into changes costs only
             walk.finish(into: &run, log: &log)
+            android?.apply(to: &run, file: trace.file, log: &log)
         }
         if trace.format == .xctrace { lifecycleRun(trace, app: app, into: &run, log: &log) }
         guard log.errorCount == errorsBefore else { return nil }
@@ -190,8 +196,13 @@ struct ImportedRun {
     var isDistribution = false
     /// `--cost running`: the costs are the time the slices' threads ran.
     var runningCost = false
-    /// Instruments' App Launch: the end of Initial Frame Rendering, from the start of Process Creation.
+    /// Instruments' App Launch: the end of Initial Frame Rendering, from the start of Process Creation
+    /// (Android: the end of the launch window, from its start).
     var measuredFirstFrame: Nanos?
+    /// What ``measuredFirstFrame`` measures, for the summary (nil: Instruments' App Launch).
+    var measuredFirstFrameSource: String?
+    /// Android: `reportFullyDrawn`, from the start of the launch window.
+    var measuredFullDisplay: Nanos?
     var dependencyCount: Int { tasks.reduce(0) { $0 + $1.dependsOn.count } }
 
     mutating func addUnmatched(_ name: String, _ duration: Nanos) {

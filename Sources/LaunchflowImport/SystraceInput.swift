@@ -208,12 +208,7 @@ enum AtraceContainer {
             let byte = bytes[k]
             if byte == UInt8(ascii: "\"") { break }
             guard byte == UInt8(ascii: "\\"), k + 1 < bytes.count else {
-                if byte == 0x0A {
-                    out.append(0x0A)
-                }  // not valid JavaScript, but keep the lines
-                else {
-                    out.append(byte)
-                }
+                out.append(byte)  // (a raw line break is not valid JavaScript, but it keeps the lines)
                 pendingBreak = false
                 k += 1
                 continue

@@ -40,6 +40,8 @@ struct Trace {
     var declaredLaunchPhases: [Int: DeclaredLaunchPhase] = [:]
     /// launchflow's own traces (v2): the arrival time (`atMs`) of each `input` slice.
     var declaredInputs: [Int: Nanos] = [:]
+    /// atrace async sections (`S`/`F`), among them Android's `launching: PACKAGE`.
+    var asyncMarkers: [AsyncMarker] = []
     /// Chrome JSON's `systemTraceEvents`: the atrace text recorded beside the events.
     var systemTraceEvents: String?
     /// `otherData.generator`, and `otherData.scenario` (launchflow's traces).

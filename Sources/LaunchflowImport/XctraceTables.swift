@@ -256,6 +256,13 @@ struct XctraceTables {
                 line: line, at: location(row: table.rows, cell: nil))
             return
         }
+        readCells(cells, kind: kind, table: table, document: document, line: line, log: &log)
+    }
+
+    /// A row's cells, read as its table's kind says.
+    private mutating func readCells(
+        _ cells: [Int32], kind: Kind, table: Table, document: XMLDocumentReader, line: Int, log: inout ImportLog
+    ) {
         let reader = CellReader(document: document, cells: cells)
         func cell(_ field: Field) -> Int32? { table.positions[field].map { cells[$0] } }
         func fail(_ field: Field, _ message: String) {

@@ -73,7 +73,8 @@ struct AppChoiceTests {
         let path = ImportTests.fixture("perfetto-atrace.pftrace.gz")
         #expect(
             try Self.ids(path, ImportOptions(process: "com.acme.shop")) == [
-                "bindApplication", "network-config", "activityStart",
+                "OpenDexFilesFromOat(/data/app/~~x==/base.apk)", "Application.onCreate", "network-config",
+                "MainActivity.onCreate",
             ])
         let systemServer = Self.error(path, ImportOptions(process: "system_server"))
         #expect(systemServer.contains("name its main thread with --main-thread TID"))

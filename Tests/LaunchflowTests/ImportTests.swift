@@ -177,12 +177,25 @@ struct ImportTests {
 
     @Test func atraceGivesTheREADMEsSections() throws {
         let result = try Self.run([Self.fixture("atrace-launch.txt")])
+        // Android's launch markers (issue 37): bindApplication, activityStart and activityResume are
+        // launch phases, the sections nested in them tasks, the first frame's doFrame not a task.
         let expected: [(String, Double, Bool)] = [
-            ("bindApplication", 38.418, true), ("crash-reporter", 5.671, true), ("network-config", 9.426, false),
+            ("OpenDexFilesFromOat(/data/app/~~Qx3vT1pA==/com.acme.shop-1/base.apk)", 8.645, true),
+            ("Application.onCreate", 8.6, true), ("crash-reporter", 5.671, true), ("network-config", 9.426, false),
             ("image-cache", 11.2, false), ("feature-flags", 9.485, false), ("config-fetch", 24.6, false),
-            ("analytics", 5.375, false), ("activityStart", 29.423, true), ("activityResume", 2.515, true),
-            ("Choreographer#doFrame 1", 18.658, true),
+            ("analytics", 5.375, false), ("MainActivity.onCreate", 27.6, true),
         ]
+        // launching: com.acme.shop 2841.300300–2841.404100; bindApplication 2841.300512–.338930
+        // (38.418 ms, 8.645 + 8.6 inside), activityStart .352010–.381433 (29.423, 27.6 inside),
+        // activityResume .381600–.384115.
+        #expect(result.preMain.map(\.0) == ["process start (to bindApplication)"])
+        #expect(result.preMain.map(\.1) == [0.212])
+        let phases = (result.object["launchPhases"] as? [[String: Any]] ?? []).map {
+            ($0["name"] as! String, ($0["cost"] as! NSNumber).doubleValue)
+        }
+        #expect(phases.map(\.0) == ["bindApplication", "activityStart", "activityResume"])
+        #expect(phases.map(\.1) == [21.173, 1.823, 2.515])
+        #expect(result.log.text.contains("the measured first frame is at 103.8 ms"))
         #expect(result.tasks.map(\.id) == expected.map(\.0))
         #expect(result.tasks.map(\.cost) == expected.map(\.1))
         #expect(result.tasks.map(\.mainThreadOnly) == expected.map(\.2))

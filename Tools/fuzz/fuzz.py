@@ -92,6 +92,14 @@ def seeds(binary):
         out.append(("trace", name, read(os.path.join(FIXTURES, name))))
     for path in sorted(glob.glob(os.path.join(FIXTURES, "chrome-several-runs", "*"))):
         out.append(("trace", os.path.basename(path), read(path)))
+    # Traces as real producers write them (issue 37): the containers of atrace, Chrome's and
+    # Android's Perfetto shapes, and the corpus of real recordings other projects keep.
+    for name in ["atrace-launch.ctrace", "systrace-launch.html", "perfetto-chrome-android.pftrace",
+                 "perfetto-android-startup.pftrace", "perfetto-trackevent.pftrace"]:
+        out.append(("trace", name, read(os.path.join(FIXTURES, name))))
+    for path in sorted(glob.glob(os.path.join(FIXTURES, "corpus", "*"))):
+        if not path.endswith("README.md"):
+            out.append(("xctrace" if path.endswith(".xml") else "trace", os.path.basename(path), read(path)))
     for path in sorted(glob.glob(os.path.join(XCTRACE, "*.xml"))):
         out.append(("xctrace", os.path.basename(path), read(path)))
     own = subprocess.run([binary, "simulate", os.path.join(ROOT, "scenarios", "article.json"), "--format", "trace"],

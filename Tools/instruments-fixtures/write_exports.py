@@ -173,6 +173,17 @@ INTERVAL_COLS = [
     ("end-thread", "End Thread", "thread"), ("start-message", "Start Message", "os-log-metadata"),
     ("end-message", "End Message", "os-log-metadata"),
 ]
+# Xcode 27's signpost intervals (issue 37): the schema is named OSSignpostIntervals,
+# the columns keep their mnemonics with engineering types of their own, and the
+# name, category and subsystem cells are typed elements rather than <string>s.
+XCODE27_INTERVAL_COLS = [
+    ("start", "Start", "start-time"), ("duration", "Duration", "duration"),
+    ("name", "Name", "signpost-name"), ("category", "Category", "category"),
+    ("subsystem", "Subsystem", "subsystem"), ("identifier", "Identifier", "os-signpost-identifier"),
+    ("process", "Process", "process"), ("start-thread", "Start Thread", "thread"),
+    ("start-message", "Start Message", "os-log-metadata"), ("backtrace", "Backtrace", "text-backtrace"),
+    ("return-location", "Return Location", "return-location"),
+]
 SIGNPOST_COLS = [
     ("time", "Time", "event-time"), ("thread", "Thread", "thread"), ("process", "Process", "process"),
     ("event-type", "Event Type", "event-type"), ("scope", "Scope", "event-concept"),
@@ -221,6 +232,25 @@ def interval_rows(x, intervals):
             lambda t=t: x.thread(t),
             lambda t=t: x.thread(t),
             lambda m=msg: message(x, m),
+            lambda: "<sentinel/>",
+        ])
+    return rows
+
+
+def xcode27_interval_rows(x, intervals):
+    rows = []
+    for t, name, msg, start, dur, ident in intervals:
+        rows.append([
+            lambda s=start: x.time("start-time", s),
+            lambda d=dur: x.value("duration", d, fmt=fmt_ms(d)),
+            lambda n=name: x.string(n, tag="signpost-name"),
+            lambda: x.string("PointsOfInterest", tag="category"),
+            lambda t=t: x.string(subsystem(t), tag="subsystem"),
+            lambda i=ident: x.value("os-signpost-identifier", i, fmt=f"0x{i:x}"),
+            lambda t=t: x.process(t[0]),
+            lambda t=t: x.thread(t),
+            lambda m=msg: message(x, m),
+            lambda: x.value("text-backtrace", "main + 12", fmt="main + 12"),
             lambda: "<sentinel/>",
         ])
     return rows
@@ -431,6 +461,10 @@ def write(out_dir, seed):
         x = Export()
         x.table(20, "thread-state", STATE_COLS, state_rows(x, flat_states()))
         files["split-thread-state.xml"] = x.text()
+        # 4. The intervals as Xcode 27 exports them (imports to the same tasks as the intervals of 1).
+        x = Export()
+        x.table(12, "OSSignpostIntervals", XCODE27_INTERVAL_COLS, xcode27_interval_rows(x, INTERVALS))
+        files["xcode27-intervals.xml"] = x.text()
         with open(os.path.join(out_dir, "expected.json"), "w") as f:
             json.dump(expected(), f, indent=1, sort_keys=True)
             f.write("\n")
