@@ -185,6 +185,10 @@ struct GanttContents {
     var late = false
     var fullDisplayLine = false
     var firstFrameBound = false
+    /// (§3.12) Whether a schedule has launch phases.
+    var launchPhases = false
+    /// (§3.13) The slower clusters some worker task ran on mostly (their names).
+    var slowClusters: [String] = []
 
     init(_ results: [SimulationResult]) {
         for result in results {
@@ -208,6 +212,11 @@ struct GanttContents {
                 pinned = pinned || schedule.scenario.tasks[i].before != nil
             }
             late = late || schedule.lateTasks(firstFrameIteration: metrics.firstFrameIteration).contains(true)
+            launchPhases = launchPhases || !schedule.launchPhases.isEmpty
+            let clusters = schedule.scenario.device.clusters
+            for k in schedule.taskClusters where k >= 0 && clusters[Int(k)].speedThousandths < 1000 {
+                if !slowClusters.contains(clusters[Int(k)].name) { slowClusters.append(clusters[Int(k)].name) }
+            }
         }
     }
 }
@@ -368,6 +377,14 @@ enum GanttFrame {
                     "penwidth": "0.8",
                 ])),
         ]
+        if contents.launchPhases {
+            row.append(
+                .init(
+                    label: "launch phase (the app's own work in the callback)",
+                    swatch: .box([
+                        "fillcolor": .init(ChartStyle.launchPhase[0]), "color": "#7f95b3", "penwidth": "0.8",
+                    ])))
+        }
         if contents.blocked {
             row.append(
                 .init(
@@ -414,6 +431,13 @@ enum GanttFrame {
         }
         if contents.fullyDrawn {
             row.append(.init(label: "✔ fully drawn", swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
+        }
+        if !contents.slowClusters.isEmpty {
+            let names = contents.slowClusters.joined(separator: ", ")
+            row.append(
+                .init(
+                    label: "· \(contents.slowClusters[0]): ran mostly on a slower core (\(names))",
+                    swatch: .box(["fillcolor": "white", "penwidth": "0.8"])))
         }
         if contents.pinned {
             row.append(

@@ -72,6 +72,15 @@ extension GanttPanel {
     }
 
     /// Task `i`'s bar (label inside when it fits), anchor mark, waits and latency.
+    /// (§3.13) ` · E` after a worker task that ran mostly on a cluster slower
+    /// than the fastest (the speed-1 cores carry no mark).
+    func clusterSuffix(_ i: Int) -> String {
+        let schedule = result.schedule
+        guard schedule.taskClusters.indices.contains(i), schedule.taskClusters[i] >= 0 else { return "" }
+        let cluster = schedule.scenario.device.clusters[Int(schedule.taskClusters[i])]
+        return cluster.speedThousandths == 1000 ? "" : " · \(cluster.name)"
+    }
+
     private func drawTask(_ canvas: inout Canvas, _ i: Int, band: (top: Double, bottom: Double), critical: Bool) {
         let task = result.schedule.scenario.tasks[i]
         let run = result.schedule.tasks[i]
@@ -91,7 +100,7 @@ extension GanttPanel {
         let x1 = axis.clampedX(run.end)
         bar(
             &canvas, barID(i), TimeSpan(start: run.start, end: run.end), band: band,
-            label: Self.marks(task) + task.id,
+            label: Self.marks(task) + task.id + clusterSuffix(i),
             fill: task.idle ? ChartStyle.idleStripes(colors.fill, width: x1 - x0) : colors.fill,
             stroke: deadline?.late == true ? ChartStyle.late : critical ? ChartStyle.critical : colors.stroke,
             classes: classes, style: task.idle ? "striped" : deadline?.late == true ? "filled,dashed" : "filled",
@@ -260,6 +269,15 @@ extension GanttPanel {
         if task.fullyDrawn { facts.append("fully drawn: part of the launch's content") }
         if let queue = task.queue { facts.append("queue '\(queue)'") }
         lines.append(facts.joined(separator: " · "))
+        let schedule = result.schedule
+        if schedule.taskClusters.indices.contains(i), schedule.taskClusters[i] >= 0 {
+            let cluster = schedule.scenario.device.clusters[Int(schedule.taskClusters[i])]
+            let cost = schedule.costs[i]
+            lines.append(
+                "QoS \(task.qos.rawValue); ran mostly on \(cluster.name) (speed \(formatNumber(cluster.speed)))"
+                    + (run.end - run.start > cost
+                        ? ", \(formatMillis(run.end - run.start - cost)) ms over its cost" : ""))
+        }
         if let deadline = deadlineFact(i) { lines.append(deadline.text) }
         if run.delayed > 0 {
             lines.append(

@@ -221,7 +221,7 @@ struct CLITests {
     @Test func comparisonTimesHaveThreeDecimals() throws {
         let out = try Launchflow.run(["compare", "scenarios/article.json"])
         let timeRows = out.stdout.split(separator: "\n").filter { $0.contains("(ms)") }
-        #expect(timeRows.count == 12)
+        #expect(timeRows.count == 13)
         for row in timeRows {
             let cells = row.split(separator: "  ").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
             for cell in cells where !cell.isEmpty {

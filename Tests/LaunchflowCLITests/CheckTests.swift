@@ -42,6 +42,7 @@ struct CheckTests {
                   timeToFirstFrameMs    dag         16.667  ≤ 16.667  16.667     ±0  same
                   firstFrameReadyMs     dag         15.000  ≤ 15.000  15.000     ±0  same
                   firstDrawMs           dag          0.000   ≤ 0.000   0.000     ±0  same
+                  prewarmedFirstDrawMs  dag          0.000   ≤ 0.000   0.000     ±0  same
                   timeToFullDisplayMs   dag         16.667  ≤ 16.667  16.667     ±0  same
                   launchCompleteMs      dag         15.000  ≤ 15.000  15.000     ±0  same
                   mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000     ±0  same
@@ -55,12 +56,12 @@ struct CheckTests {
                   firstFrameBoundMs     dag         16.667         —  16.667     ±0  same
                   dependencyViolations  dag              0       ≤ 0       0     ±0  same
 
-                PASS: all 15 checks hold.
+                PASS: all 16 checks hold.
 
                 """)
         // All three strategies by default.
         let all = try Launchflow.run(["check", "--verbose", app, "--baseline", baseline])
-        #expect(all.status == 0 && all.stdout.contains("PASS: all 60 checks hold."))
+        #expect(all.status == 0 && all.stdout.contains("PASS: all 64 checks hold."))
     }
 
     @Test func aRegressionExitsOneAndSaysWhatMovedAndWhy() throws {
@@ -84,6 +85,7 @@ struct CheckTests {
                   timeToFirstFrameMs    dag         16.667  ≤ 16.667  33.334  +16.667 (+100%)  REGRESSED
                   firstFrameReadyMs     dag         15.000  ≤ 15.000  25.000     +10 (+66.7%)  REGRESSED
                   firstDrawMs           dag          0.000   ≤ 0.000   0.000               ±0  same
+                  prewarmedFirstDrawMs  dag          0.000   ≤ 0.000   0.000               ±0  same
                   timeToFullDisplayMs   dag         16.667  ≤ 16.667  33.334  +16.667 (+100%)  REGRESSED
                   launchCompleteMs      dag         15.000  ≤ 15.000  25.000     +10 (+66.7%)  REGRESSED
                   mainThreadBusyMs      dag          5.000   ≤ 5.000   5.000               ±0  same
@@ -100,7 +102,7 @@ struct CheckTests {
                 Changed since the baseline (from its recorded schedule; 'launchflow diff OLD NEW' also shows dependencies)
                   'net': cost 10 → 20 ms (+10)
 
-                FAIL: 4 of 16 checks failed: timeToFirstFrameMs REGRESSED under dag; firstFrameReadyMs REGRESSED under dag; timeToFullDisplayMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
+                FAIL: 4 of 17 checks failed: timeToFirstFrameMs REGRESSED under dag; firstFrameReadyMs REGRESSED under dag; timeToFullDisplayMs REGRESSED under dag; launchCompleteMs REGRESSED under dag.
 
                 """)
     }
@@ -112,7 +114,7 @@ struct CheckTests {
         #expect(out.status == 0)
         let row = out.stdout.split(separator: "\n").first { $0.contains("launchCompleteMs") }
         #expect(row?.hasSuffix("7.000  −8 (−53.3%)  improved") == true, "\(out.stdout)")
-        #expect(out.stdout.contains("PASS: all 15 checks hold (2 improved)."))
+        #expect(out.stdout.contains("PASS: all 16 checks hold (2 improved)."))
     }
 
     @Test func theToleranceAllowsSomeGrowth() throws {
@@ -146,8 +148,8 @@ struct CheckTests {
             out.stdout == """
                 check: \(app) (tiny) — dag
                 budgets: 1 metric × 1 strategy within their limits; least headroom: launchCompleteMs under dag, 7.000 ms against ≤ 30.000 ms (23.000 ms left)
-                baseline \(baseline), tolerance 0: 10 gated metric checks hold; improved: firstFrameReadyMs (dag), launchCompleteMs (dag); 2 context metrics changed (not gated)
-                PASS: all 16 checks hold (2 improved) (--verbose shows every check).
+                baseline \(baseline), tolerance 0: 11 gated metric checks hold; improved: firstFrameReadyMs (dag), launchCompleteMs (dag); 2 context metrics changed (not gated)
+                PASS: all 17 checks hold (2 improved) (--verbose shows every check).
 
                 """)
         // A failure prints every check, as --verbose does.
@@ -347,7 +349,7 @@ struct CheckTests {
         #expect(object["passed"] as? Bool == false)
         #expect((object["tolerance"] as? [String: Any])?["ms"] as? Double == 3)
         let checks = try #require(object["checks"] as? [[String: Any]])
-        #expect(checks.count == 60)
+        #expect(checks.count == 64)
         let ttff = try #require(
             checks.first { $0["metric"] as? String == "timeToFirstFrameMs" && $0["strategy"] as? String == "dag" })
         #expect(

@@ -183,6 +183,7 @@ struct DiffTests {
                   timeToFirstFrameMs    16.667 → 33.334 (+16.667)
                   firstFrameReadyMs                 15 → 25 (+10)
                   firstDrawMs                                   0
+                  prewarmedFirstDrawMs                          0
                   timeToFullDisplayMs   16.667 → 33.334 (+16.667)
                   launchCompleteMs                  15 → 25 (+10)
                   mainThreadBusyMs                              5

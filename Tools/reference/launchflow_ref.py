@@ -119,7 +119,40 @@ TOP_KEYS = ("name", "description", "device", "preMain", "tasks", "idleMode", "in
             "$schema", "budgets", "jitter", "mainExecutor", "strategy", "platform",
             "launchPhases", "startsIn")
 DEVICE_KEYS = ("cores", "refreshRate", "commitCost", "renderTime", "cpus", "mainThreadPriority",
-               "clusters")
+               "clusters", "preset")
+
+# (docs/scenarios.md, "Phones with performance and efficiency cores") the
+# presets: clusters [(name, count, speed)] and refresh rate, filled in where
+# the device gives none; cores then default from the clusters as always.
+PRESETS = {
+    "iphone-16": ([("P", 2, 1), ("E", 4, 0.5)], 60),
+    "iphone-16-pro": ([("P", 2, 1), ("E", 4, 0.5)], 120),
+    "iphone-17-pro": ([("P", 2, 1), ("E", 4, 0.5)], 120),
+    "pixel-6": ([("X1", 2, 1), ("A76", 2, 0.486), ("A55", 4, 0.157)], 90),
+    "android-entry": ([("A73", 4, 1), ("A53", 4, 0.563)], 60),
+}
+
+
+def expand_preset(data):
+    """A copy of the scenario with device.preset's clusters and refresh rate
+    filled in where the device gives none (the key itself dropped); the
+    scenario itself when it names no preset, or a bad one (validate says why)."""
+    dev = data.get("device") if isinstance(data, dict) else None
+    if not isinstance(dev, dict) or dev.get("preset") is None:
+        return data
+    preset = PRESETS.get(dev["preset"]) if isinstance(dev["preset"], str) else None
+    if preset is None:
+        return data
+    dev = dict(dev)
+    del dev["preset"]
+    clusters, rate = preset
+    if dev.get("clusters") is None:
+        dev["clusters"] = [{"name": n, "count": c, "speed": v} for (n, c, v) in clusters]
+    if dev.get("refreshRate") is None:
+        dev["refreshRate"] = rate
+    out = dict(data)
+    out["device"] = dev
+    return out
 CLUSTER_KEYS = ("name", "count", "speed")
 PHASE_KEYS = ("name", "cost")
 INPUT_KEYS = ("name", "at", "cost")
@@ -245,6 +278,10 @@ def validate(data):
             P.append(f"device: expected an object, got {_type_name(dev)}")
         else:
             unknown(dev, DEVICE_KEYS, "device")
+            if present(dev, "preset") and dev["preset"] not in PRESETS:
+                P.append(f"device.preset: must be one of {', '.join(PRESETS)}, found {dev['preset']!r}")
+            elif present(dev, "preset"):
+                dev = expand_preset(data)["device"]
             if present(dev, "cores"):
                 number(dev["cores"], "device.cores", lo=2, hi=1024, integer=True, what="integer")
             if present(dev, "refreshRate"):
@@ -708,6 +745,7 @@ class Scenario:
             problems = validate(data)
             if problems:
                 raise ScenarioError(problems)
+        data = expand_preset(data)
         self.name = data["name"]
         dev = _opt(data, "device", {})
         # (§3.13) the CPUs as clusters: (name, count, speed in thousandths); without

@@ -5,8 +5,15 @@
 /// the slowest cluster's), one each, or shares all of them when it has more
 /// items than cores. Rates are exact fractions of thousandths.
 struct ClusterCores {
-    /// Every core's speed in thousandths, fastest first (equal speeds in the clusters' order).
+    /// Every core's speed in thousandths, fastest first (equal speeds in the clusters' order), and its cluster.
     private let speeds: [Int]
+    private let coreCluster: [Int]
+    private let clusterCount: Int
+    /// Per worker: its task, and the cluster of the core it has now (−1: none, waiting).
+    private var workerTask: [Int]
+    private var workerCluster: [Int]
+    /// Per task and cluster (task × clusters + cluster): the wall time it ran there.
+    private var taskTime: [Micros]
     /// The least speed: the only cores `background` may use.
     private let slowest: Int
     /// Each task's QoS class (0 `userInteractive` … 4 `background`).
@@ -29,6 +36,11 @@ struct ClusterCores {
         }
         cores.sort { ($0.speed, -$0.cluster) > ($1.speed, -$1.cluster) }
         speeds = cores.map(\.speed)
+        coreCluster = cores.map(\.cluster)
+        clusterCount = device.clusters.count
+        workerTask = Array(repeating: -1, count: workers + 1)
+        workerCluster = Array(repeating: -1, count: workers + 1)
+        taskTime = Array(repeating: 0, count: qos.count * device.clusters.count)
         slowest = speeds.min() ?? 1000
         classOf = qos.map { UInt8($0.rank) }
         workerClass = Array(repeating: 0, count: workers + 1)
@@ -42,6 +54,7 @@ struct ClusterCores {
     /// `task` (of positive cost) starts on `worker`.
     mutating func start(_ task: Int, cost: Micros, on worker: Int32) {
         let w = Int(worker)
+        workerTask[w] = task
         workerClass[w] = classOf[task]
         left[w] = cost
         running[w] = true
@@ -66,7 +79,7 @@ struct ClusterCores {
             // The cores the class may use, fastest first: all free ones, or the slowest cluster's.
             let usable = c == 4 ? free.filter { speeds[$0] == slowest } : free
             var item = 0
-            func give(_ n: Int, _ d: Int) {
+            func give(_ n: Int, _ d: Int, cluster: Int) {
                 if hasMain && item == 0 {
                     mainRate = (n, d)
                     next = min(next, end(mainLeft!, n, d))
@@ -74,17 +87,20 @@ struct ClusterCores {
                     let w = Int(classes[c][item - (hasMain ? 1 : 0)])
                     rateN[w] = n
                     rateD[w] = d
+                    workerCluster[w] = n == 0 ? -1 : cluster
                     next = min(next, end(left[w], n, d))
                 }
                 item += 1
             }
             if count <= usable.count {
-                for core in usable.prefix(count) { give(speeds[core], 1000) }
+                for core in usable.prefix(count) { give(speeds[core], 1000, cluster: coreCluster[core]) }
                 let taken = Set(usable.prefix(count))
                 free.removeAll { taken.contains($0) }
             } else {
                 let sum = usable.reduce(0) { $0 + speeds[$1] }
-                for _ in 0..<count { give(sum, 1000 * count) }
+                // Shared: counted on the fastest of the cores shared.
+                let cluster = usable.first.map { coreCluster[$0] } ?? -1
+                for _ in 0..<count { give(sum, 1000 * count, cluster: cluster) }
                 let taken = Set(usable)
                 free.removeAll { taken.contains($0) }
             }
@@ -101,11 +117,28 @@ struct ClusterCores {
         ended.removeAll(keepingCapacity: true)
         if mainRunning { mainLeft = max(0, mainLeft - elapsed * mainRate.n / mainRate.d) }
         for w in 1..<running.count where running[w] {
+            if workerCluster[w] >= 0 { taskTime[workerTask[w] * clusterCount + workerCluster[w]] += elapsed }
             left[w] = max(0, left[w] - elapsed * rateN[w] / rateD[w])
             if left[w] == 0 {
                 running[w] = false
                 ended.append(Int32(w))
             }
+        }
+    }
+
+    /// Each task's cluster: where it ran longest on a worker (the first such
+    /// cluster on a tie; shared cores count for the fastest of them); −1 for
+    /// a task that never ran on a worker core (main thread, zero cost).
+    func taskClusters() -> [Int32] {
+        guard clusterCount > 0 else { return [] }
+        return (0..<(taskTime.count / clusterCount)).map { task in
+            var best: Int32 = -1
+            var longest: Micros = 0
+            for k in 0..<clusterCount where taskTime[task * clusterCount + k] > longest {
+                longest = taskTime[task * clusterCount + k]
+                best = Int32(k)
+            }
+            return best
         }
     }
 }

@@ -98,6 +98,8 @@ struct RunOutcome {
     var launch: TimeSpan
     var inputs: [InputRun]
     var launchPhases: [LaunchPhaseRun]
+    /// (§3.13) Each task's cluster (``ClusterCores/taskClusters()``); empty without clusters.
+    var taskClusters: [Int32] = []
 }
 
 /// The discrete-event engine of MODEL.md §3: the main thread's run loop
@@ -385,7 +387,8 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         }
         precondition(notDone == 0, "launchflow: the simulation stopped with \(notDone) tasks not done; this is a bug")
         return RunOutcome(
-            tasks: [], commits: commits, blocked: blocked, launch: launch, inputs: inputRuns, launchPhases: phaseRuns)
+            tasks: [], commits: commits, blocked: blocked, launch: launch, inputs: inputRuns, launchPhases: phaseRuns,
+            taskClusters: clusters?.taskClusters() ?? [])
     }
 
     // MARK: The main thread (MODEL.md §3, step 2a)

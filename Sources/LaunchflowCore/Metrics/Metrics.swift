@@ -154,6 +154,7 @@ extension Schedule {
             timeToFirstFrame: milestones.timeToFirstFrame,
             firstFrameReady: milestones.firstFrameReady,
             firstDraw: commits[0].end,
+            prewarmedFirstDraw: commits[0].end - t0,
             timeToFullDisplay: milestones.timeToFullDisplay,
             launchComplete: launchComplete,
             mainThreadBusy: t0 + phaseTime + mainTaskTime + inputTime + commitTime,

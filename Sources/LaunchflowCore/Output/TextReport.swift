@@ -302,6 +302,7 @@ func executionNotes(_ scenario: Scenario, strategies: [Strategy]) -> [String] {
         notes.append(
             "Cores: \(Device.clusterText(scenario.device.clusters)) for \(scenario.device.cores) threads (device.clusters): each running item gets the fastest free core its QoS allows, the main thread's first (userInteractive)\(background ? ", background work only the slowest cores" : ""); a task's cost is its time on a speed-1 core (docs/model.md §3.13)."
         )
+        if let cost = slowCoresCost(scenario, strategies: strategies) { notes.append(cost) }
     }
     return notes
 }
@@ -327,4 +328,37 @@ func firstDrawNote(_ results: [SimulationResult]) -> String? {
         "Time to first draw is Apple's launch time (MetricKit, the App Launch instrument): the end of the first commit, whatever it shows; "
         + parts.joined(separator: "; ")
         + ". The user sees the launch screen or an empty window then, and MetricKit counts it all the same (docs/model.md §3.12)."
+}
+
+/// (§3.13) What the slower clusters cost the launch: the same scenario with
+/// every core at speed 1 (as many cores), per strategy; nil when no cluster
+/// is slower or nothing changes.
+func slowCoresCost(_ scenario: Scenario, strategies: [Strategy]) -> String? {
+    guard scenario.device.clusters.contains(where: { $0.speedThousandths < 1000 }) else { return nil }
+    var fast = scenario
+    fast.device.clusters = scenario.device.clusters.map { CoreCluster(name: $0.name, count: $0.count, speed: 1) }
+    let prepared = PreparedScenario(scenario)
+    let preparedFast = PreparedScenario(fast)
+    var parts: [String] = []
+    var unchanged: [String] = []
+    for strategy in strategies {
+        let real = SimulationResult(prepared, strategy: strategy, options: .init()).metrics
+        let ideal = SimulationResult(preparedFast, strategy: strategy, options: .init()).metrics
+        let frame = real.timeToFirstFrame - ideal.timeToFirstFrame
+        let complete = real.launchComplete - ideal.launchComplete
+        guard frame != 0 || complete != 0 else {
+            unchanged.append(strategy.rawValue)
+            continue
+        }
+        parts.append(
+            "\(strategy.rawValue) first frame +\(formatMillis(frame)) ms, launch complete +\(formatMillis(complete)) ms"
+        )
+    }
+    let cores = scenario.device.clusters.reduce(0) { $0 + $1.count }
+    guard !parts.isEmpty else {
+        return
+            "The slower cores cost this launch nothing: on \(cores) full-speed cores every strategy's first frame and launch complete are the same."
+    }
+    if !unchanged.isEmpty { parts.append("nothing under \(unchanged.joined(separator: ", "))") }
+    return "What the slower cores cost, against \(cores) full-speed cores: " + parts.joined(separator: "; ") + "."
 }

@@ -83,11 +83,13 @@ struct PreparedScenario: Sendable {
         var buffers = SimulatorBuffers()
         let outcome = strategy.execute(self, plan ?? definition.plan(rules), inputs, &buffers)
         let preMain = scenario.preMain.spans
-        return Schedule(
+        var schedule = Schedule(
             scenario: scenario, strategy: strategy,
             maxConcurrent: inputs.maxInFlight == .max ? nil : inputs.maxInFlight,
             costs: inputs.cost, latencies: inputs.latency, t0: t0, preMain: preMain, tasks: outcome.tasks,
             commits: outcome.commits, blocked: outcome.blocked, didFinishLaunching: outcome.launch,
             inputs: outcome.inputs, idleMode: inputs.idleMode, launchPhases: outcome.launchPhases)
+        schedule.taskClusters = outcome.taskClusters
+        return schedule
     }
 }

@@ -2,7 +2,8 @@
 /// output order. Everything about a metric — label, unit, kind, direction,
 /// where its value lives — is its entry in ``Metric/info``.
 public enum Metric: String, CaseIterable, Sendable, Codable {
-    case timeToFirstFrameMs, firstFrameReadyMs, firstDrawMs, timeToFullDisplayMs, launchCompleteMs, mainThreadBusyMs
+    case timeToFirstFrameMs, firstFrameReadyMs, firstDrawMs, prewarmedFirstDrawMs, timeToFullDisplayMs,
+        launchCompleteMs, mainThreadBusyMs
     case mainThreadBlockedMs, cpuUtilization, frames, maxInputDelayMs, inputLatencyMaxMs, criticalPathMs, lowerBoundMs
     case firstFrameBoundMs, dependencyViolations
 
@@ -58,6 +59,10 @@ public enum Metric: String, CaseIterable, Sendable, Codable {
                 value: .time(\.firstFrameReady))
         case .firstDrawMs:
             Info(label: "time to first draw", unit: "ms", direction: .lowerIsBetter, value: .time(\.firstDraw))
+        case .prewarmedFirstDrawMs:
+            Info(
+                label: "first draw, prewarmed", unit: "ms", direction: .lowerIsBetter,
+                value: .time(\.prewarmedFirstDraw))
         case .timeToFullDisplayMs:
             Info(
                 label: "time to full display", unit: "ms", direction: .lowerIsBetter, value: .time(\.timeToFullDisplay))
@@ -94,6 +99,8 @@ public enum Metric: String, CaseIterable, Sendable, Codable {
             "Most time (ms) until the first frame is ready, before vsync rounding (its commit's end plus the render time)."
         case .firstDrawMs:
             "Most time (ms) until the first Core Animation commit ends, whatever it shows: Apple's time to first draw (MetricKit, the App Launch instrument)."
+        case .prewarmedFirstDrawMs:
+            "Most time (ms) from the tap to the first draw of a launch iOS prewarmed (pre-main paid before the tap): MetricKit's optimized time to first draw."
         case .timeToFullDisplayMs:
             "Most time (ms) until the launch's content is complete: the frame after the last fullyDrawn task (the first frame without one)."
         case .launchCompleteMs: "Most time (ms) until the last task and the last commit have ended."
@@ -161,6 +168,9 @@ public struct Metrics: Sendable, Equatable {
     /// (§3.12) The end of iteration 0's commit, whatever it shows: Apple's
     /// time to first draw (MetricKit, the App Launch instrument).
     public var firstDraw: Micros
+    /// (§3.12) `firstDraw − t0`: the first draw from the tap of a launch iOS
+    /// prewarmed (pre-main done before it), MetricKit's "optimized" time.
+    public var prewarmedFirstDraw: Micros
     /// (v2.1) When the launch's content is complete (the `fullyDrawn` tasks).
     public var timeToFullDisplay: Micros
     public var launchComplete: Micros
@@ -191,7 +201,8 @@ public struct Metrics: Sendable, Equatable {
     private func ms(_ micros: Micros) -> Double { Double(micros) / 1000 }
 
     package init(
-        timeToFirstFrame: Micros, firstFrameReady: Micros, firstDraw: Micros, timeToFullDisplay: Micros,
+        timeToFirstFrame: Micros, firstFrameReady: Micros, firstDraw: Micros, prewarmedFirstDraw: Micros,
+        timeToFullDisplay: Micros,
         launchComplete: Micros,
         mainThreadBusy: Micros, mainThreadBlocked: Micros, cpuUtilization: Double, frames: Int, maxInputDelay: Micros,
         inputLatencyMax: Micros, criticalPath: Micros, lowerBound: Micros, firstFrameBound: Micros,
@@ -200,6 +211,7 @@ public struct Metrics: Sendable, Equatable {
         self.timeToFirstFrame = timeToFirstFrame
         self.firstFrameReady = firstFrameReady
         self.firstDraw = firstDraw
+        self.prewarmedFirstDraw = prewarmedFirstDraw
         self.timeToFullDisplay = timeToFullDisplay
         self.launchComplete = launchComplete
         self.mainThreadBusy = mainThreadBusy

@@ -166,6 +166,10 @@ public struct Schedule: Sendable {
     public package(set) var idleMode: IdleMode
     /// (§3.12) One entry per launch phase, in order; empty without `launchPhases`.
     public package(set) var launchPhases: [LaunchPhaseRun]
+    /// (§3.13) Each task's cluster (an index into `device.clusters`): where
+    /// it ran longest on a worker; −1 for none (the main thread). Empty
+    /// without clusters.
+    public package(set) var taskClusters: [Int32] = []
 
     /// t1: when the strategy's `didFinishLaunching` started (t0 without launch phases).
     public var t1: Micros { didFinishLaunching.start }
