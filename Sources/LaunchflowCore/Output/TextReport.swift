@@ -285,7 +285,7 @@ public enum TextReport {
 
 /// (§3.10, §3.11) What the scenario says about how the work reaches the CPUs
 /// and the main thread, when it changes the numbers: one sentence each.
-func executionNotes(_ scenario: Scenario, strategies: [Strategy]) -> [String] {
+package func executionNotes(_ scenario: Scenario, strategies: [Strategy]) -> [String] {
     var notes: [String] = []
     if scenario.mainExecutor == .operationQueue, strategies.contains(where: { $0 == .dag || $0 == .anchored }) {
         notes.append(
@@ -311,7 +311,7 @@ func executionNotes(_ scenario: Scenario, strategies: [Strategy]) -> [String] {
 /// Apple's time to first draw — shows no `firstFrame` task, or only some: what
 /// MetricKit will report for them is not the frame the user waits for. Nil
 /// when every strategy's first draw is its first frame.
-func firstDrawNote(_ results: [SimulationResult]) -> String? {
+package func firstDrawNote(_ results: [SimulationResult]) -> String? {
     guard let scenario = results.first?.schedule.scenario else { return nil }
     let firstFrame = scenario.tasks.indices.filter { scenario.tasks[$0].firstFrame }
     guard !firstFrame.isEmpty else { return nil }

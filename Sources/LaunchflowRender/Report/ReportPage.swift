@@ -137,6 +137,8 @@ struct ReportPage {
             let serialComparable = judged.serial.map { judged.exclusion($0, .launchCompleteMs) == nil } ?? false
             var figures: [(String, Micros, Micros?)] = [("first frame", m.timeToFirstFrame, serial?.timeToFirstFrame)]
             if hasFullDisplay { figures.append(("full display", m.timeToFullDisplay, serial?.timeToFullDisplay)) }
+            // (§3.12) Apple's number, when its commit is not the first frame's.
+            if m.firstFrameIteration > 0 { figures.append(("first draw (Apple)", m.firstDraw, nil)) }
             figures.append(("launch complete", m.launchComplete, serialComparable ? serial?.launchComplete : nil))
             for (label, value, base) in figures {
                 out += "<div class=\"\(p)figure\"><span class=\"\(p)label\">\(label)</span>"
@@ -245,8 +247,17 @@ struct ReportPage {
         }
         out += "</tbody>\n</table>\n<p class=\"\(p)note\">* the best value among the strategies that keep every"
         out += " dependency; (±x) the change against \(ReportText.html(judged.label(judged.baselineStrategy)))."
-        out += " critical path and lower bound include pre-main (\(formatMillis(scenario.preMainTotal)) ms).</p>\n"
+        out +=
+            scenario.launchPhases.isEmpty
+            ? " critical path and lower bound include pre-main (\(formatMillis(scenario.preMainTotal)) ms).</p>\n"
+            : " critical path and lower bound include the time until didFinishLaunching starts (pre-main and the launch phases before it: \(formatMillis(results[0].schedule.t1)) ms).</p>\n"
         if let note = judged.deferralNote { out += "<p class=\"\(p)note\">‡ \(ReportText.html(note))</p>\n" }
+        // (§3.12, §3.13) Apple's first draw where it is not the first frame; the cores and the main executor.
+        for note in [firstDrawNote(results)].compactMap({ $0 })
+            + executionNotes(scenario, strategies: results.map(\.schedule.strategy))
+        {
+            out += "<p class=\"\(p)note\">\(ReportText.html(note))</p>\n"
+        }
         let warnings = judged.warnings
         if !warnings.isEmpty {
             out += "<p class=\"\(p)note \(p)warn\">† better than every correct strategy only by breaking dependencies: "
