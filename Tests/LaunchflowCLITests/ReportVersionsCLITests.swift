@@ -19,7 +19,7 @@ import Testing
         (["--strategy", "dag"], "error: '--strategy' is an option of '--advise' and '--baseline', neither is given"),
         (
             ["--advise", "--allow", "aftr"],
-            "error: unknown knob 'aftr' in '--allow': expected some of after, priority, idle, anchor; did you mean 'after'?"
+            "error: unknown knob 'aftr' in '--allow': expected some of after, priority, idle, anchor, qos, strategy; did you mean 'after'?"
         ),
         (["--advise", "--keep", "nosuch"], "error: unknown task 'nosuch' in '--keep'"),
         (

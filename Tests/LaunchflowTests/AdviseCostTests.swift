@@ -95,9 +95,14 @@ struct AdviseCostTests {
         #expect(refused.status == 0)
         #expect(refused.stdout.contains("constraints: maxInputDelay within +5 ms of as written — met"))
         #expect(refused.stdout.contains("no change improves on the scenario as written"), "\(refused.stdout)")
-        let allowed = Launchflow.runInProcess(["advise", file, "--max-regression", "maxInputDelay=20ms"])
+        // Under dag (the switch to anchored would win the same frame with a launch 2 ms sooner).
+        let allowed = Launchflow.runInProcess([
+            "advise", file, "--max-regression", "maxInputDelay=20ms", "--strategy", "dag",
+        ])
         #expect(allowed.stdout.contains("sdk (−33.334 ms"), "\(allowed.stdout)")
-        let latency = Launchflow.runInProcess(["advise", file, "--max-regression", "inputLatencyMax=0ms"])
+        let latency = Launchflow.runInProcess([
+            "advise", file, "--max-regression", "inputLatencyMax=0ms", "--strategy", "dag",
+        ])
         #expect(latency.status == 0 && latency.stdout.contains("sdk (−33.334 ms"))
         let typo = Launchflow.runInProcess(["advise", file, "--max-regression", "maxInputDelai=5ms"])
         #expect(typo.status == 2 && typo.stderr.contains("did you mean 'maxInputDelay'?"), "\(typo.stderr)")

@@ -68,7 +68,8 @@ struct AdviseSmallDefectsTests {
         let result = Launchflow.runInProcess(["advise", file, "--allow", ""])
         #expect(result.status == 2)
         #expect(
-            result.stderr.contains("'--allow' needs at least one of after, priority, idle, anchor, comma-separated"),
+            result.stderr.contains(
+                "'--allow' needs at least one of after, priority, idle, anchor, qos, strategy, comma-separated"),
             "\(result.stderr)")
         #expect(!result.stderr.contains("[\""))
     }

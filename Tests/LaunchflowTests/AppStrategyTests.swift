@@ -153,8 +153,10 @@ struct AppStrategyTests {
             Self.tiers(strategy: "priority").replacingOccurrences(
                 of: #""name": "tiers","#, with: #""name": "tiers", "platform": "ios","#))
         let plain = try folder.write("plain.json", Self.tiers(strategy: "priority"))
-        // Under priority the plan defers junk and junk2 (see `tiers`): an after group.
-        let onIOS = Launchflow.runInProcess(["advise", ios])
+        // Under priority the plan defers junk and junk2 (see `tiers`): an after group. (With the
+        // strategy allowed, the plan switches to anchored: strategyMechanismOnEachPlatform.)
+        let keys = ["--allow", "after,priority,idle"]
+        let onIOS = Launchflow.runInProcess(["advise", ios] + keys)
         #expect(onIOS.status == 0, "\(onIOS.stderr)")
         #expect(onIOS.stdout.contains("  defer 2 tasks until after the first frame: −33.334 ms"))
         #expect(
@@ -163,14 +165,14 @@ struct AppStrategyTests {
             ))
         #expect(!onIOS.stdout.contains("IdleHandler") && !onIOS.stdout.contains("Choreographer"))
         // --platform overrides the file.
-        let onAndroid = Launchflow.runInProcess(["advise", ios, "--platform", "android"])
+        let onAndroid = Launchflow.runInProcess(["advise", ios, "--platform", "android"] + keys)
         #expect(
             onAndroid.stdout.contains(
                 "      how — on Android: Choreographer.getInstance().postFrameCallback, or View.post after the first draw\n"
             ))
         #expect(!onAndroid.stdout.contains("CATransaction"))
         // Neither: both, briefly; JSON carries it per group.
-        let both = Launchflow.runInProcess(["advise", plain, "--format", "json"])
+        let both = Launchflow.runInProcess(["advise", plain, "--format", "json"] + keys)
         #expect(
             both.stdout.contains(
                 #""key": "after", "mechanism": "iOS: the runtime's afterFirstFrame (or a CATransaction completion block); Android: Choreographer.postFrameCallback / View.post""#

@@ -146,8 +146,10 @@ struct BeforeTests {
             configuration.jobs = 2
             configuration.maxEvaluations = 200
             let plan = try Advise.plan(written, configuration)
-            let result = LaunchEngine(plan.scenario).result(strategy)
+            // Every knob, the strategy too: the plan runs under its own (the written file's "strategy" when it switches).
+            let result = LaunchEngine(plan.scenario).result(plan.strategy)
             #expect(result.metrics == plan.metrics)
+            #expect(plan.strategy == strategy || plan.scenario.strategy == plan.strategy)
             let late = result.schedule.lateTasks(firstFrameIteration: result.metrics.firstFrameIteration)
             let pins = written.tasks.indices.filter { written.tasks[$0].before != nil }
             let needed = graph.dependencyClosure(of: pins)

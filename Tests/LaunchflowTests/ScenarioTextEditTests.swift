@@ -40,7 +40,7 @@ import Testing
     /// `line` without any `"key": value` member of a scheduling key (with the
     /// separator before or after it), for comparing a changed line with its old self.
     static func withoutSchedulingKeys(_ line: String) -> String {
-        let member = #""(after|priority|idle|anchor)"\s*:\s*("(\\.|[^"\\])*"|true|false|null|[0-9.]+)"#
+        let member = #""(after|priority|idle|anchor|qos|strategy)"\s*:\s*("(\\.|[^"\\])*"|true|false|null|[0-9.]+)"#
         return line.replacingOccurrences(of: #",\s*"# + member, with: "", options: .regularExpression)
             .replacingOccurrences(of: member + #"\s*,\s*"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: member, with: "", options: .regularExpression)
@@ -50,7 +50,10 @@ import Testing
     /// added line must be a member of a changed key on a line of its own, or
     /// a removed line with only scheduling members changed; no more lines
     /// change than two per change, and every change's new value is written.
-    static func problems(_ old: String, _ new: String, changes: [AdviseChange], tasks: [LaunchTask]) -> [String] {
+    /// `strategy`: the plan's switch of strategy (the top-level `"strategy"`), if any.
+    static func problems(
+        _ old: String, _ new: String, changes: [AdviseChange], tasks: [LaunchTask], strategy: Strategy? = nil
+    ) -> [String] {
         let (removed, added) = lineDiff(old, new)
         var problems: [String] = []
         var unmatched = removed.map(withoutSchedulingKeys)
@@ -68,8 +71,11 @@ import Testing
             problems.append("removed line not one of the plan's edits: \(line)")
         }
         // Every change is one member more, one member replaced (0), or one removed: at most one per change.
-        if added.count + removed.count > 2 * changes.count {
+        if added.count + removed.count > 2 * (changes.count + (strategy == nil ? 0 : 1)) {
             problems.append("more lines changed than the plan's edits")
+        }
+        if let strategy, !new.contains(#""strategy": "\#(strategy.rawValue)""#) {
+            problems.append("the switch to \(strategy.rawValue) not written")
         }
         for change in changes {
             let id = tasks[change.task].id
@@ -115,22 +121,30 @@ import Testing
             contentsOf: repositoryRoot.appendingPathComponent("scenarios/large-app.json"), encoding: .utf8)
         let path = try folder.write("large-app.json", input)
         let out = folder.path("plan.json")
-        let result = Launchflow.runInProcess(["advise", path, "--out", out])
+        // Under dag, where the plan is many key changes (allowed to switch, it goes to anchored with none).
+        let options = ["--strategy", "dag"]
+        let result = Launchflow.runInProcess(["advise", path, "--out", out] + options)
         #expect(result.status == 0, "\(result.stderr)")
         let scenario = try ScenarioLoader.load(path: path)
-        let plan = try Advise.plan(scenario, AdviseConfiguration())
+        let plan = try Advise.plan(scenario, configuration(options, scenario))
         #expect(plan.changes.count > 5)
         let written = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(Self.problems(input, written, changes: plan.changes, tasks: scenario.tasks) == [])
+        let switched = plan.strategyChange?.to
+        #expect(Self.problems(input, written, changes: plan.changes, tasks: scenario.tasks, strategy: switched) == [])
         let (removed, added) = Self.lineDiff(input, written)
-        #expect(removed.count + added.count <= 2 * plan.changes.count)
+        #expect(removed.count + added.count <= 2 * plan.changeCount)
     }
 
+    /// advise's settings for these options, as the command makes them: the
+    /// scenario's strategy unless `--strategy`, which also takes the switch
+    /// of strategy out of the default knobs.
     func configuration(_ options: [String], _ scenario: Scenario) -> AdviseConfiguration {
         var configuration = AdviseConfiguration()
+        configuration.knobs = AdviseKnob.defaults(strategyPinned: options.contains("--strategy"))
         if let k = options.firstIndex(of: "--allow") {
             configuration.knobs = options[k + 1].split(separator: ",").compactMap { AdviseKnob(rawValue: String($0)) }
         }
+        configuration.strategy = scenario.strategy ?? .dag
         if let k = options.firstIndex(of: "--strategy") { configuration.strategy = Strategy(rawValue: options[k + 1])! }
         return configuration
     }

@@ -13,7 +13,7 @@ enum AdviseCommand {
             OptionSpec(
                 name: "allow", value: "<list>",
                 help:
-                    "What the plan may change, comma-separated: after, priority,\nidle, anchor (default: after,priority,idle)."
+                    "What the plan may change, comma-separated: after, priority,\nidle, anchor, qos, strategy (default: after,priority,idle,\nqos, and strategy unless --strategy is given)."
             ),
             OptionSpec(name: "keep", value: "<ids>", help: "Comma-separated task ids the plan leaves as written."),
             OptionSpec(
@@ -88,7 +88,7 @@ enum AdviseCommand {
         let scenario = try args.loadScenario()
         configuration.strategy = args.strategy(for: scenario)
 
-        let budget = configuration.evaluationBudget(taskCount: scenario.tasks.count)
+        let budget = configuration.totalBudget(taskCount: scenario.tasks.count)
         let bar =
             streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: budget, unit: "simulations at most") : nil
         var progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -186,8 +186,10 @@ enum AdviseCommand {
     }
 
     /// `--allow`, for `command` (advise, or report --advise).
+    /// Without `--allow`, the task keys but `anchor`, and the strategy unless `--strategy` pins it.
     static func knobs(_ args: ParsedArguments, _ spec: CommandSpec) throws(CLIError) -> [AdviseKnob] {
-        guard let text = args.value("allow") else { return AdviseKnob.defaults }
+        let pinned = args.has("strategy")
+        guard let text = args.value("allow") else { return AdviseKnob.defaults(strategyPinned: pinned) }
         var knobs: [AdviseKnob] = []
         for name in list(text) {
             guard let knob = AdviseKnob(rawValue: name) else {
@@ -196,6 +198,11 @@ enum AdviseCommand {
                     spec,
                     "unknown knob '\(name)' in '--allow': expected some of \(names.joined(separator: ", "))\(didYouMean(name, in: names))"
                 )
+            }
+            if knob == .strategy && pinned {
+                throw CLIError.usage(
+                    spec,
+                    "'--allow strategy' lets the plan change the strategy, which '--strategy' pins: give one of them")
             }
             if !knobs.contains(knob) { knobs.append(knob) }
         }

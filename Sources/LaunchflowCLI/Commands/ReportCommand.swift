@@ -41,7 +41,9 @@ enum ReportCommand {
                 choices: Strategy.allCases.map(\.rawValue)),
             OptionSpec(
                 name: "allow", value: "<list>",
-                help: "With --advise: what the plan may change (default:\nafter,priority,idle; as advise --allow)."),
+                help:
+                    "With --advise: what the plan may change (default:\nafter,priority,idle,qos and strategy unless --strategy\nis given; as advise --allow)."
+            ),
             OptionSpec(name: "keep", value: "<ids>", help: "With --advise: task ids the plan leaves as written."),
             OptionSpec(
                 name: "objective", value: "<metric>",
@@ -159,7 +161,7 @@ enum ReportCommand {
     static func plan(_ scenario: Scenario, _ configuration: AdviseConfiguration, streams: any OutputStreams)
         throws(CLIError) -> AdvicePlan
     {
-        let budget = configuration.evaluationBudget(taskCount: scenario.tasks.count)
+        let budget = configuration.totalBudget(taskCount: scenario.tasks.count)
         let bar =
             streams is StandardStreams && isatty(2) == 1
             ? ProgressBar(total: budget, unit: "simulations at most (advise)") : nil

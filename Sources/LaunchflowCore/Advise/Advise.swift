@@ -12,7 +12,11 @@
 /// fixed size, simulated in parallel; the best of a batch wins (lowest move
 /// index on ties), so the plan is the same for any number of threads.
 public enum Advise {
-    /// The plan for `scenario`: see ``Advise``.
+    /// The plan for `scenario`: see ``Advise``. With the `strategy` knob the
+    /// search runs under the app's strategy (`configuration.strategy`) and under
+    /// each other strategy a plan may switch to (``AdviseConfiguration/searchStrategies``),
+    /// and the best plan of all by the same key wins, a switch counting as one
+    /// more change (so that a tie keeps the app's strategy).
     ///
     /// - Throws: ``AdviseError`` for an unknown id in `keep` or a constraint
     ///   that no plan found meets.
@@ -20,9 +24,44 @@ public enum Advise {
         _ scenario: Scenario, _ configuration: AdviseConfiguration,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(AdviseError) -> AdvicePlan {
-        var search = try AdviseSearch(scenario, configuration)
-        var plan = search.run(progress: progress)
-        guard plan.excess == 0 else { throw plan.infeasibility() }
+        let strategies = configuration.searchStrategies
+        let budget = configuration.evaluationBudget(taskCount: scenario.tasks.count)
+        let total = budget * strategies.count
+        var searches: [AdviseSearch] = []
+        var found: [(best: AdviseEvaluation, constructed: [AdviseEvaluation])] = []
+        for (k, strategy) in strategies.enumerated() {
+            var c = configuration
+            c.strategy = strategy
+            var search = try AdviseSearch(scenario, c, writtenUnder: configuration.strategy)
+            var step: (@Sendable (Int, Int) -> Void)? = nil
+            if let progress {
+                let offset = k * budget
+                step = { done, _ in progress(offset + done, total) }
+            }
+            found.append(search.search(progress: step))
+            searches.append(search)
+        }
+        // A switch is one change more: the app's strategy wins a tie.
+        func key(_ k: Int) -> AdviseKey {
+            var key = found[k].best.key
+            if k > 0 { key.values[key.values.count - 1] += 1 }
+            return key
+        }
+        var w = 0
+        for k in found.indices.dropFirst() where key(k) < key(w) { w = k }
+        let others = searches.indices.filter { $0 != w }.reduce(0) { $0 + searches[$1].evaluations }
+        var plan = searches[w].finish(found[w].best, constructed: found[w].constructed, otherEvaluations: others)
+        guard plan.excess == 0 else { throw plan.infeasibility(searched: strategies) }
+        if w > 0 {
+            let keeping = found[0].best
+            plan.strategyChange = AdviseStrategyChange(
+                from: configuration.strategy, to: strategies[w], written: plan.baseline,
+                switched: found[w].constructed[0].metrics, objective: configuration.objective,
+                keeping: keeping.excess == 0
+                    ? AdviseAlternative(
+                        scenario: searches[0].scenario(keeping.settings), metrics: keeping.metrics,
+                        changeCount: searches[0].changeCount(keeping.settings)) : nil)
+        }
         if let app = scenario.strategy, app != configuration.strategy {
             plan.underAppStrategy = AdviseUnderAppStrategy(plan, app: app)
         }
@@ -33,13 +72,23 @@ public enum Advise {
 /// What `advise` may change.
 public enum AdviseKnob: String, CaseIterable, Sendable, Comparable {
     case after, priority, idle, anchor
+    /// (§3.13) A worker task's `qos`: only with `device.clusters`.
+    case qos
+    /// The strategy itself (the file's `"strategy"`): to another that keeps every dependency.
+    case strategy
 
     public static func < (a: AdviseKnob, b: AdviseKnob) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 
-    /// The default `--allow`.
-    public static let defaults: [AdviseKnob] = [.after, .priority, .idle]
+    /// The default `--allow` when the strategy is pinned (`--strategy`, or a
+    /// library caller's ``AdviseConfiguration/strategy``): the task keys but `anchor`.
+    public static let defaults: [AdviseKnob] = [.after, .priority, .idle, .qos]
+
+    /// The default `--allow`: ``defaults``, and `strategy` unless `--strategy` pins it.
+    public static func defaults(strategyPinned: Bool) -> [AdviseKnob] {
+        strategyPinned ? defaults : defaults + [.strategy]
+    }
 }
 
 /// What `advise` minimises first.
@@ -130,8 +179,21 @@ public struct AdviseConfiguration: Sendable {
 
     public init() {}
 
-    /// The most simulations the local search runs on `taskCount` tasks.
+    /// The most simulations the local search runs on `taskCount` tasks, under one strategy.
     public func evaluationBudget(taskCount: Int) -> Int { maxEvaluations ?? max(600, 12 * taskCount) }
+
+    /// The strategies the plan may run under, ``strategy`` (the app's) first:
+    /// with the `strategy` knob also `dag` and `anchored`, the other
+    /// strategies that keep every dependency and run `after`, `idle` and
+    /// anchors (`serial` runs everything in didFinishLaunching; `priority`'s
+    /// tiers break dependencies, so it is searched only as the app's own).
+    public var searchStrategies: [Strategy] {
+        guard knobs.contains(.strategy) else { return [strategy] }
+        return [strategy] + [Strategy.dag, .anchored].filter { $0 != strategy }
+    }
+
+    /// The most simulations the whole search runs (every strategy of ``searchStrategies``).
+    public func totalBudget(taskCount: Int) -> Int { evaluationBudget(taskCount: taskCount) * searchStrategies.count }
 }
 
 extension Metrics {
@@ -152,7 +214,7 @@ public struct AdviseError: Error, Sendable, CustomStringConvertible {
 /// One changed key of one task.
 public struct AdviseChange: Sendable, Equatable {
     public enum Key: String, Sendable, CaseIterable {
-        case after, priority, idle, anchor
+        case after, priority, idle, anchor, qos
     }
 
     /// The task's index.
@@ -216,7 +278,12 @@ public struct AdviseUncertainty: Sendable, Equatable {
 
 /// What `advise` found.
 public struct AdvicePlan: Sendable {
+    /// The settings asked for: ``AdviseConfiguration/strategy`` is the
+    /// strategy the scenario as written runs under (the app's, or `--strategy`).
     public let configuration: AdviseConfiguration
+    /// The strategy the plan runs under: ``AdviseConfiguration/strategy``,
+    /// unless the plan switches it (``strategyChange``).
+    public let strategy: Strategy
     /// The scenario as written and the plan (the same scenario with only the changed keys changed).
     public let written: Scenario
     public let scenario: Scenario
@@ -248,6 +315,12 @@ public struct AdvicePlan: Sendable {
     /// When the scenario names the app's strategy (`"strategy"`) and the plan
     /// is for another: the plan simulated under the app's strategy.
     public internal(set) var underAppStrategy: AdviseUnderAppStrategy? = nil
+    /// The plan's first change when it runs under another strategy than the
+    /// scenario as written: the switch, with its effect alone.
+    public internal(set) var strategyChange: AdviseStrategyChange? = nil
+
+    /// Every change: the switch of strategy (if any) and the task keys.
+    public var changeCount: Int { changes.count + (strategyChange == nil ? 0 : 1) }
 
     public var firstFrameBound: Micros { baseline.firstFrameBound }
 
@@ -261,9 +334,16 @@ public struct AdvicePlan: Sendable {
 }
 
 extension AdvicePlan {
-    /// The error for a plan beyond its constraints: the first one it breaks.
-    func infeasibility() -> AdviseError {
-        let under = "under \(configuration.strategy.rawValue)"
+    /// The error for a plan beyond its constraints: the first one it breaks,
+    /// under the strategies searched (the best plan's first).
+    func infeasibility(searched: [Strategy]) -> AdviseError {
+        let names = [strategy] + searched.filter { $0 != strategy }
+        let under =
+            "under "
+            + (names.count == 1
+                ? names[0].rawValue
+                : names.dropLast().map(\.rawValue).joined(separator: ", ")
+                    + " or \(names.last!.rawValue)")
         for (metric, limit) in limits {
             guard case .time(let path) = metric.info.value, metrics[keyPath: path] > limit else { continue }
             if metric == .mainThreadBlockedMs, let maxBlocked = configuration.maxBlocked, limit == maxBlocked {

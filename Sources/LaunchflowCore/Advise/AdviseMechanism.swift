@@ -4,7 +4,9 @@ import LaunchflowModel
 /// (issue 26 item 6): the scenario's `"platform"`, or `--platform`, or both
 /// platforms briefly when neither says. The runtime's names are
 /// LaunchflowRuntime's (docs/runtime.md): `afterFirstFrame:`, `idle:`,
-/// `priority:`, `anchor:` on `graph.task` / `graph.mainTask`.
+/// `priority:`, `anchor:` on `graph.task` / `graph.mainTask`, the strategy in
+/// `LaunchConfiguration(strategy:)`; it has no QoS key (its `TaskKeys`), so a
+/// `qos` change is said in Dispatch's and Swift concurrency's words.
 public enum AdviseMechanism {
     /// The platform advice speaks of: the configuration's (`--platform`), else the scenario's.
     public static func platform(_ plan: AdvicePlan) -> Platform? {
@@ -38,6 +40,42 @@ public enum AdviseMechanism {
             "on Android: done in Application.onCreate"
         case (.anchor, nil):
             "iOS: inside application(_:didFinishLaunchingWithOptions:) (the runtime's anchor); Android: in Application.onCreate"
+        case (.qos, .ios?):
+            "on iOS: dispatch the task at that QoS — DispatchQueue.global(qos: .userInitiated / .utility / .background), an Operation's qualityOfService, or Task(priority: .high / .utility / .background) in Swift concurrency (LaunchflowRuntime has no QoS key: its workers run every task at their own)"
+        case (.qos, .android?):
+            "on Android: the thread's priority — run the task on an executor whose ThreadFactory calls Process.setThreadPriority(THREAD_PRIORITY_FOREGROUND) to raise it, THREAD_PRIORITY_BACKGROUND to lower it"
+        case (.qos, nil):
+            "iOS: DispatchQueue.global(qos:) or Task(priority:) (LaunchflowRuntime has no QoS key); Android: an executor whose threads run at Process.THREAD_PRIORITY_FOREGROUND / THREAD_PRIORITY_BACKGROUND"
+        }
+    }
+
+    /// One short sentence for a switch to `strategy`: what the app delegate
+    /// becomes. LaunchflowRuntime runs the strategy its code passes to
+    /// `LaunchConfiguration(strategy:)`, not the plan file's `"strategy"`.
+    public static func strategyText(to strategy: Strategy, _ platform: Platform?) -> String {
+        let runtime =
+            "LaunchflowRuntime: LaunchConfiguration(strategy: .\(strategy.rawValue)) in the code (it runs the code's strategy, not the file's \"strategy\")"
+        switch (strategy, platform) {
+        case (.dag, .ios?):
+            return
+                "on iOS: the tasks become operations with dependencies (an OperationQueue, addDependency) started in application(_:didFinishLaunchingWithOptions:), which returns at once; a main-thread task hops to the main queue (OperationQueue.main, or DispatchQueue.main.async) and runs in a later run-loop turn — \(runtime)"
+        case (.anchored, .ios?):
+            return
+                "on iOS: as dag (operations with dependencies, main-thread tasks on the main queue), and application(_:didFinishLaunchingWithOptions:) waits (a DispatchGroup's wait()) for the anchors and everything the first frame needs, running the main-thread ones itself — \(runtime)"
+        case (.dag, .android?):
+            return
+                "on Android: each task submitted to an executor when its dependencies complete (CompletableFuture.allOf(…).thenRunAsync(…, executor)), a main-thread task posted to the main Looper (Handler(Looper.getMainLooper()).post), Application.onCreate returning at once"
+        case (.anchored, .android?):
+            return
+                "on Android: as dag (tasks on an executor when their dependencies complete, main-thread tasks posted to the main Looper), and Application.onCreate waits (a CountDownLatch's await()) for the anchors and everything the first frame needs"
+        case (.dag, nil):
+            return
+                "iOS: operations with dependencies, main-thread tasks hopping to the main queue — \(runtime); Android: tasks on an executor when their dependencies complete, main-thread ones posted to the main Looper"
+        case (.anchored, nil):
+            return
+                "iOS: operations with dependencies, main-thread tasks on the main queue, didFinishLaunching waiting for the anchors and what the first frame needs — \(runtime); Android: the same, Application.onCreate waiting on a CountDownLatch"
+        case (.serial, _), (.priority, _):
+            return "\(strategy.definition.summary) — \(runtime)"
         }
     }
 }

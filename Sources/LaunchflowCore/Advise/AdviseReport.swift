@@ -91,10 +91,12 @@ public enum AdviseReport {
         secondary(effects(g), plan: plan)
     }
 
-    /// One line a group (and its tasks) or a priority change.
+    /// One line a group (and its tasks) or a priority change; first, the
+    /// switch of strategy when the plan makes one.
     public static func changeList(_ plan: AdvicePlan) -> [(line: String, details: [String])] {
         let tasks = plan.written.tasks
         var lines: [(String, [String])] = []
+        if let change = plan.strategyChange { lines.append((change.line(plan), change.details(plan))) }
         for group in plan.groups {
             let changes = group.changes.map { plan.changes[$0] }
             func list(_ changes: [AdviseChange]) -> [String] {
@@ -162,11 +164,33 @@ public enum AdviseReport {
                         "change \(count(changes.count, "anchor")): \(gainText(group.gain))\(secondary(group, plan))",
                         details
                     ))
+            case .qos:
+                lines.append((qosLine(group, plan), changes.map { qosText($0, plan) }))
             }
             let how = "how — " + AdviseMechanism.text(group.key, AdviseMechanism.platform(plan))
             lines[lines.count - 1].1.insert(how, at: 0)
         }
         return lines
+    }
+
+    /// `change the QoS of 2 worker tasks: −8.333 ms (…)`.
+    static func qosLine(_ group: AdviseChangeGroup, _ plan: AdvicePlan) -> String {
+        "change the QoS of \(count(group.changes.count, "worker task")): \(gainText(group.gain))\(secondary(group, plan))"
+    }
+
+    /// `raise image-cache-warm to userInitiated (was utility): ±0 ms (full display −8.333 ms)`;
+    /// `lower crash-reporter to utility (was userInitiated), off the performance cores the first frame's work needs: …`.
+    static func qosText(_ c: AdviseChange, _ plan: AdvicePlan) -> String {
+        let from = plain(c.from)
+        let to = plain(c.to)
+        let raised = (QualityOfService(rawValue: to) ?? .default) < (QualityOfService(rawValue: from) ?? .default)
+        return
+            "\(raised ? "raise" : "lower") \(plan.written.tasks[c.task].id) to \(to) (was \(from)): \(gainText(c.gain))\(secondaryText(c, plan))"
+    }
+
+    /// A JSON string's text without its quotes (`"utility"` → `utility`).
+    static func plain(_ json: String) -> String {
+        json.count >= 2 && json.hasPrefix("\"") && json.hasSuffix("\"") ? String(json.dropFirst().dropLast()) : json
     }
 
     /// `" (launch complete +2 ms; blocks the main thread 2 ms)"`: the effects and the reasons in one bracket.
@@ -252,9 +276,20 @@ public enum AdviseReport {
 
     /// The table's columns: as written, the plan, the plan without anchors
     /// (when anchors were allowed; "without added anchors" when the file has
-    /// some, which both plans keep), the best built-in strategy.
+    /// some, which both plans keep), the best built-in strategy. A plan that
+    /// switches the strategy names each column's ("as written (serial)",
+    /// "plan (dag)") and shows the best plan that keeps the app's when it has changes.
     public static func columns(_ plan: AdvicePlan) -> [(title: String, metrics: Metrics)] {
         var columns = [("as written", plan.baseline), ("plan", plan.metrics)]
+        if let change = plan.strategyChange {
+            // Each column under its own strategy; the best plan that keeps the app's beside them.
+            columns = [
+                ("as written (\(change.from.rawValue))", plan.baseline), ("plan (\(change.to.rawValue))", plan.metrics),
+            ]
+            if let keeping = change.keeping, keeping.changeCount > 0 {
+                columns.append(("plan keeping \(change.from.rawValue)", keeping.metrics))
+            }
+        }
         if let other = plan.withoutAnchors {
             // The file's own anchors stay in both plans: only the added ones are left out.
             let title =
@@ -294,11 +329,17 @@ public enum AdviseReport {
     public static func title(_ plan: AdvicePlan) -> String {
         let c = plan.configuration
         var out =
-            "\(plan.written.name) — advice under \(c.strategy.rawValue)\(c.strategy == plan.written.strategy ? ", the app's strategy ('strategy' in the file)" : ""), objective \(c.objective.label); may change \(c.knobs.sorted().map(\.rawValue).joined(separator: ", "))"
+            "\(plan.written.name) — advice under \(c.strategy.rawValue)\(c.strategy == plan.written.strategy ? ", the app's strategy ('strategy' in the file)" : ""), objective \(c.objective.label); may change \(knobsText(plan))"
         if !c.keep.isEmpty { out += "; keeps \(c.keep.joined(separator: ", ")) as written" }
         let pinned = plan.written.tasks.filter { $0.before != nil }.count
         if pinned > 0 { out += "; \(count(pinned, "task")) pinned by 'before'" }
         return out
+    }
+
+    /// The knobs the plan may change, `qos` only where it can change something (with `device.clusters`).
+    static func knobsText(_ plan: AdvicePlan) -> String {
+        let knobs = plan.configuration.knobs.sorted().filter { $0 != .qos || plan.written.device.hasClusters }
+        return knobs.map(\.rawValue).joined(separator: ", ")
     }
 
     public static func constraintsLine(_ plan: AdvicePlan) -> String? {
@@ -324,12 +365,12 @@ public enum AdviseReport {
         }
         for note in notes(plan) { out += "note: \(note)\n" }
         out += "\n"
-        if plan.changes.isEmpty {
+        if plan.changeCount == 0 {
             out += "no change improves on the scenario as written\n"
             return out
         }
         out +=
-            "changes (\(plan.changes.count); each effect on the \(plan.configuration.objective.label) measured by taking it out of the plan):\n"
+            "changes (\(plan.changeCount); each effect on the \(plan.configuration.objective.label) measured by taking it out of the plan):\n"
         for (line, details) in changeList(plan) {
             out += "  " + line + "\n"
             for detail in details { out += "      " + detail + "\n" }
@@ -357,7 +398,7 @@ public enum AdviseReport {
         }
         for note in notes(plan) { out += "\n> \(note)\n" }
         out += "\n### Changes\n\n"
-        if plan.changes.isEmpty { return out + "No change improves on the scenario as written.\n" }
+        if plan.changeCount == 0 { return out + "No change improves on the scenario as written.\n" }
         for (line, details) in changeList(plan) {
             out += "- " + line + "\n"
             for detail in details { out += "  - " + detail + "\n" }
@@ -375,17 +416,10 @@ extension JSONWriter {
     /// `advise --format json`.
     public mutating func advice(_ plan: AdvicePlan) {
         let c = plan.configuration
-        func metricsObject(_ m: Metrics) {
-            raw("{ "); key("metrics"); raw("{")
-            for (k, metric) in Metric.allCases.enumerated() {
-                raw(k == 0 ? " " : ", ")
-                key(metric.rawValue)
-                metricValue(metric, of: m)
-            }
-            raw(" } }")
-        }
         raw("{\n  "); key("scenario"); string(plan.written.name)
-        raw(",\n  "); key("strategy"); string(c.strategy.rawValue)
+        // The plan's strategy; the scenario as written's (baseline) beside it.
+        raw(",\n  "); key("strategy"); string(plan.strategy.rawValue)
+        raw(",\n  "); key("baselineStrategy"); string(c.strategy.rawValue)
         raw(",\n  "); key("objective"); string(c.objective.rawValue)
         raw(",\n  "); key("allow"); raw("[")
         for (k, knob) in c.knobs.sorted().enumerated() {
@@ -431,6 +465,8 @@ extension JSONWriter {
         raw(",\n  "); key("dagFloorMs")
         if let floor = plan.dagFloor { millis(floor) } else { raw("null") }
         raw(",\n  "); key("reachesFloor"); bool(plan.metrics.timeToFirstFrame <= plan.dagFloor ?? plan.firstFrameBound)
+        raw(",\n  "); key("strategyChange")
+        if let change = plan.strategyChange { strategyChange(change, plan) } else { raw("null") }
         raw(",\n  "); key("changes"); raw("[")
         for (k, change) in plan.changes.enumerated() {
             raw(k == 0 ? "\n    { " : ",\n    { ")
@@ -490,6 +526,42 @@ extension JSONWriter {
         }
         raw(",\n  "); key("evaluations"); integer(plan.evaluations)
         raw("\n}\n")
+    }
+
+    /// `{ "metrics": { … } }`: every metric of `m`.
+    private mutating func metricsObject(_ m: Metrics) {
+        raw("{ "); key("metrics"); raw("{")
+        for (k, metric) in Metric.allCases.enumerated() {
+            raw(k == 0 ? " " : ", ")
+            key(metric.rawValue)
+            metricValue(metric, of: m)
+        }
+        raw(" } }")
+    }
+
+    /// `"strategyChange"`: the switch, its effects as a change's (the switch
+    /// alone, as written), the commits, how to write it, the scenario as
+    /// written under the new strategy and the best plan keeping the old one.
+    private mutating func strategyChange(_ change: AdviseStrategyChange, _ plan: AdvicePlan) {
+        let e = change.effects
+        raw("{ "); key("from"); string(change.from.rawValue)
+        raw(", "); key("to"); string(change.to.rawValue)
+        gains(e.objective, e.ready, e.full, e.launch)
+        raw(", "); key("blockedMs"); millis(e.blocked)
+        costs(e, plan)
+        raw(", "); key("framesFrom"); integer(change.written.frames)
+        raw(", "); key("framesTo"); integer(change.switched.frames)
+        raw(", "); key("mechanism"); string(AdviseMechanism.strategyText(to: change.to, AdviseMechanism.platform(plan)))
+        raw(",\n    "); key("switched"); metricsObject(change.switched)
+        raw(",\n    "); key("keeping")
+        if let keeping = change.keeping {
+            raw("{ "); key("strategy"); string(change.from.rawValue)
+            raw(", "); key("changes"); integer(keeping.changeCount)
+            raw(", "); key("plan"); metricsObject(keeping.metrics); raw(" }")
+        } else {
+            raw("null")
+        }
+        raw(" }")
     }
 
     /// A change's or a group's other effects: on the time to first frame, max input delay, input

@@ -6,6 +6,8 @@ struct AdviseSettings: Sendable, Equatable {
     var priority: [Int]
     var idle: [Bool]
     var anchor: [Bool]
+    /// (§3.13) Each task's QoS (only worker tasks' change, only with clusters).
+    var qos: [QualityOfService]
 }
 
 /// A plan's rank in the search, compared lexicographically: constraint
@@ -35,6 +37,7 @@ enum AdviseMove: Sendable {
     case toggleAfter(Int)
     case toggleIdle(Int)
     case toggleAnchor(Int)
+    case setQoS(Int, QualityOfService)
     case setPriority(Int, Int)
     case swapPriority(Int, Int)
     /// A task first among those on its kind of thread: the new priorities.
@@ -48,6 +51,7 @@ enum AdviseMove: Sendable {
         case .toggleAfter(let i): current.after[i] != original.after[i]
         case .toggleIdle(let i): current.idle[i] != original.idle[i]
         case .toggleAnchor(let i): current.anchor[i] != original.anchor[i]
+        case .setQoS(let i, let q): q == original.qos[i]
         case .setPriority(let i, let p): p == original.priority[i]
         case .swapPriority, .promote: false
         case .revert: true
@@ -60,6 +64,7 @@ enum AdviseMove: Sendable {
         case .toggleAfter(let i): s.after[i].toggle()
         case .toggleIdle(let i): s.idle[i].toggle()
         case .toggleAnchor(let i): s.anchor[i].toggle()
+        case .setQoS(let i, let q): s.qos[i] = q
         case .setPriority(let i, let p): s.priority[i] = p
         case .swapPriority(let i, let j): s.priority.swapAt(i, j)
         case .promote(_, let priorities): s.priority = priorities
@@ -69,6 +74,7 @@ enum AdviseMove: Sendable {
             case .priority: s.priority = original.priority
             case .idle: s.idle = original.idle
             case .anchor: s.anchor = original.anchor
+            case .qos: s.qos = original.qos
             }
         }
         return s
@@ -90,7 +96,12 @@ struct AdviseSearch {
     let canIdle: [Bool]
     let canPriority: [Bool]
     let canAnchor: [Bool]
+    /// (§3.13) The QoS each worker task may be given (``AdviseSearch/qosTargets``); empty without clusters.
+    let qosTargets: [[QualityOfService]]
     let original: AdviseSettings
+    /// The strategy the scenario as written runs under (the baseline's): the
+    /// app's; the search's own (``AdviseConfiguration/strategy``) may be another.
+    let writtenStrategy: Strategy
     let baseline: Metrics
     /// The tasks with `before` done after their point as written: a plan may
     /// leave them late, but makes no other task with `before` late.
@@ -105,9 +116,12 @@ struct AdviseSearch {
     static let batchSize = 8
     private(set) var evaluations = 0
 
-    init(_ scenario: Scenario, _ configuration: AdviseConfiguration) throws(AdviseError) {
+    init(_ scenario: Scenario, _ configuration: AdviseConfiguration, writtenUnder: Strategy? = nil)
+        throws(AdviseError)
+    {
         written = scenario
         self.configuration = configuration
+        writtenStrategy = writtenUnder ?? configuration.strategy
         let tasks = scenario.tasks
         n = tasks.count
         let ids = tasks.map(\.id)
@@ -138,10 +152,11 @@ struct AdviseSearch {
         canAnchor = (0..<n).map {
             knobs.contains(.anchor) && !kept[$0] && needed[$0] && tasks[$0].after == nil && !tasks[$0].anchor
         }
+        qosTargets = Self.qosTargets(scenario, graph: graph, needed: needed, kept: kept, knobs: knobs)
         original = AdviseSettings(
             after: tasks.map { $0.after != nil }, priority: tasks.map(\.priority), idle: tasks.map(\.idle),
-            anchor: tasks.map(\.anchor))
-        let asWritten = LaunchEngine(scenario).result(configuration.strategy, options: configuration.options)
+            anchor: tasks.map(\.anchor), qos: tasks.map(\.qos))
+        let asWritten = LaunchEngine(scenario).result(writtenStrategy, options: configuration.options)
         baseline = asWritten.metrics
         lateAsWritten = asWritten.schedule.lateTasks(firstFrameIteration: baseline.firstFrameIteration)
         pinned = tasks.contains { $0.before != nil }
@@ -167,6 +182,7 @@ struct AdviseSearch {
             plan.tasks[i].priority = s.priority[i]
             plan.tasks[i].idle = s.idle[i]
             plan.tasks[i].anchor = s.anchor[i]
+            plan.tasks[i].qos = s.qos[i]
         }
         return plan
     }
@@ -178,6 +194,7 @@ struct AdviseSearch {
             if s.priority[i] != original.priority[i] { count += 1 }
             if s.idle[i] != original.idle[i] { count += 1 }
             if s.anchor[i] != original.anchor[i] { count += 1 }
+            if s.qos[i] != original.qos[i] { count += 1 }
         }
         return count
     }
@@ -316,6 +333,7 @@ struct AdviseSearch {
                 case .priority: s.priority != original.priority
                 case .idle: s.idle != original.idle
                 case .anchor: s.anchor != original.anchor
+                case .qos: s.qos != original.qos
                 }
             if differs { moves.append(.revert(key)) }
         }
@@ -339,6 +357,10 @@ struct AdviseSearch {
             if canAfter[i] { moves.append(.toggleAfter(i)) }
             if canIdle[i] { moves.append(.toggleIdle(i)) }
             if canAnchor[i] { moves.append(.toggleAnchor(i)) }
+            if !qosTargets[i].isEmpty {
+                if s.qos[i] != original.qos[i] { moves.append(.setQoS(i, original.qos[i])) }
+                for q in qosTargets[i] where q != s.qos[i] { moves.append(.setQoS(i, q)) }
+            }
             if canPriority[i] {
                 if s.priority[i] != original.priority[i] { moves.append(.setPriority(i, original.priority[i])) }
                 let j = ahead[i]
@@ -418,9 +440,16 @@ struct AdviseSearch {
 
     // MARK: The whole search
 
-    mutating func run(progress: (@Sendable (Int, Int) -> Void)?) -> AdvicePlan {
+    /// The plan from the best plan `found` of ``search(progress:)`` and its
+    /// constructive plans: kept at p90 under `--runs`, its notes, each change's
+    /// effect, the best built-in strategy and, with anchors allowed, the best
+    /// plan without them. `otherEvaluations`: the simulations of the searches
+    /// under other strategies, counted in the plan's.
+    mutating func finish(_ found: AdviseEvaluation, constructed: [AdviseEvaluation], otherEvaluations: Int = 0)
+        -> AdvicePlan
+    {
         let configuration = self.configuration
-        var (best, constructed) = search(progress: progress)
+        var best = found
         var notes: [String] = []
         let uncertainty = keepGainAtP90(&best, constructed: constructed, notes: &notes)
         notes += lateNotes(best.settings)
@@ -435,12 +464,17 @@ struct AdviseSearch {
         }
         let (changes, groups) = measuredChanges(of: best)
         let (bestStrategy, bestMetrics) = bestBuiltInStrategy()
+        var asked = configuration
+        asked.strategy = writtenStrategy
+        var plan = scenario(best.settings)
+        if configuration.strategy != writtenStrategy { plan.strategy = configuration.strategy }
+        let withoutAnchors = bestWithoutAnchors()
         return AdvicePlan(
-            configuration: configuration, written: written, scenario: scenario(best.settings), baseline: baseline,
-            metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics, changes: changes,
-            groups: groups, simpleMetrics: constructed[3].metrics, uncertainty: uncertainty,
-            evaluations: evaluations, notes: notes, excess: best.excess, limits: limits, dagFloor: floor,
-            withoutAnchors: bestWithoutAnchors())
+            configuration: asked, strategy: configuration.strategy, written: written, scenario: plan,
+            baseline: baseline, metrics: best.metrics, bestStrategy: bestStrategy, bestStrategyMetrics: bestMetrics,
+            changes: changes, groups: groups, simpleMetrics: constructed[3].metrics, uncertainty: uncertainty,
+            evaluations: evaluations + otherEvaluations, notes: notes, excess: best.excess, limits: limits,
+            dagFloor: floor, withoutAnchors: withoutAnchors)
     }
 
     /// A note for each task with `before` that the plan leaves late (late as
@@ -489,7 +523,7 @@ struct AdviseSearch {
         guard configuration.knobs.contains(.anchor) else { return nil }
         var c = configuration
         c.knobs.removeAll { $0 == .anchor }
-        guard var other = try? AdviseSearch(written, c) else { return nil }
+        guard var other = try? AdviseSearch(written, c, writtenUnder: writtenStrategy) else { return nil }
         let best = other.search(progress: nil).0
         guard best.excess == 0 else { return nil }
         return AdviseAlternative(
@@ -519,7 +553,7 @@ struct AdviseSearch {
             }
             starts.append(idleOnly)
         }
-        return starts
+        return starts + qosStarts(simple)
     }
 
     /// Under uncertainty (`--runs`): the plan must keep its gain at p90, or
@@ -535,7 +569,7 @@ struct AdviseSearch {
             )
             return nil
         }
-        let base = percentiles(original, sampler)
+        let base = percentiles(original, sampler, strategy: writtenStrategy)
         var plan = percentiles(best.settings, sampler)
         var fellBack = false
         if plan.p90 > base.p90 {
@@ -578,6 +612,7 @@ struct AdviseSearch {
                 (.priority, String(original.priority[i]), String(s.priority[i]), .setPriority(i, original.priority[i])),
                 (.idle, String(original.idle[i]), String(s.idle[i]), .toggleIdle(i)),
                 (.anchor, String(original.anchor[i]), String(s.anchor[i]), .toggleAnchor(i)),
+                (.qos, "\"\(original.qos[i].rawValue)\"", "\"\(s.qos[i].rawValue)\"", .setQoS(i, original.qos[i])),
             ].filter { $0.from != $0.to }
             for (key, from, to, back) in differing {
                 changes.append(AdviseChange(task: i, key: key, from: from, to: to, gain: 0))
@@ -624,7 +659,7 @@ struct AdviseSearch {
     func bestBuiltInStrategy() -> (Strategy, Metrics) {
         let objective = configuration.objective
         let engine = LaunchEngine(written)
-        var bestStrategy = configuration.strategy
+        var bestStrategy = writtenStrategy
         var bestMetrics = baseline
         /// Tasks with `before` done after their point: a strategy that honours them first.
         func late(_ r: SimulationResult) -> Int {
@@ -650,9 +685,12 @@ struct AdviseSearch {
     }
 
     /// p50 and p90 (nearest rank) of the objective over sampled launches.
-    func percentiles(_ s: AdviseSettings, _ sampler: CostSampler) -> (p50: Micros, p90: Micros) {
+    func percentiles(_ s: AdviseSettings, _ sampler: CostSampler, strategy: Strategy? = nil) -> (
+        p50: Micros, p90: Micros
+    ) {
         let engine = LaunchEngine(scenario(s))
         let configuration = self.configuration
+        let strategy = strategy ?? configuration.strategy
         let runs = configuration.runs
         let values = Parallel.mapChunks(count: runs, chunkSize: 64, jobs: configuration.jobs) { range in
             var runner = engine.makeRunner()
@@ -664,7 +702,7 @@ struct AdviseSearch {
                     sampler.sampleLatencies(run: run, seed: configuration.seed, into: &latencies)
                 }
                 let t = runner.headlineTimes(
-                    configuration.strategy, costs: costs, latencies: latencies, options: configuration.options)
+                    strategy, costs: costs, latencies: latencies, options: configuration.options)
                 return configuration.objective == .firstFrame ? t.timeToFirstFrame : t.timeToFullDisplay
             }
         }.flatMap { $0 }.sorted()

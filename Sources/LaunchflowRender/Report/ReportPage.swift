@@ -30,7 +30,8 @@ struct ReportPage {
         if let advice = report.advice {
             let name = advice.plan.configuration.strategy.rawValue
             extra.append(ReportPanel(key: "written", heading: "as written · \(name)", result: advice.written))
-            extra.append(ReportPanel(key: "plan", heading: "plan · \(name)", result: advice.planned))
+            extra.append(
+                ReportPanel(key: "plan", heading: "plan · \(advice.plan.strategy.rawValue)", result: advice.planned))
         }
         extraPanels = extra
         removedTasks = removed

@@ -241,10 +241,10 @@ extension ReportPage {
         }
         for note in plan.notes { out += "<p class=\"\(p)note\">note: \(ReportText.html(note))</p>\n" }
 
-        if plan.changes.isEmpty {
+        if plan.changeCount == 0 {
             out += "<p>No change improves on the scenario as written.</p>\n"
         } else {
-            out += "<h3>The changes (\(plan.changes.count))</h3>\n<p class=\"\(p)note\">Each effect on the"
+            out += "<h3>The changes (\(plan.changeCount))</h3>\n<p class=\"\(p)note\">Each effect on the"
             out += " \(plan.configuration.objective.label) measured by taking it out of the plan and simulating"
             out += " again.</p>\n<ul class=\"\(p)advice-list\">\n"
             for (line, details) in AdviseReport.changeList(plan) {
@@ -268,7 +268,11 @@ extension ReportPage {
             }
             out += "</tbody>\n</table>\n"
         }
-        out += "<h3>As written and the plan under \(plan.configuration.strategy.rawValue), on one time scale</h3>\n"
+        let under =
+            plan.strategy == plan.configuration.strategy
+            ? "under \(plan.strategy.rawValue)"
+            : "(under \(plan.configuration.strategy.rawValue) and \(plan.strategy.rawValue))"
+        out += "<h3>As written and the plan \(under), on one time scale</h3>\n"
         out += "<p class=\"\(p)note\">The same task lines up in both; the page's time axis, zoom, search and"
         out += " Shift + drag. Marks as in the legend above.</p>\n"
         out += pairOfPanels(["written", "plan"], panels)

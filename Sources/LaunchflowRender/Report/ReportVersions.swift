@@ -44,12 +44,13 @@ public struct ReportAdvice: Sendable {
     public let written: SimulationResult
     public let planned: SimulationResult
 
-    /// Simulates the scenario as written and the plan under the plan's strategy and options.
+    /// Simulates the scenario as written under its strategy and the plan under
+    /// the plan's (another when the plan switches it), with advise's options.
     public init(_ plan: AdvicePlan) {
         self.plan = plan
         let configuration = plan.configuration
         written = LaunchEngine(plan.written).result(configuration.strategy, options: configuration.options)
-        planned = LaunchEngine(plan.scenario).result(configuration.strategy, options: configuration.options)
+        planned = LaunchEngine(plan.scenario).result(plan.strategy, options: configuration.options)
     }
 }
 
