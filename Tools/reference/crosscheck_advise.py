@@ -18,25 +18,36 @@ writes them; with --phases with launchPhases and startsIn, as crosscheck.py
 --phases writes them, with --clusters with device.clusters and qos; with --files the given files as well —
 scenario.schema.json is skipped) and every run
 
-    dag | dag --allow after,priority,idle,anchor | anchored | priority
+    dag | dag --allow after,priority,idle,anchor | anchored | priority | app
 
 it runs
 
     BIN advise FILE --strategy S [--allow LIST] --format json --out PLAN
+
+and for "app", without --strategy (so that advise may switch the strategy, docs/advise.md),
+on a copy of FILE whose "strategy" is the app's: serial, priority, none (dag), serial,
+anchored, dag, in turn by the scenario's place (the copy is NAME.app-S.input.json beside
+the plan)
+
+    BIN advise COPY --format json --out PLAN
 
 and checks, without looking at how advise searches:
 
 1. the run: exit status 0, JSON on stdout, PLAN written (any nonzero exit is a
    failure, with its stderr: there is no constraint that could fail);
 2. legal: PLAN keeps every top-level key, the task order and every task key
-   other than after, priority, idle and anchor as written (see below); only the allowed knobs change (after, priority, idle; anchor with
-   --allow …,anchor); `after` and `idle` change only on tasks outside the
+   other than after, priority, idle, anchor and qos as written (see below); only the allowed knobs change (after, priority,
+   idle, qos; anchor with --allow …,anchor; the top-level "strategy" only in the app run, to dag or
+   anchored, the others it searches); `after` and `idle` change only on tasks outside the
    closure of the first frame (the firstFrame and anchor tasks, the tasks
    pinned by `before`, and every task they depend on, directly or not,
    computed here), `idle` only on mainThreadOnly tasks, `anchor` only inside
-   that closure and only added (an anchor as written stays); the reference's
-   validate accepts PLAN; and advise's `changes` list exactly the keys the
-   plan changes, with their `from` and `to`.  "As written" means
+   that closure and only added (an anchor as written stays), `qos` only with
+   device.clusters (or a preset), only on worker tasks, raised to userInitiated
+   on a task the first frame or full display waits for (that closure and the
+   fullyDrawn tasks'), lowered to utility or background (below its own) on
+   any other; the reference's validate accepts PLAN; and advise's `changes`
+   list exactly the keys the plan changes, with their `from` and `to`.  "As written" means
    what the model reads (MODEL.md §1, §2): a key at its default or null may be
    dropped, 4.0 written 4, a millisecond value written as its µs; a key
    with no default (`$schema`, `budgets`, …) must be there.  --strict fails
@@ -45,7 +56,13 @@ and checks, without looking at how advise searches:
    binary's plan.metrics, metric by metric (ms values as integer µs,
    cpuUtilization within 1e-9; v2.2's firstDrawMs too, unless --v21), and the simulation of the scenario as written
    equals baseline.metrics; firstFrameBoundMs and reachesBound (and, when
-   dagFloorMs is not null, reachesFloor) agree with those metrics;
+   dagFloorMs is not null, reachesFloor) agree with those metrics.  In the
+   app run the scenario as written is simulated under the app's strategy and
+   PLAN under its own "strategy" (absent: dag); the JSON's "strategy" is the
+   plan's, "baselineStrategy" the app's, and "strategyChange" null when they
+   are the same, else from the app's to the plan's, with the scenario as
+   written simulated under the plan's strategy ("switched.metrics") and its
+   gain (the switch alone: as written under the app's minus under the plan's);
 4. never worse: the plan's timeToFirstFrameMs is at most the scenario's, and
    at most the simple plan's — built here from its definition: `after` on every
    task outside the closure, the tasks inside it ranked by their longest path
@@ -57,12 +74,15 @@ and checks, without looking at how advise searches:
    more dependencies than the scenario (advise never breaks more) and no task
    is pinned by `before` (the simple plan ignores pins; instead no task with
    "before": "firstFrame" done by the first-frame commit's start as written
-   may be done later with the plan);
+   may be done later with the plan).  In the app run under every strategy
+   searched (the app's, dag, anchored), and no later than the scenario as
+   written under each of them either;
 5. the plan breaks no more dependencies (dependencyViolations) than the
    scenario as written;
 6. a plan that breaks no dependency presents no earlier than firstFrameBoundMs
    (MODEL.md §5), and under dag with the default knobs no earlier than
-   dagFloorMs when that is not null (which it must be under the other runs).
+   dagFloorMs when that is not null (which it must be under the other runs and
+   strategies: in the app run, unless the plan's strategy is dag).
 
 Generated scenarios with more than --max-tasks tasks (300) are skipped, and
 named: advise's search on a few thousand tasks takes many minutes on a debug
@@ -71,7 +91,8 @@ build.  Given files are never skipped.
 Prints the failing runs (the first --show, with the scenario path), a summary
 "N runs passed, M failed" with, for dag with the default knobs, how many
 plans reach firstFrameBoundMs and how many reach dag's floor (the later of
-the bound and dagFloorMs); exit status 1 on any failure, else 0.  Generated
+the bound and dagFloorMs), how many app runs switch the strategy (from which
+to which) and how many plans change a qos; exit status 1 on any failure, else 0.  Generated
 scenarios are written to --keep DIR if given, otherwise to a temporary folder
 that is deleted when everything passes (kept, and named, when something fails,
 with each failing run's plan beside its scenario: NAME.STRATEGY[-anchor].plan.json).
@@ -94,18 +115,43 @@ import gen_scenarios as gen       # noqa: E402
 from crosscheck import (ms_to_us, fmt_us, ref_plain, Bad, CPU_TOL, MS_METRICS, MS_METRICS_V21,  # noqa: E402
                         INT_METRICS, finish, print_failing)
 
-KNOBS = ("after", "priority", "idle", "anchor")
-DEFAULT_KNOBS = ("after", "priority", "idle")
-# (strategy, --allow value or None for the default knobs)
+KNOBS = ("after", "priority", "idle", "anchor", "qos")
+DEFAULT_KNOBS = ("after", "priority", "idle", "qos")
+# (strategy, --allow value or None for the default knobs); "app": no --strategy, on a copy
+# of the scenario whose "strategy" is one of APP_STRATEGIES (in turn, by the scenario's
+# place), so that advise may switch the strategy (docs/advise.md)
 MAX_TASKS = 300
-RUNS = [("dag", None), ("dag", "after,priority,idle,anchor"), ("anchored", None), ("priority", None)]
+RUNS = [("dag", None), ("dag", "after,priority,idle,anchor"), ("anchored", None), ("priority", None),
+        ("app", None)]
+APP_STRATEGIES = ("serial", "priority", None, "serial", "anchored", "dag")
+# docs/model.md §3.13: the QoS classes, most urgent first
+QOS_ORDER = ("userInteractive", "userInitiated", "default", "utility", "background")
+
+
+def app_of(strategy):
+    """The app's strategy of an "app:S" run (None: the file names none, so dag), else None."""
+    if not strategy.startswith("app:"):
+        return None
+    s = strategy[4:]
+    return None if s == "none" else s
+
+
+def searched(app):
+    """The strategies advise searches without --strategy (docs/advise.md): the app's
+    (the file's "strategy", else dag), then dag and anchored."""
+    app = app or "dag"
+    return [app] + [s for s in ("dag", "anchored") if s != app]
 
 
 def run_label(strategy, allow):
+    if strategy.startswith("app:"):
+        return f"no --strategy, the file's {strategy[4:]}"
     return strategy if allow is None else f"{strategy} --allow {allow}"
 
 
 def plan_suffix(strategy, allow):
+    if strategy.startswith("app:"):
+        return "app-" + strategy[4:]
     return strategy + ("" if allow is None else "-anchor")
 
 
@@ -146,7 +192,61 @@ def knob_value(task, key):
         return v if v is not None else None
     if key == "priority":
         return 0 if v is None else v
+    if key == "qos":
+        return "default" if v is None else v
     return False if v is None else v
+
+
+def full_display_closure(tasks):
+    """The tasks full display waits for: every fullyDrawn task and every task it
+    depends on, directly or not (a set of indices)."""
+    deps = deps_of(tasks)
+    need = {i for i, t in enumerate(tasks) if t.get("fullyDrawn") is True}
+    stack = list(need)
+    while stack:
+        for d in deps[stack.pop()]:
+            if d not in need:
+                need.add(d)
+                stack.append(d)
+    return need
+
+
+def has_clusters(sc):
+    """The scenario runs on clusters of cores (docs/model.md §3.13): device.clusters,
+    or a device.preset (every preset names its clusters)."""
+    dev = sc.get("device") if isinstance(sc.get("device"), dict) else {}
+    return bool(dev.get("clusters")) or dev.get("preset") is not None
+
+
+def qos_problem(i, task, was, now, on_path, clusters):
+    """Why a change of task i's qos from WAS to NOW breaks docs/advise.md's rule (None
+    when it does not): only with clusters, only on worker tasks; a task the first frame
+    or full display waits for (ON_PATH) only raised to userInitiated, any other only
+    lowered to utility or background."""
+    if not clusters:
+        return "without device.clusters (the QoS has no effect)"
+    if task.get("mainThreadOnly") is True:
+        return "on a main-thread task"
+    if was not in QOS_ORDER or now not in QOS_ORDER:
+        return "not a QoS class"
+    if on_path:
+        if now == "userInitiated" and QOS_ORDER.index(was) > QOS_ORDER.index(now):
+            return None
+        return "on a task the first frame or full display waits for: only raised to userInitiated"
+    if now in ("utility", "background") and QOS_ORDER.index(now) > QOS_ORDER.index(was):
+        return None
+    return "on a task neither the first frame nor full display waits for: only lowered to utility or background"
+
+
+def strategy_problems(inp, plan):
+    """The plan's top-level "strategy" (docs/advise.md): the app's (the file's, else
+    dag) or, switched, dag or anchored; absent means dag."""
+    was, now = inp.get("strategy") or "dag", plan.get("strategy") or "dag"
+    if was == now:
+        return []
+    if now not in searched(was):
+        return [f"top-level: strategy {was} -> {now}: advise switches only to {' or '.join(searched(was)[1:])}"]
+    return []
 
 
 def same_json(a, b):
@@ -163,7 +263,7 @@ def same_json(a, b):
 
 
 def short(v):
-    s = json.dumps(v, ensure_ascii=False)
+    s = json.dumps(v, ensure_ascii=False, default=lambda d: plain(d) if isinstance(d, Decimal) else str(d))
     return s if len(s) <= 80 else s[:77] + "..."
 
 
@@ -249,14 +349,18 @@ def legal_problems(inp, plan, allowed, strict=False):
                 out.append(f"{where}: {k} changed{unit}: {short(a[k])} -> {short(b[k])}")
 
     ti, tp = inp["tasks"], plan["tasks"]
-    if strict:
-        diff(inp, plan, "top-level", True)
-    else:
-        diff(scenario_meaning(inp), scenario_meaning(plan), "top-level", False)
+    top_in, top_plan = (inp, plan) if strict else (scenario_meaning(inp), scenario_meaning(plan))
+    if "strategy" in allowed:              # checked on its own: the switch is a change
+        top_in = {k: v for k, v in top_in.items() if k != "strategy"}
+        top_plan = {k: v for k, v in top_plan.items() if k != "strategy"}
+        out += strategy_problems(inp, plan)
+    diff(top_in, top_plan, "top-level", strict)
     if len(tp) != len(ti):
         out.append(f"the plan has {len(tp)} tasks, the scenario {len(ti)}")
         return out
     need = closure(ti)
+    path = need | full_display_closure(ti)
+    clusters = has_clusters(inp)
     for i, (a, b) in enumerate(zip(ti, tp)):
         name = f"task {i} {a['id']!r}"
         if not isinstance(b, dict):
@@ -284,6 +388,8 @@ def legal_problems(inp, plan, allowed, strict=False):
                 out.append(f"{change} on a task the first frame does not wait for")
             elif k == "anchor" and was is True:
                 out.append(f"{change}: an anchor the file sets is never removed (issue 26)")
+            elif k == "qos" and qos_problem(i, a, was, now, i in path, clusters):
+                out.append(f"{change} {qos_problem(i, a, was, now, i in path, clusters)}")
     problems = ref.validate(plan)
     out += [f"the reference rejects the plan: {p}" for p in problems[:5]]
     return out
@@ -457,21 +563,112 @@ def read_json(path):
         return ref.parse_json(f.read().decode("utf-8"))
 
 
+def app_copy(path, app, plan_path):
+    """For an "app" run: a copy of the scenario at PATH whose "strategy" is APP (none
+    when APP is None), beside the plan; its path."""
+    with open(path, "rb") as f:
+        sc = json.loads(f.read().decode("utf-8"))
+    sc.pop("strategy", None)
+    if app is not None:
+        sc = dict({"strategy": app}, **sc)
+    sc = with_resolved_schema(sc, path)
+    copy = plan_path[:-len(".plan.json")] + ".input.json"
+    with open(copy, "w", encoding="utf-8") as f:
+        json.dump(sc, f, ensure_ascii=False, indent=1)
+    return copy
+
+
+def switch_problems(got, inp, plan, base_strategy, plan_strategy, want_base, ms_metrics):
+    """An "app" run's report of the strategy: "strategy" is the plan's, "baselineStrategy"
+    the app's, and "strategyChange" null unless the plan switches, else the switch with
+    the scenario as written simulated under the new strategy (by the reference) and its
+    gain against the app's (docs/advise.md)."""
+    P = []
+    if got.get("strategy") != plan_strategy:
+        P.append(f"strategy {got.get('strategy')!r}, but the plan runs under {plan_strategy!r}")
+    if got.get("baselineStrategy") != base_strategy:
+        P.append(f"baselineStrategy {got.get('baselineStrategy')!r}, the app's is {base_strategy!r}")
+    change = got.get("strategyChange", "absent")
+    if plan_strategy == base_strategy:
+        if change is not None:
+            P.append(f"strategyChange {short(change)} for a plan that keeps {base_strategy}")
+        return P
+    if not isinstance(change, dict) or change.get("from") != base_strategy or change.get("to") != plan_strategy:
+        return P + [f"strategyChange {short(change)}: the plan switches {base_strategy} -> {plan_strategy}"]
+    if (inp.get("strategy") or "dag") != base_strategy or plan.get("strategy") != plan_strategy:
+        P.append(f"the plan file's strategy {plan.get('strategy')!r} is not the switch")
+    switched = ref_plain(ref.simulate(ref.Scenario(inp), plan_strategy))["metrics"]
+    P += metric_problems((change.get("switched") or {}).get("metrics"), switched, "strategyChange.switched.metrics",
+                         ms_metrics)
+    try:
+        gain = ms_to_us(change.get("gainMs"), "strategyChange.gainMs")
+        want = want_base["timeToFirstFrameMs"] - switched["timeToFirstFrameMs"]
+        if gain != want:
+            P.append(f"strategyChange.gainMs {fmt_us(gain)}, the switch alone gains {fmt_us(want)}")
+    except Bad as e:
+        P.append(str(e))
+    return P
+
+
+def never_worse_problems(inp, plan, strategies, base_strategy, plan_strategy, ttff, want_base, stats):
+    """docs/advise.md: the plan is no later than the scenario as written, nor than the
+    simple plan, under each strategy searched (each search starts from both), when they
+    break no more dependencies than the scenario as written; tasks pinned by `before`
+    (the simple plan ignores pins) only as late as written."""
+    P = []
+    if ttff > want_base["timeToFirstFrameMs"]:
+        P.append(f"worse than as written: timeToFirstFrameMs {fmt_us(ttff)} > "
+                 f"{fmt_us(want_base['timeToFirstFrameMs'])}")
+    simple = simple_plan(inp)
+    sp_problems = ref.validate(simple)
+    if sp_problems:
+        P.append(f"CHECKER BUG: the simple plan is invalid: {sp_problems[:2]}")
+    pinned = any(isinstance(t, dict) and t.get("before") is not None for t in inp["tasks"])
+    if pinned:
+        newly = sorted(late_pins(plan, plan_strategy) - late_pins(inp, base_strategy))
+        for i in newly:
+            P.append(f"the plan makes {inp['tasks'][i]['id']!r} (\"before\": \"firstFrame\") "
+                     f"done after the first-frame commit starts")
+    if pinned or sp_problems:
+        return P
+    limit = want_base["dependencyViolations"]
+    for strategy in strategies:
+        want_simple = ref_plain(ref.simulate(ref.Scenario(simple), strategy))["metrics"]
+        if strategy == base_strategy:
+            stats["simple"] = want_simple["timeToFirstFrameMs"]
+        if want_simple["dependencyViolations"] <= limit and ttff > want_simple["timeToFirstFrameMs"]:
+            P.append(f"worse than the simple plan under {strategy}: timeToFirstFrameMs {fmt_us(ttff)} > "
+                     f"{fmt_us(want_simple['timeToFirstFrameMs'])}")
+        if strategy != base_strategy:
+            other = ref_plain(ref.simulate(ref.Scenario(inp), strategy))["metrics"]
+            if other["dependencyViolations"] <= limit and ttff > other["timeToFirstFrameMs"]:
+                P.append(f"worse than the scenario as written under {strategy}: timeToFirstFrameMs "
+                         f"{fmt_us(ttff)} > {fmt_us(other['timeToFirstFrameMs'])}")
+    return P
+
+
 def check_run(args):
-    """Worker: one advise run of one scenario.  Returns (path, label, problems, stats)."""
+    """Worker: one advise run of one scenario.  Returns (path, label, problems, stats).
+    An "app:S" run gives no --strategy: the scenario's copy says "strategy": S, the
+    baseline is simulated under S and the plan under its own "strategy"."""
     binary, path, strategy, allow, timeout, plan_path, strict = args[:7]
     ms_metrics = MS_METRICS_V21 if args[7:] and args[7] else MS_METRICS     # --v21
     label = run_label(strategy, allow)
+    app_run = strategy.startswith("app:")
     stats = {"strategy": strategy, "allow": allow}
     P = []
+    if os.path.exists(plan_path):
+        os.remove(plan_path)
     try:
+        if app_run:
+            path = app_copy(path, app_of(strategy), plan_path)
         inp = read_json(path)
         sc_in = ref.Scenario(inp)
     except Exception as e:  # noqa: BLE001
         return path, label, [f"reference could not load the scenario: {e!r}"], stats
-    if os.path.exists(plan_path):
-        os.remove(plan_path)
-    cmd = [binary, "advise", path, "--strategy", strategy, "--format", "json", "--out", plan_path]
+    cmd = [binary, "advise", path, "--format", "json", "--out", plan_path]
+    if not app_run:
+        cmd[3:3] = ["--strategy", strategy]
     if allow is not None:
         cmd += ["--allow", allow]
     started = time.monotonic()
@@ -488,6 +685,8 @@ def check_run(args):
     # written elsewhere, names the same file relative to itself.
     inp, plan = with_resolved_schema(inp, path), with_resolved_schema(plan, plan_path)
     allowed = DEFAULT_KNOBS if allow is None else tuple(allow.split(","))
+    if app_run:
+        allowed += ("strategy",)
     P += [f"illegal: {p}" for p in legal_problems(inp, plan, allowed)]
     if ref.validate(plan):
         return path, label, P, stats          # nothing to simulate
@@ -496,13 +695,21 @@ def check_run(args):
     stats["rewritten"] = bool(rewritten)
     if strict:
         P += [f"rewritten: {p}" for p in rewritten]
+    stats["qos"] = sum(not same_json(knob_value(a, "qos"), knob_value(b, "qos"))
+                       for a, b in zip(inp["tasks"], plan["tasks"]))
 
     # the report's changes are the plan's: one per scheduling key changed, from -> to
     P += [f"changes: {p}" for p in changes_problems(inp, plan, got.get("changes"))]
 
-    # 3. verified
-    want_base = ref_plain(ref.simulate(sc_in, strategy))["metrics"]
-    want_plan = ref_plain(ref.simulate(ref.Scenario(plan), strategy))["metrics"]
+    # 3. verified: the scenario as written under the app's strategy (or --strategy),
+    # the plan under its own
+    base_strategy = (inp.get("strategy") or "dag") if app_run else strategy
+    plan_strategy = (plan.get("strategy") or "dag") if app_run else strategy
+    stats.update(app=base_strategy, switched=plan_strategy if plan_strategy != base_strategy else None)
+    want_base = ref_plain(ref.simulate(sc_in, base_strategy))["metrics"]
+    want_plan = ref_plain(ref.simulate(ref.Scenario(plan), plan_strategy))["metrics"]
+    if app_run:
+        P += switch_problems(got, inp, plan, base_strategy, plan_strategy, want_base, ms_metrics)
     try:
         got_base = got["baseline"]["metrics"]
         got_plan = got["plan"]["metrics"]
@@ -535,29 +742,8 @@ def check_run(args):
                  f"{fmt_us(ttff)} and dag's floor is {fmt_us(floor)}")
 
     # 4. never worse: than the scenario as written, and than the simple plan
-    if ttff > want_base["timeToFirstFrameMs"]:
-        P.append(f"worse than as written: timeToFirstFrameMs {fmt_us(ttff)} > "
-                 f"{fmt_us(want_base['timeToFirstFrameMs'])}")
-    # Tasks pinned by `before`: the plan makes none late that is in time as
-    # written (checked here for "firstFrame": done by the first-frame commit's
-    # start); the simple plan, which ignores pins, is then no measure.
-    pinned = any(isinstance(t, dict) and t.get("before") is not None for t in inp["tasks"])
-    if pinned:
-        newly = sorted(late_pins(plan, strategy) - late_pins(inp, strategy))
-        for i in newly:
-            P.append(f"the plan makes {inp['tasks'][i]['id']!r} (\"before\": \"firstFrame\") "
-                     f"done after the first-frame commit starts")
-    simple = simple_plan(inp)
-    sp_problems = ref.validate(simple)
-    if sp_problems:
-        P.append(f"CHECKER BUG: the simple plan is invalid: {sp_problems[:2]}")
-    elif not pinned:
-        want_simple = ref_plain(ref.simulate(ref.Scenario(simple), strategy))["metrics"]
-        stats["simple"] = want_simple["timeToFirstFrameMs"]
-        if want_simple["dependencyViolations"] <= want_base["dependencyViolations"] \
-                and ttff > want_simple["timeToFirstFrameMs"]:
-            P.append(f"worse than the simple plan: timeToFirstFrameMs {fmt_us(ttff)} > "
-                     f"{fmt_us(want_simple['timeToFirstFrameMs'])}")
+    strategies = searched(base_strategy) if app_run else [strategy]
+    P += never_worse_problems(inp, plan, strategies, base_strategy, plan_strategy, ttff, want_base, stats)
 
     # 5. no more broken dependencies than as written
     if want_plan["dependencyViolations"] > want_base["dependencyViolations"]:
@@ -568,10 +754,10 @@ def check_run(args):
     if want_plan["dependencyViolations"] == 0 and ttff < bound:
         P.append(f"the plan presents at {fmt_us(ttff)}, before the first-frame bound {fmt_us(bound)}, "
                  f"without breaking a dependency")
-    if floor is not None and (strategy != "dag" or allow is not None):
+    if floor is not None and (plan_strategy != "dag" or allow is not None):
         P.append(f"dagFloorMs {fmt_us(floor)} under {label} (docs/advise.md: null under other "
                  f"strategies and with --allow anchor)")
-    if strategy == "dag" and allow is None:
+    if plan_strategy == "dag" and allow is None:
         if floor is not None and ttff < floor:
             P.append(f"the plan presents at {fmt_us(ttff)}, before dag's floor {fmt_us(floor)}")
         if got.get("dagFloorMs", "absent") == "absent":
@@ -631,9 +817,11 @@ def main(argv=None):
             paths.append(os.path.abspath(p))
 
     jobs = []
-    for p in paths:
+    for k, p in enumerate(paths):
         stem = os.path.splitext(os.path.basename(p))[0]
         for strategy, allow in RUNS:
+            if strategy == "app":             # the app's strategy in turn (APP_STRATEGIES)
+                strategy = "app:" + (APP_STRATEGIES[k % len(APP_STRATEGIES)] or "none")
             plan = os.path.join(out, f"{stem}.{plan_suffix(strategy, allow)}.plan.json")
             jobs.append((binary, p, strategy, allow, args.timeout, plan, args.strict, args.v21))
     # the largest scenarios first, so that one does not finish last alone
@@ -647,9 +835,16 @@ def main(argv=None):
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         results = list(zip(jobs, ex.map(check_run, jobs, chunksize=1)))
     order = {p: k for k, p in enumerate(paths)}
-    results.sort(key=lambda r: (order[r[0][1]], RUNS.index((r[0][2], r[0][3]))))
+    results.sort(key=lambda r: (order[r[0][1]], RUNS.index((r[0][2].split(":")[0], r[0][3]))))
+    app_runs, switches, qos_plans = 0, {}, 0
     for job, (path, label, problems, stats) in results:
         rewritten += bool(stats.get("rewritten"))
+        qos_plans += bool(stats.get("qos"))
+        if stats["strategy"].startswith("app:") and "ttff" in stats:
+            app_runs += 1
+            if stats.get("switched"):
+                pair = f"{stats['app']} -> {stats['switched']}"
+                switches[pair] = switches.get(pair, 0) + 1
         if stats.get("seconds", 0) > slowest[0]:
             slowest = (stats["seconds"], f"{path} [{label}]")
         if problems:
@@ -665,8 +860,10 @@ def main(argv=None):
                     print(f"    ... and {len(problems) - args.lines} more")
         else:
             passed += 1
-            if os.path.exists(job[5]) and args.keep is None:
-                os.remove(job[5])
+            if args.keep is None:
+                for f in (job[5], job[5][:-len(".plan.json")] + ".input.json"):
+                    if os.path.exists(f):
+                        os.remove(f)
         if stats["strategy"] == "dag" and stats["allow"] is None and "ttff" in stats:
             dag_runs += 1
             target = max(stats["bound"], stats["floor"] or 0)
@@ -678,6 +875,9 @@ def main(argv=None):
     print(f"dag, default knobs: {reach_bound} of {dag_runs} plans reach the first-frame bound, "
           f"{reach_floor} of {dag_runs} reach dag's floor (the later of the bound and dagFloorMs; "
           f"the floor is later than the bound on {above_floor})")
+    print(f"without --strategy: {sum(switches.values())} of {app_runs} plans switch the strategy"
+          + (" (" + ", ".join(f"{k}: {v}" for k, v in sorted(switches.items())) + ")" if switches else "")
+          + f"; {qos_plans} plans change a task's qos")
     if rewritten and not args.strict:
         print(f"note (not a failure): {rewritten} plans spell some unchanged key differently, with the same "
               f"meaning (a default or null left out, 4.0 as 4, a cost rounded to the µs; --strict counts them)")
