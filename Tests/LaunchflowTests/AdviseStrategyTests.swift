@@ -85,6 +85,29 @@ struct AdviseStrategyTests {
         #expect(json.contains(#""framesFrom": 1, "framesTo": 2"#))
     }
 
+    /// AdviseCostTests.tap (60 Hz, a tap at 16): keeping dag, deferring sdk
+    /// gives home 0–15, the frame at 16.667, the tap 16–17, sdk 17–37 (launch
+    /// 37, no input waits). Under anchored dFL runs home 0–15 and iteration 0
+    /// commits it (16.667 too); sdk runs 15–35 in iteration 1 and the tap
+    /// waits until 35 (input latency 19), launch complete 35. The same frame,
+    /// a launch 2 ms sooner: anchored wins, and the switch line says so.
+    @Test func theSwitchIsSetAgainstTheBestPlanKeepingTheAppsStrategy() throws {
+        let plan = try Advise.plan(
+            try scenario(AdviseCostTests.tap),
+            Self.configuration(.dag, knobs: AdviseKnob.defaults(strategyPinned: false)))
+        #expect(plan.strategy == .anchored && plan.changes.isEmpty)
+        #expect(plan.metrics.launchComplete == 35_000 && plan.metrics.inputLatencyMax == 19_000)
+        let keeping = try #require(plan.strategyChange?.keeping)
+        #expect(keeping.changeCount == 1 && keeping.metrics.launchComplete == 37_000)
+        #expect(keeping.scenario.tasks[0].after == .firstFrame)
+        let text = AdviseReport.text(plan)
+        #expect(text.contains("as written (dag)  plan (anchored)  plan keeping dag  best built-in: anchored\n"))
+        #expect(
+            text.contains(
+                "      keeping dag, the best plan found: time to first frame 16.667 ms with 1 change; this plan against it: ±0 ms (launch complete −2 ms, input latency +19 ms); the same time to first frame: '--strategy dag' keeps dag\n"
+            ), "\(text)")
+    }
+
     @Test func pinnedOrTiedTheAppsStrategyStays() throws {
         // Pinned (the knob off): serial can change nothing.
         let pinned = try Advise.plan(

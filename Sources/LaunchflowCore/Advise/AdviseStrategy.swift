@@ -52,20 +52,38 @@ public struct AdviseStrategyChange: Sendable {
     }
 
     /// What the switch means for the code, and what the best plan that keeps
-    /// the app's strategy reaches (the other changes are measured under the new one).
+    /// the app's strategy reaches, with what this plan gains and costs against
+    /// it (the other changes are measured under the new strategy).
     func details(_ plan: AdvicePlan) -> [String] {
         var out = ["how — " + AdviseMechanism.strategyText(to: to, AdviseMechanism.platform(plan))]
         let measured = plan.changes.isEmpty ? "" : "; the changes below are measured under \(to.rawValue)"
-        if let keeping {
-            let objective = plan.configuration.objective
-            out.append(
-                keeping.changeCount == 0
-                    ? "keeping \(from.rawValue), no change improves on the file as written\(measured)"
-                    : "keeping \(from.rawValue), the best plan found: \(objective.label) \(formatMillis(objective.value(keeping.metrics))) ms with \(AdviseReport.count(keeping.changeCount, "change"))\(measured)"
-            )
-        } else if !measured.isEmpty {
-            out.append("the changes below are measured under \(to.rawValue)")
+        guard let keeping else {
+            if !measured.isEmpty { out.append("the changes below are measured under \(to.rawValue)") }
+            return out
         }
+        guard keeping.changeCount > 0 else {
+            out.append("keeping \(from.rawValue), no change improves on the file as written\(measured)")
+            return out
+        }
+        let objective = plan.configuration.objective
+        let kept = keeping.metrics
+        let against = AdviseReport.Effects(
+            objective: objective.value(kept) - objective.value(plan.metrics),
+            firstFrame: kept.timeToFirstFrame - plan.metrics.timeToFirstFrame,
+            ready: kept.firstFrameReady - plan.metrics.firstFrameReady,
+            full: kept.timeToFullDisplay - plan.metrics.timeToFullDisplay,
+            launch: kept.launchComplete - plan.metrics.launchComplete,
+            blocked: plan.metrics.mainThreadBlocked - kept.mainThreadBlocked,
+            inputDelay: kept.maxInputDelay - plan.metrics.maxInputDelay,
+            inputLatency: kept.inputLatencyMax - plan.metrics.inputLatencyMax, margin: plan.margin - kept.margin)
+        // The switch may win only below the objective (the frame before vsync, full display, launch):
+        // say how to keep the app's strategy then.
+        let same =
+            against.objective == 0
+            ? "; the same \(objective.label): '--strategy \(from.rawValue)' keeps \(from.rawValue)" : ""
+        out.append(
+            "keeping \(from.rawValue), the best plan found: \(objective.label) \(formatMillis(objective.value(kept))) ms with \(AdviseReport.count(keeping.changeCount, "change")); this plan against it: \(AdviseReport.gainText(against.objective))\(AdviseReport.secondary(against, plan: plan))\(same)\(measured)"
+        )
         return out
     }
 }
