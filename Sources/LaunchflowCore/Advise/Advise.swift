@@ -47,8 +47,18 @@ public enum Advise {
             if k > 0 { key.values[key.values.count - 1] += 1 }
             return key
         }
+        // A switch must earn its code change and whatever it costs (a blocked
+        // main thread, more commits): it has to meet a constraint the app's
+        // strategy cannot, or move the objective itself (the frame on screen),
+        // not only a tie-break below it (the frame before vsync, launch complete).
+        let objective = configuration.objective
+        func earnsSwitch(_ k: Int) -> Bool {
+            let (candidate, keeping) = (found[k].best, found[0].best)
+            if candidate.excess != keeping.excess { return candidate.excess < keeping.excess }
+            return objective.value(candidate.metrics) < objective.value(keeping.metrics)
+        }
         var w = 0
-        for k in found.indices.dropFirst() where key(k) < key(w) { w = k }
+        for k in found.indices.dropFirst() where earnsSwitch(k) && key(k) < key(w) { w = k }
         let others = searches.indices.filter { $0 != w }.reduce(0) { $0 + searches[$1].evaluations }
         var plan = searches[w].finish(found[w].best, constructed: found[w].constructed, otherEvaluations: others)
         guard plan.excess == 0 else { throw plan.infeasibility(searched: strategies) }
