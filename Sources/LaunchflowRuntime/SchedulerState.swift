@@ -223,6 +223,9 @@ struct SchedulerState {
     }
 
     private mutating func startOnMain(_ task: Int, at now: Micros) {
+        // The iteration starts with its first work (MODEL.md §3.3: when there is something for the main
+        // thread), not when the one before it committed: the loop may have slept in between.
+        if !iterationRanWork { iterationStart = now }
         iterationRanWork = true
         if firstFrame[task] { firstFrameLeft -= 1 }
         runs[task].start(on: 0, iteration: iteration, at: now)
