@@ -41,6 +41,10 @@ let package = Package(
         .executableTarget(name: "launchflow-replay-host", dependencies: ["LaunchflowRuntime"]),
         .executableTarget(
             name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender", "LaunchflowRuntime"]),
+        // The runtime's concurrency and lifecycle cases, each on a real main run loop in a child process of
+        // the runtime's tests (Tests/LaunchflowRuntimeTests/LifecycleTests.swift), through its test hooks.
+        .executableTarget(
+            name: "launchflow-runtime-probe", dependencies: ["LaunchflowRuntime"], path: "Tests/RuntimeProbe"),
         // Tests in three targets — the model and the library (unit), the command line, and the report in a
         // browser (headless Chromium) — sharing Tests/LaunchflowTests/Support (a symbolic link in the other two)
         // and reading the fixtures in place.
@@ -63,7 +67,8 @@ let package = Package(
         .testTarget(
             name: "LaunchflowRuntimeTests",
             dependencies: [
-                "LaunchflowRuntime", "LaunchflowCore", "LaunchflowCLI", "launchflow-replay-host", "launchflow",
+                "LaunchflowRuntime", "LaunchflowCore", "LaunchflowCLI", "launchflow-replay-host",
+                "launchflow-runtime-probe", "launchflow",
             ]),
         .testTarget(
             name: "LaunchflowRenderTests", dependencies: ["LaunchflowCore", "LaunchflowRender", "launchflow-bench"]),

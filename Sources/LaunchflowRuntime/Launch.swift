@@ -17,8 +17,26 @@ import Dispatch
 /// launch.whenComplete { record in upload(record.traceJSON()) }
 /// ```
 ///
+/// A launch is used once: made (``State/created``), started by
+/// ``didFinishLaunching()`` (``State/launching``), and ended —
+/// ``State/complete`` when every task is done and committed, or
+/// ``State/failed(_:)`` when `didFinishLaunching` threw; either way its
+/// run-loop observers are removed and its worker threads end.
+///
 /// See docs/runtime.md.
 public final class Launch: Sendable {
+    /// Where a launch is in its life: created → launching → complete or failed.
+    public enum State: Sendable {
+        /// Made: the graph resolved, the workers started; ``Launch/didFinishLaunching()`` not called yet.
+        case created
+        /// ``Launch/didFinishLaunching()`` was called; tasks run.
+        case launching
+        /// Every task is done and the iteration that finished them has committed: ``Launch/record`` is final.
+        case complete
+        /// ``Launch/didFinishLaunching()`` threw this: the launch stopped; ``Launch/record`` says how far it got.
+        case failed(LaunchError)
+    }
+
     private let scheduler: Scheduler
 
     /// Resolves the graph (with the scenario or plan file at `plan`, when
@@ -29,9 +47,17 @@ public final class Launch: Sendable {
     ///
     /// - Parameter origin: the launch clock's zero (`DispatchTime`), e.g. the
     ///   process's start; default now. Times in the record count from it.
-    public init(
+    public convenience init(
         _ graph: LaunchGraph, plan: String? = nil, configuration: LaunchConfiguration = LaunchConfiguration(),
         origin: DispatchTime? = nil
+    ) throws(LaunchError) {
+        try self.init(graph, plan: plan, configuration: configuration, origin: origin, hooks: LaunchTestHooks())
+    }
+
+    /// The same, with test hooks (the runtime's own tests).
+    package init(
+        _ graph: LaunchGraph, plan: String? = nil, configuration: LaunchConfiguration = LaunchConfiguration(),
+        origin: DispatchTime? = nil, hooks: LaunchTestHooks
     ) throws(LaunchError) {
         guard configuration.workers >= 1 else {
             throw LaunchError([
@@ -45,8 +71,11 @@ public final class Launch: Sendable {
         }
         let resolved = try Resolution.resolve(graph, file: plan, workers: configuration.workers)
         let clock = LaunchClock(origin: (origin ?? .now()).uptimeNanoseconds)
-        scheduler = Scheduler(resolved, configuration: configuration, clock: clock)
+        scheduler = Scheduler(resolved, configuration: configuration, clock: clock, hooks: hooks)
     }
+
+    /// Where the launch is in its life.
+    public var state: State { scheduler.lifecycle }
 
     /// The scenario being run (code and file merged), before any measurement.
     public var scenario: Scenario { scheduler.resolved.scenario }
@@ -59,22 +88,43 @@ public final class Launch: Sendable {
     /// `didFinishLaunching` return — having run its inline tasks (`serial`,
     /// `priority`'s first tier) or waited for the anchors (`dag`,
     /// `anchored`), the main thread blocked meanwhile and the time recorded.
+    ///
+    /// Throws, the launch unchanged, when called a second time; throws, the
+    /// launch then ``State/failed(_:)``, when it would wait forever (nothing
+    /// in flight can finish what it waits for).
     @MainActor
     public func didFinishLaunching() throws(LaunchError) {
         try scheduler.didFinishLaunching()
     }
 
-    /// Calls `handler` once every task is done (at once if it already is), on the thread that finished the launch.
+    /// Calls `handler` once the launch has ended (at once if it has), on the
+    /// thread that ended it: every task done, or `didFinishLaunching` failed
+    /// (``LaunchRecord/failure`` says so).
     public func whenComplete(_ handler: @escaping @Sendable (LaunchRecord) -> Void) {
         scheduler.whenComplete(handler)
     }
 
-    /// The record, once the launch is complete; nil before.
+    /// The record, once the launch has ended; nil before.
     public var record: LaunchRecord? { scheduler.record }
 
-    /// Blocks the calling thread (never the main one: the launch needs it)
-    /// until the launch is complete or `timeout` passes.
+    /// Blocks the calling thread until the launch has ended or `timeout`
+    /// passes. Never on the main thread before the launch has ended: the
+    /// launch needs it, so that traps, saying so.
     public func waitUntilComplete(timeout: Duration) -> LaunchRecord? {
         scheduler.waitUntilComplete(timeout: timeout)
     }
+
+    // MARK: For the runtime's tests
+
+    /// Whether the launch's run-loop observers are installed.
+    @MainActor package var observersInstalled: Bool { scheduler.observersInstalled }
+
+    /// The launch's worker threads still running.
+    package var runningWorkerThreads: Int { scheduler.runningWorkerThreads }
+
+    /// Waits until every worker thread has ended (once the launch has ended).
+    package func joinWorkers() { scheduler.joinWorkers() }
+
+    /// Hands `task` to worker `worker` as a late effect would, whatever the state decided.
+    package func startLate(_ task: Int, onWorker worker: Int) { scheduler.startLate(task, onWorker: worker) }
 }

@@ -9,6 +9,9 @@ public enum TaskOutcome: Sendable, Equatable {
     case failed(String)
     /// Not run because this task (by index) failed before it, with ``FailurePolicy/skipDependents``.
     case skipped(because: Int)
+    /// Not run: handed to a worker after the launch had ended (``LaunchProblem/Kind/taskCancelled``),
+    /// or waiting in the main queue when `didFinishLaunching` failed.
+    case cancelled
 }
 
 /// Something that went wrong while the launch ran, with the task it concerns.
@@ -22,6 +25,8 @@ public struct LaunchProblem: Sendable, Equatable, CustomStringConvertible {
         case completionCalledTwice
         /// Dependents not run because a task failed.
         case dependentsSkipped
+        /// Handed to a worker after the launch had ended: not run.
+        case taskCancelled
     }
 
     /// The task's index in the scenario.

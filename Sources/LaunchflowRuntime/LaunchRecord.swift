@@ -16,12 +16,19 @@ public struct LaunchRecord: Sendable {
     /// Where and when everything ran, as a simulated schedule is (thread 0 is
     /// `main`, k is `worker-k`).
     public let schedule: Schedule
-    public let outcomes: [TaskOutcome]
-    public let problems: [LaunchProblem]
+    public private(set) var outcomes: [TaskOutcome]
+    public private(set) var problems: [LaunchProblem]
     /// Differences between code and file (kept dependencies).
     public let warnings: [Diagnostic]
+    /// Why the launch failed (`didFinishLaunching()` threw it): the record
+    /// then says how far it got — tasks not run are ``TaskOutcome/notRun``,
+    /// those waiting in the main queue ``TaskOutcome/cancelled``. nil: it is complete.
+    public let failure: LaunchError?
 
-    init(resolved: ResolvedLaunch, strategy: Strategy, workers: Int, idleMode: IdleMode, state: SchedulerState) {
+    init(
+        resolved: ResolvedLaunch, strategy: Strategy, workers: Int, idleMode: IdleMode, state: SchedulerState,
+        failure: LaunchError? = nil
+    ) {
         let scenario = resolved.scenario
         var runs = state.runs
         let t0 = state.launch.start
@@ -58,6 +65,13 @@ public struct LaunchRecord: Sendable {
         outcomes = state.outcomes
         problems = state.problems
         warnings = resolved.warnings
+        self.failure = failure
+    }
+
+    /// `task` was handed to a worker after the launch had ended: it did not run (`problem` says so).
+    mutating func cancelled(_ task: Int, _ problem: LaunchProblem) {
+        outcomes[task] = .cancelled
+        problems.append(problem)
     }
 
     /// Every (task, dependency) pair, by index, where the task started before

@@ -29,12 +29,12 @@ var beforeWaiting: CFOptionFlags { CFRunLoopActivity.beforeWaiting.rawValue }
 
 /// A BeforeWaiting observer on the main run loop, at `order` (Core
 /// Animation's commit observer is at 2,000,000), calling `body` on the main
-/// thread each time the loop is about to sleep.
-final class RunLoopObserver: @unchecked Sendable {
-    // @unchecked: `observer` is created, added and removed on the main thread only.
+/// thread each time the loop is about to sleep. Made, added and removed on
+/// the main thread: the main actor's.
+@MainActor
+final class RunLoopObserver {
     private var observer: CFRunLoopObserver?
 
-    @MainActor
     init(order: Int, _ body: @escaping @MainActor () -> Void) {
         observer = CFRunLoopObserverCreateWithHandler(kCFAllocatorDefault, beforeWaiting, true, CFIndex(order)) {
             _, _ in MainActor.assumeIsolated { body() }
@@ -42,7 +42,6 @@ final class RunLoopObserver: @unchecked Sendable {
         CFRunLoopAddObserver(CFRunLoopGetMain(), observer, commonModes)
     }
 
-    @MainActor
     func remove() {
         guard let observer else { return }
         CFRunLoopObserverInvalidate(observer)

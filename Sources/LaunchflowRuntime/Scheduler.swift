@@ -1,56 +1,81 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs one launch on the real main run loop and the worker pool: the
 /// ``SchedulerState`` under one lock decides, this class carries out its
 /// effects outside the lock (posting to the main queue and the workers,
 /// timers for delays and the watchdog, waking the run loop or a blocked
-/// `didFinishLaunching`).
+/// `didFinishLaunching`), and keeps the launch's life: created → launching
+/// → complete or failed (``Launch/State``).
 ///
 /// Threads: `didFinishLaunching`, main-queue blocks and the observers run
 /// on the main thread; task bodies on the main thread or a pool worker;
 /// completions and timers on any thread. Every shared mutable value is in
-/// the lock (`state`, `finishedRecord`) or atomic.
+/// a lock (`state`; `life`, for the lifecycle, the record and the handlers;
+/// the two are never held together) or, for the observers, on the main
+/// actor.
 final class Scheduler: Sendable {
     let resolved: ResolvedLaunch
     let ids: [String]
     let configuration: LaunchConfiguration
     let clock: LaunchClock
     let idleMode: IdleMode
+    private let hooks: LaunchTestHooks
     private let state: Locked<SchedulerState>
     private let pool: WorkerPool
     private let launchWake = DispatchSemaphore(value: 0)
     private let timers = DispatchQueue(label: "launchflow.timers")
-    private let observers = Locked<[RunLoopObserver]>([])
-    private let finishedRecord = Locked<LaunchRecord?>(nil)
-    private let onComplete = Locked<[@Sendable (LaunchRecord) -> Void]>([])
-    private let completeSignal = DispatchSemaphore(value: 0)
+    @MainActor private var observers: [RunLoopObserver] = []
+    private let life = Locked(Life())
+    /// Signalled once the launch has ended (each waiter signals it again for the next).
+    private let ended = DispatchSemaphore(value: 0)
 
-    init(_ resolved: ResolvedLaunch, configuration: LaunchConfiguration, clock: LaunchClock) {
+    /// The lifecycle, the record once the launch has ended, and the handlers waiting for it.
+    private struct Life: Sendable {
+        var state = Launch.State.created
+        var record: LaunchRecord?
+        var handlers: [@Sendable (LaunchRecord) -> Void] = []
+    }
+
+    init(
+        _ resolved: ResolvedLaunch, configuration: LaunchConfiguration, clock: LaunchClock,
+        hooks: LaunchTestHooks = LaunchTestHooks()
+    ) {
         self.resolved = resolved
         self.configuration = configuration
         self.clock = clock
+        self.hooks = hooks
         let scenario = resolved.scenario
         ids = scenario.tasks.map(\.id)
         idleMode = configuration.idleMode ?? scenario.idleMode
         let inputs = StrategyInputs(scenario)
         var state = SchedulerState(
-            scenario: scenario, plan: configuration.strategy.definition.plan(inputs), inputs: inputs,
-            workers: configuration.workers, maxConcurrent: configuration.maxConcurrent, idleMode: idleMode,
-            failurePolicy: configuration.failurePolicy)
+            scenario: scenario, plan: hooks.plan?(inputs) ?? configuration.strategy.definition.plan(inputs),
+            inputs: inputs, workers: configuration.workers, maxConcurrent: configuration.maxConcurrent,
+            idleMode: idleMode, failurePolicy: configuration.failurePolicy)
         state.setIDs(ids)
         self.state = Locked(state)
-        pool = WorkerPool(count: configuration.workers)
+        pool = WorkerPool(count: configuration.workers, threadEnded: hooks.workerThreadEnded)
     }
 
     // MARK: didFinishLaunching
 
     /// Runs `didFinishLaunching`'s part of the launch on the main thread and
     /// returns when the strategy lets it (under `dag` and `anchored`, once the
-    /// anchors are done).
+    /// anchors are done). Throws when called a second time, and when it would
+    /// wait forever — the launch has then failed and stopped.
     @MainActor
     func didFinishLaunching() throws(LaunchError) {
+        let earlier = life.withLock { life -> Launch.State? in
+            guard case .created = life.state else { return life.state }
+            life.state = .launching
+            return nil
+        }
+        if let earlier {
+            throw LaunchError.misuse(
+                "didFinishLaunching() was called a second time (the launch is \(earlier.name) already): call it "
+                    + "once, from application(_:didFinishLaunchingWithOptions:)")
+        }
         installObservers()
         update { state, now in state.beginLaunch(at: now) }
         while true {
@@ -64,24 +89,27 @@ final class Scheduler: Sendable {
                 return
             case .deadlock(let waiting):
                 let names = waiting.map { "'\(ids[$0])'" }.joined(separator: ", ")
-                throw LaunchError([
-                    Diagnostic(
-                        file: "", path: "",
-                        message:
-                            "didFinishLaunching would wait forever under \(configuration.strategy.rawValue): "
-                            + "nothing in flight can finish the tasks it waits for (not started: \(names))")
-                ])
+                let error = LaunchError.misuse(
+                    "didFinishLaunching would wait forever under \(configuration.strategy.rawValue): "
+                        + "nothing in flight can finish the tasks it waits for (not started: \(names))")
+                end(failure: error)
+                // Nothing runs on the workers (that is why it would wait forever): they end at once.
+                pool.join()
+                throw error
             }
         }
     }
 
     // MARK: Running tasks
 
-    /// A task posted to the main queue starts.
+    /// The drain block: the main queue's tasks, in the state's order.
     @MainActor
-    private func runOnMain(_ task: Int) {
-        let run = update { state, now in state.mainTaskStarts(task, at: now) }
-        execute(task, onMain: true, skipped: !run)
+    private func drainMainQueue() {
+        let count = update { state, _ in state.beginMainDrain() }
+        for _ in 0..<count {
+            let (task, run) = update { state, now in state.mainTaskStarts(at: now) }
+            execute(task, onMain: true, skipped: !run)
+        }
     }
 
     private func runOnWorker(_ task: Int, worker: Int) {
@@ -150,6 +178,13 @@ final class Scheduler: Sendable {
             })
     }
 
+    /// A job the pool refused (posted after it was shut down): the task did
+    /// not run; the state and, once the launch has ended, its record say so.
+    private func cancelled(_ task: Int, worker: Int) {
+        let problem = update { state, now in state.cancelledOnWorker(task, worker: worker, at: now) }
+        life.withLock { life in life.record?.cancelled(task, problem) }
+    }
+
     // MARK: The run loop
 
     @MainActor
@@ -169,22 +204,33 @@ final class Scheduler: Sendable {
         let after = RunLoopObserver(order: 2_000_001) { [self] in
             update { state, now in state.commitEnded(at: now) }
         }
-        observers.withLock { $0 = [idle, before, after] }
+        observers = [idle, before, after]
+    }
+
+    @MainActor
+    private func removeObservers() {
+        for observer in observers { observer.remove() }
+        observers = []
     }
 
     // MARK: Effects
 
-    /// Changes the state under the lock, then carries out its effects.
+    /// Changes the state under the lock — the change, then the end of the
+    /// update (``SchedulerState/settle(at:)``) — then carries out its effects.
     @discardableResult
     private func update<T>(_ body: (inout SchedulerState, Micros) -> T) -> T {
         let (value, effects) = state.withLock { state in
-            let value = body(&state, clock.now)
+            let now = clock.now
+            let value = body(&state, now)
+            state.settle(at: now)
             if !Thread.isMainThread { state.finishIfDone() }
             let effects = state.effects
             state.effects.removeAll()
             return (value, effects)
         }
+        hooks.afterUnlock?()
         if !effects.isEmpty { perform(effects) }
+        hooks.afterEffects?()
         return value
     }
 
@@ -192,15 +238,17 @@ final class Scheduler: Sendable {
         for effect in effects {
             switch effect {
             case .startOnWorker(let worker, let task):
-                pool.post(to: worker) { [self] in runOnWorker(task, worker: worker) }
-            case .postToMain(let tasks):
-                // One block for the hand-overs of one instant, run in their order: as separate blocks, the
-                // first wakes the main thread, which may take this thread's CPU and start the drain before
-                // the others are enqueued, putting them in the next iteration (libdispatch drains what was
-                // queued when the drain began) — an iteration the model does not have.
-                DispatchQueue.main.async { [self] in
-                    MainActor.assumeIsolated { for task in tasks { runOnMain(task) } }
+                pool.post(to: worker) { [self] work in
+                    switch work {
+                    case .run: runOnWorker(task, worker: worker)
+                    case .cancelled: cancelled(task, worker: worker)
+                    }
                 }
+            case .postToMain:
+                // One block drains the state's main queue: it runs the tasks handed over before it started,
+                // in the state's order (MODEL.md §3's snapshot), however late this thread, preempted here,
+                // posts it; a task handed over while it runs gets the next block, in the next iteration.
+                DispatchQueue.main.async { [self] in MainActor.assumeIsolated { drainMainQueue() } }
             case .releaseAfter(let task, let delay):
                 timers.asyncAfter(deadline: .now() + .microseconds(delay)) { [self] in
                     update { state, now in state.delayPassed(task, at: now) }
@@ -220,64 +268,119 @@ final class Scheduler: Sendable {
                     update { state, _ in state.commitPresented(index, at: presented) }
                 }
             case .releaseHeld(let time):
-                let wait = time - clock.now
-                if wait <= 0 {
+                // An event of its own, even when the frame is on screen already (the model's presentation
+                // is a further step at its instant): what the main thread is about to run comes first.
+                let wait = Swift.max(0, time - clock.now)
+                timers.asyncAfter(deadline: .now() + .microseconds(wait)) { [self] in
                     update { state, now in state.releaseHeldForFirstFrame(at: now) }
-                } else {
-                    timers.asyncAfter(deadline: .now() + .microseconds(wait)) { [self] in
-                        update { state, now in state.releaseHeldForFirstFrame(at: now) }
-                    }
                 }
             case .complete:
-                complete()
+                end(failure: nil)
             }
         }
     }
 
-    /// Every task done and committed: the record, the handlers, the threads.
-    private func complete() {
+    // MARK: The end
+
+    /// The launch has ended — complete (every task done and committed), or
+    /// failed: the record, the lifecycle, the observers removed, the workers
+    /// told to stop, the handlers called, the waiters woken.
+    private func end(failure: LaunchError?) {
         let record = state.withLock { state in
-            LaunchRecord(
+            if failure != nil { state.stop(at: clock.now) }
+            return LaunchRecord(
                 resolved: resolved, strategy: configuration.strategy, workers: configuration.workers,
-                idleMode: idleMode, state: state)
+                idleMode: idleMode, state: state, failure: failure)
         }
-        finishedRecord.withLock { $0 = record }
-        DispatchQueue.main.async { [self] in
-            MainActor.assumeIsolated {
-                for observer in observers.withLock({ $0 }) { observer.remove() }
-            }
+        let handlers = life.withLock { life in
+            life.state = failure.map { .failed($0) } ?? .complete
+            life.record = record
+            defer { life.handlers.removeAll() }
+            return life.handlers
         }
-        DispatchQueue.global().async { [pool] in pool.shutDown() }
-        let handlers = onComplete.withLock { handlers in
-            let taken = handlers
-            handlers.removeAll()
-            return taken
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { removeObservers() }
+        } else {
+            DispatchQueue.main.async { [self] in MainActor.assumeIsolated { removeObservers() } }
         }
+        pool.shutDown()
         for handler in handlers { handler(record) }
-        completeSignal.signal()
+        ended.signal()
     }
 
-    /// The record, once the launch is complete.
-    var record: LaunchRecord? { finishedRecord.withLock { $0 } }
+    var lifecycle: Launch.State { life.withLock { $0.state } }
+
+    /// The record, once the launch has ended.
+    var record: LaunchRecord? { life.withLock { $0.record } }
 
     func whenComplete(_ handler: @escaping @Sendable (LaunchRecord) -> Void) {
-        let record: LaunchRecord? = onComplete.withLock { handlers in
-            if let record = finishedRecord.withLock({ $0 }) { return record }
-            handlers.append(handler)
+        let record: LaunchRecord? = life.withLock { life in
+            if let record = life.record { return record }
+            life.handlers.append(handler)
             return nil
         }
         if let record { handler(record) }
     }
 
-    /// Blocks this thread (not the main one) until the launch is complete.
+    /// Blocks this thread (not the main one) until the launch has ended or `timeout` passes.
     func waitUntilComplete(timeout: Duration) -> LaunchRecord? {
         if let record { return record }
-        guard completeSignal.wait(timeout: .now() + .nanoseconds(Int(nanoseconds(timeout)))) == .success else {
+        if Thread.isMainThread {
+            fatalError(
+                "launchflow: waitUntilComplete(timeout:) was called on the main thread, which the launch needs "
+                    + "to run its main-thread tasks, idle work and commits: it cannot end while the main thread "
+                    + "waits for it. Call it from another thread, or use whenComplete(_:).")
+        }
+        guard ended.wait(timeout: .now() + .nanoseconds(Int(nanoseconds(timeout)))) == .success else {
             return record
         }
-        completeSignal.signal()
+        ended.signal()
         return record
     }
+
+    // MARK: For the runtime's tests
+
+    /// Whether the run loop's observers are installed.
+    @MainActor var observersInstalled: Bool { !observers.isEmpty }
+
+    var runningWorkerThreads: Int { pool.runningThreads }
+
+    /// Waits until every worker thread has ended.
+    func joinWorkers() { pool.join() }
+
+    /// Carries out a `startOnWorker` the state never decided: what a late effect would do.
+    func startLate(_ task: Int, onWorker worker: Int) { perform([.startOnWorker(worker: worker, task: task)]) }
+}
+
+/// What a test may change in a launch (the runtime's own tests; never an app).
+package struct LaunchTestHooks: Sendable {
+    /// Called on the updating thread after the state's lock is released, before the update's effects are carried out.
+    package var afterUnlock: (@Sendable () -> Void)?
+    /// Called on the updating thread once they are.
+    package var afterEffects: (@Sendable () -> Void)?
+    /// The strategy's plan, instead of the configured strategy's.
+    package var plan: (@Sendable (StrategyInputs) -> StrategyPlan)?
+    /// Called on worker thread k (1-based) when it ends.
+    package var workerThreadEnded: (@Sendable (Int) -> Void)?
+
+    package init() {}
+}
+
+extension Launch.State {
+    /// `created`, `launching`, `complete` or `failed`.
+    var name: String {
+        switch self {
+        case .created: "created"
+        case .launching: "launching"
+        case .complete: "complete"
+        case .failed: "failed"
+        }
+    }
+}
+
+extension LaunchError {
+    /// A launch used in a way it cannot run: one problem, no file.
+    static func misuse(_ message: String) -> LaunchError { LaunchError([Diagnostic(file: "", message: message)]) }
 }
 
 /// A duration in whole nanoseconds (saturating).

@@ -1,6 +1,6 @@
 /// A main-thread hand-over: ordered by when it was handed over, then rank
 /// (MODEL.md §3: the main and idle queues).
-struct HandOver: Comparable {
+struct HandOver: Comparable, Sendable {
     var time: Micros
     var rank: Int32
     var task: Int32
@@ -9,11 +9,16 @@ struct HandOver: Comparable {
 }
 
 /// What the scheduler must do once it has left its lock.
-enum Effect {
+enum Effect: Sendable, Equatable {
     /// Run `task` on worker `worker` (1-based, as in `worker-k`).
     case startOnWorker(worker: Int, task: Int)
-    /// Hand these tasks, in this order, to the main dispatch queue.
-    case postToMain([Int])
+    /// Post the block that drains the state's main queue to the main
+    /// dispatch queue (``SchedulerState/beginMainDrain()``). One is posted
+    /// when a task is handed to the main queue and none is waiting to run;
+    /// it runs what the main queue holds when it starts, in the queue's
+    /// order — so the tasks reach the main thread in the order the state
+    /// decided, whenever the block reaches the dispatch queue.
+    case postToMain
     /// Release `task` after `delay` µs (its `delay` key).
     case releaseAfter(task: Int, delay: Micros)
     /// `didFinishLaunching` is blocked and something changed.
@@ -52,7 +57,7 @@ enum LaunchAction {
 /// Only ever used under the ``Scheduler``'s lock; every method takes the
 /// launch clock's `now` (µs) and leaves what must be done outside the lock in
 /// ``effects``.
-struct SchedulerState {
+struct SchedulerState: Sendable {
     private var policy: any LaunchPolicy & Sendable
     private let plan: StrategyPlan
     private let graph: TaskGraph
@@ -72,7 +77,19 @@ struct SchedulerState {
 
     private var notDone: Int
     private var ready: [Int32] = []
-    private var mainBatch: [HandOver] = []
+    /// The main queue (MODEL.md §3: by hand-over time, then rank): the tasks
+    /// handed to the main thread and not yet taken by a drain. The state
+    /// keeps it, not the main dispatch queue: the block posted there only
+    /// drains it (``Effect/postToMain``), so a block that reaches the
+    /// dispatch queue late — its thread preempted between the lock and the
+    /// post — cannot run tasks out of the order decided here.
+    private var mainQueue = MinHeap<HandOver>()
+    /// Whether a drain block is posted and has not started.
+    private var drainPosted = false
+    /// The running drain: the main queue as it was when its block started
+    /// (a run-loop iteration's snapshot), and the next of them to start.
+    private var drain: [HandOver] = []
+    private var drainNext = 0
 
     /// The first-frame hold, delays, serial queues, the main operation queue
     /// (§3.11) and the routes.
@@ -86,8 +103,6 @@ struct SchedulerState {
     private var launchMain = MinHeap<HandOver>()
     private var launchIdle = MinHeap<HandOver>()
     private var idleQueue = MinHeap<HandOver>()
-    /// Tasks posted to the main dispatch queue and not started yet.
-    private var mainPending = 0
     private(set) var iteration: Int32 = 0
     private var iterationStart: Micros = 0
     private var iterationRanWork = false
@@ -150,7 +165,8 @@ struct SchedulerState {
         iterationStart = now
         iterationRanWork = true
         policy.launchBegan(ready: &ready)
-        settle(now)
+        releaseReady(now)
+        admitHeldTasks(now)
     }
 
     /// What `didFinishLaunching` does next. A `.run` task has been started
@@ -168,7 +184,7 @@ struct SchedulerState {
                 queues.releaseInline(task)
                 runs[task].madeReady = now
                 release(task, at: now)
-                settle(now)
+                admitHeldTasks(now)
             case .wait:
                 if plan.hasTakeOut, let item = launchMain.popMin() ?? launchIdle.popMin() {
                     endBlock(now)
@@ -195,10 +211,11 @@ struct SchedulerState {
         launchReturned = true
         launch.end = now
         // What waited for a take-out goes back to its queue, in its order.
-        while let item = launchMain.popMin() { mainBatch.append(item) }
+        while let item = launchMain.popMin() { pushMain(item) }
         while let item = launchIdle.popMin() { idleQueue.push(item) }
         policy.launchReturned(ready: &ready)
-        settle(now)
+        releaseReady(now)
+        admitHeldTasks(now)
     }
 
     private mutating func endBlock(_ now: Micros) {
@@ -209,11 +226,26 @@ struct SchedulerState {
 
     // MARK: Tasks starting and ending
 
-    /// A main-queue block is about to run `task`: returns whether to run its body (false: skipped).
-    mutating func mainTaskStarts(_ task: Int, at now: Micros) -> Bool {
-        mainPending -= 1
+    /// The drain block starts on the main thread: it takes every task the
+    /// main queue holds, in its order — the snapshot of MODEL.md §3's
+    /// iteration; tasks handed over from now on wait for the next block,
+    /// posted when the first of them comes. Returns how many it took.
+    mutating func beginMainDrain() -> Int {
+        drainPosted = false
+        drain.removeAll(keepingCapacity: true)
+        drainNext = 0
+        while let item = mainQueue.popMin() { drain.append(item) }
+        return drain.count
+    }
+
+    /// The drain's next task starts on the main thread: returned with
+    /// whether to run its body (false: skipped).
+    mutating func mainTaskStarts(at now: Micros) -> (task: Int, run: Bool) {
+        precondition(drainNext < drain.count, "launchflow: the main-queue drain ran past its tasks; this is a bug")
+        let task = Int(drain[drainNext].task)
+        drainNext += 1
         startOnMain(task, at: now)
-        return !skip[task]
+        return (task, !skip[task])
     }
 
     /// An idle task the idle step took is about to run: returns whether to run its body.
@@ -259,7 +291,6 @@ struct SchedulerState {
         } else if latencyPending && !completedEarly[task] {
             outcomes[task] = .waiting
             effects.append(.watch(task: task))
-            settle(now)
         } else {
             outcomes[task] = .succeeded
             done(task, at: now)
@@ -312,6 +343,31 @@ struct SchedulerState {
 
     /// A problem found outside the state (a completion called twice).
     mutating func report(_ problem: LaunchProblem) { problems.append(problem) }
+
+    /// `task` was handed to `worker` after the launch had ended (the pool
+    /// refused it): it did not run. Returns the problem recorded.
+    mutating func cancelledOnWorker(_ task: Int, worker: Int, at now: Micros) -> LaunchProblem {
+        outcomes[task] = .cancelled
+        freeWorkers.push(Int32(worker))
+        let problem = LaunchProblem(
+            task: task, kind: .taskCancelled,
+            message: "task '\(taskID(task))' was handed to worker-\(worker) after the launch had ended: it did not run")
+        problems.append(problem)
+        return problem
+    }
+
+    /// `didFinishLaunching` failed at `now`: the launch stops. It returns
+    /// now; what waits in the main queue is cancelled (its drain block, if
+    /// posted, finds nothing); nothing completes it any more.
+    mutating func stop(at now: Micros) {
+        endBlock(now)
+        inLaunch = false
+        launchWaiting = false
+        launch.end = now
+        while let item = mainQueue.popMin() { outcomes[Int(item.task)] = .cancelled }
+        drainPosted = false
+        finished = true
+    }
 
     private var ids: [String] = []
     mutating func setIDs(_ ids: [String]) { self.ids = ids }
@@ -368,28 +424,35 @@ struct SchedulerState {
         if runs[task].thread > 0 { inFlight -= 1 }
         queues.taskDone(task)
         policy.taskDone(task, ready: &ready)
-        settle(now)
+        releaseReady(now)
     }
 
     // MARK: A task's way (MODEL.md §3)
 
-    /// After every change: release what was made ready, let free queues
-    /// admit, give free workers the best-ranked ready tasks, post the main
-    /// hand-overs, and wake `didFinishLaunching` if it waits.
-    private mutating func settle(_ now: Micros) {
-        if !ready.isEmpty { releaseReady(now) }
+    /// The end of every update (``Scheduler`` calls it under the lock once
+    /// the update's change is made, as the engine ends an instant's events,
+    /// MODEL.md §3): free queues admit, free workers take the best-ranked
+    /// ready tasks, the main hand-overs are posted as one block, and a
+    /// waiting `didFinishLaunching` is woken. Everything that happened in
+    /// one update happened at one instant, and is settled together.
+    mutating func settle(at now: Micros) {
+        releaseReady(now)
         admitHeldTasks(now)
         assignWorkers(now)
-        if !mainBatch.isEmpty {
-            mainBatch.sort()
-            mainPending += mainBatch.count
-            effects.append(.postToMain(mainBatch.map { Int($0.task) }))
-            mainBatch.removeAll(keepingCapacity: true)
-        }
         if launchWaiting { effects.append(.wakeLaunch) }
     }
 
+    /// Hands `item` to the main queue, posting a drain block if none is waiting.
+    private mutating func pushMain(_ item: HandOver) {
+        mainQueue.push(item)
+        if !drainPosted {
+            drainPosted = true
+            effects.append(.postToMain)
+        }
+    }
+
     private mutating func releaseReady(_ now: Micros) {
+        guard !ready.isEmpty else { return }
         for t in ready {
             let task = Int(t)
             runs[task].madeReady = now
@@ -411,7 +474,6 @@ struct SchedulerState {
     mutating func delayPassed(_ task: Int, at now: Micros) {
         pendingDelays -= 1
         release(task, at: now)
-        settle(now)
     }
 
     /// The first frame is on screen: the held tasks are released now, or `delay` from now.
@@ -424,7 +486,6 @@ struct SchedulerState {
             case .now, .heldForFirstFrame: release(task, at: now)
             }
         }
-        settle(now)
     }
 
     /// Released: into its queue's waiting set, or admitted and handed over at once.
@@ -450,7 +511,7 @@ struct SchedulerState {
                     enqueue(task, at: now)
                 }
             case .operation(let task, let rank):
-                mainBatch.append(HandOver(time: now, rank: rank, task: Int32(task)))
+                pushMain(HandOver(time: now, rank: rank, task: Int32(task)))
             }
         }
     }
@@ -463,7 +524,7 @@ struct SchedulerState {
         let item = HandOver(time: now, rank: rank, task: Int32(task))
         switch queues.route(task, rank: rank, inLaunch: inLaunch) {
         case .readySet: readySet.push(rank)
-        case .mainQueue: mainBatch.append(item)
+        case .mainQueue: pushMain(item)
         case .takeOutMain: launchMain.push(item)
         case .takeOutIdle: launchIdle.push(item)
         case .idleQueue:
@@ -490,7 +551,7 @@ struct SchedulerState {
     /// queue empty, every waiting idle task (`batch`) or the first
     /// (`oneByOne`), started on the main thread in this iteration.
     mutating func idleStep(at now: Micros) -> [Int] {
-        guard launchReturned, mainPending == 0, !idleQueue.isEmpty else { return [] }
+        guard launchReturned, mainQueue.isEmpty, drainNext == drain.count, !idleQueue.isEmpty else { return [] }
         var tasks: [Int] = []
         if idleMode == .batch {
             while let item = idleQueue.popMin() { tasks.append(Int(item.task)) }

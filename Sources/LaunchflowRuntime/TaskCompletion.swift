@@ -1,10 +1,8 @@
-import Synchronization
-
 /// Handed to a ``TaskBody/completion(onMain:_:)`` body: call it once, from
 /// any thread, when the task's asynchronous work is done. A second call is
 /// reported in the launch's record (``LaunchRecord/problems``), never fatal.
 public final class TaskCompletion: Sendable {
-    private let called = Atomic<Bool>(false)
+    private let called = Locked(false)
     private let finish: @Sendable () -> Void
     private let calledTwice: @Sendable () -> Void
 
@@ -15,7 +13,11 @@ public final class TaskCompletion: Sendable {
 
     /// The task's work is done.
     public func callAsFunction() {
-        if called.exchange(true, ordering: .acquiringAndReleasing) {
+        let calledBefore = called.withLock { called in
+            defer { called = true }
+            return called
+        }
+        if calledBefore {
             calledTwice()
         } else {
             finish()

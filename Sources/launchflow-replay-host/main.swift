@@ -190,6 +190,7 @@ func json(_ record: LaunchRecord, ids: [String], setUp: Micros) -> Data {
         case .succeeded: outcome = "succeeded"
         case .failed(let reason): outcome = "failed: \(reason)"
         case .skipped(let because): outcome = "skipped: \(ids[because])"
+        case .cancelled: outcome = "cancelled"
         }
         tasks.append([
             "id": ids[i], "thread": Int(run.thread), "iteration": Int(run.iteration), "madeReady": run.madeReady,

@@ -8,12 +8,16 @@ import LaunchflowCore
 enum Host {
     typealias Output = Launchflow.Output
 
-    /// The built executable `name`; the replay host may be another build of
-    /// it (`LAUNCHFLOW_REPLAY_HOST`: `make test` runs these tests once more
-    /// with the host built under the thread sanitizer, whose reports make it
-    /// exit with status 66).
+    /// The built executable `name`; the replay host and the runtime probe
+    /// may be other builds of them (`LAUNCHFLOW_REPLAY_HOST`,
+    /// `LAUNCHFLOW_RUNTIME_PROBE`: `make test` runs their tests once more with
+    /// them built under the thread sanitizer, whose reports make them exit
+    /// with status 66).
     static func binary(_ name: String) -> URL {
-        if name == "launchflow-replay-host", let path = ProcessInfo.processInfo.environment["LAUNCHFLOW_REPLAY_HOST"] {
+        let overrides = [
+            "launchflow-replay-host": "LAUNCHFLOW_REPLAY_HOST", "launchflow-runtime-probe": "LAUNCHFLOW_RUNTIME_PROBE",
+        ]
+        if let variable = overrides[name], let path = ProcessInfo.processInfo.environment[variable] {
             return URL(fileURLWithPath: path)
         }
         return builtExecutable(name)

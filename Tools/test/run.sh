@@ -82,8 +82,9 @@ fi
 # Beside the tests, one at a time (each of them uses both CPUs at times).
 BESIDE=(tsan-build reference crosscheck crosscheck-new-keys crosscheck-phases crosscheck-clusters advise advise-phases fuzz)
 {
-    step tsan-build "the thread sanitizer's build of the replay host (--sanitize=thread, .build/tsan; beside the tests)" \
-        "$SWIFT" build -q --build-path .build/tsan --sanitize=thread --product launchflow-replay-host
+    step tsan-build "the thread sanitizer's build of the replay host and the runtime probe (--sanitize=thread, .build/tsan; beside the tests)" \
+        bash -c '"$0" build -q --build-path .build/tsan --sanitize=thread --product launchflow-replay-host &&
+            "$0" build -q --build-path .build/tsan --sanitize=thread --product launchflow-runtime-probe' "$SWIFT"
     step reference "the Python reference's own tests (beside the tests)" \
         python3 Tools/reference/test_ref.py
     step crosscheck "cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300; beside the tests)" \
@@ -111,9 +112,10 @@ wait $beside
 show "${BESIDE[@]}"
 
 if [ "$(cat "$logs/tsan-build.rc")" = 0 ]; then
-    run tsan "the runtime under the thread sanitizer (the replay host built with --sanitize=thread, its real runs again: a race fails them)" \
-        env LAUNCHFLOW_REPLAY_HOST=.build/tsan/debug/launchflow-replay-host "$SWIFT" test -q --disable-xctest --skip-build \
-        --filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)'
+    run tsan "the runtime under the thread sanitizer (the replay host and the runtime probe built with --sanitize=thread, their real runs again: a race fails them)" \
+        env LAUNCHFLOW_REPLAY_HOST=.build/tsan/debug/launchflow-replay-host \
+        LAUNCHFLOW_RUNTIME_PROBE=.build/tsan/debug/launchflow-runtime-probe "$SWIFT" test -q --disable-xctest --skip-build \
+        --filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)|LifecycleTests'
 fi
 
 if [ ${#failed[@]} != 0 ]; then

@@ -64,7 +64,7 @@
 /// inlined into another module otherwise).
 ///
 /// - Complexity: O(log n) per task and queue operation.
-@usableFromInline package struct LaunchQueues {
+@usableFromInline package struct LaunchQueues: Sendable {
     @usableFromInline let plan: StrategyPlan
     @usableFromInline let queueOf: [Int32]
     @usableFromInline let delay: [Micros]
