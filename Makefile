@@ -97,13 +97,14 @@ images: build
 		--screenshot=docs/images/report.png "file://$(CURDIR)/.build/images/article-report.html#task=launch-cache" \
 		>/dev/null 2>&1 && echo "docs/images/report.png (headless Chromium)"
 
-## test: what CI runs (Tools/test/run.sh, each phase under its `==` heading) — the lint, the
-## whole test suite (quiet: failures and the summary; Swift Testing only: there are no XCTest
-## cases, so XCTest's empty "Executed 0 tests" run is not started), the runtime again with the
-## replay host built under the thread sanitizer, and the independent Python reference: its own
+## test: what CI runs (Tools/test/run.sh, each phase under its `==` heading) — the lint and the
+## runtime's deployment floor (Tools/deployment-floor/check.py), the whole test suite (quiet:
+## failures and the summary; Swift Testing only: there are no XCTest cases, so XCTest's empty
+## "Executed 0 tests" run is not started), the runtime again with the replay host and the runtime
+## probe built under the thread sanitizer, and the independent Python reference: its own
 ## tests, then a cross-check of the simulator against it on 60 random scenarios (and 60 with the
 ## newer keys; make crosscheck: more), a check of advise's plans against it on 15 random
-## scenarios and the bundled ones, and $(FUZZ_SHORT) fuzzed inputs. The lint runs beside the
+## scenarios and the bundled ones, and $(FUZZ_SHORT) fuzzed inputs. The lint and the floor run beside the
 ## build; the sanitizer's build, the reference's checks and the fuzz run beside the tests (whose
 ## real runs mostly wait), each one's output printed whole when it ends. 6 min 0 s from a fresh
 ## clone on two CPUs (7 min 4 s shared with other builds; 8 min 18 s when each phase waited for

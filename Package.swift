@@ -5,7 +5,7 @@ import PackageDescription
 //   LaunchflowModel   the scenario (keys, decoder, validation, writer) and the strategies' rules (plans,
 //                     policies, ranking): what the simulator and the runtime share — Foundation only
 //   LaunchflowRuntime the launch scheduler an app links: the rules on the real run loop (Model, CoreFoundation,
-//                     Dispatch, Synchronization — never the simulator)
+//                     Dispatch — never the simulator; nothing newer than the platforms below)
 //   LaunchflowCore    the simulator: engine, metrics, advise, check, output — no Graphviz, no zlib
 //   CZlib             zlib, for gzip'd Perfetto traces (only LaunchflowImport/Gzip.swift imports it)
 //   LaunchflowImport  traces and measurements in: import, calibrate (Core + CZlib)
@@ -14,6 +14,9 @@ import PackageDescription
 //   launchflow        the executable: a thin main over LaunchflowCLI
 let package = Package(
     name: "launchflow",
+    // The runtime's floor: the apps that link it support iOS 16 (nothing in LaunchflowRuntime's closure is
+    // newer: Tools/deployment-floor/check.py, run by make test).
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .executable(name: "launchflow", targets: ["launchflow"]),
         .library(name: "LaunchflowRuntime", targets: ["LaunchflowRuntime"]),

@@ -3,7 +3,7 @@
 # Each phase keeps its `== ` heading; the phases that need no CPU of their own
 # to themselves run beside one that leaves the CPUs idle much of the time:
 #
-#   lint                    beside the debug build
+#   lint, deployment floor  beside the debug build
 #   build                   swift build --build-tests (what swift test would build)
 #   tests                   swift test --skip-build; the real-run tests mostly wait
 #                           (latencies, delays), so beside them, one after another:
@@ -69,11 +69,14 @@ run() {
 step lint "lint (swift format, .swift-format; beside the build)" \
     "${MAKE:-make}" --no-print-directory lint &
 lint=$!
+step floor "the runtime's deployment floor (Tools/deployment-floor/check.py: nothing in LaunchflowRuntime's closure newer than Package.swift's platforms; beside the build)" \
+    python3 Tools/deployment-floor/check.py &
+floor=$!
 run build "build (debug, the tests too; the first build of a clone takes 2-3 minutes, quietly)" \
     "$SWIFT" build -q --build-tests --disable-xctest
 built=$?
-wait $lint
-show lint
+wait $lint $floor
+show lint floor
 if [ $built != 0 ]; then
     echo "make test: failed: ${failed[*]}" >&2
     exit 1
