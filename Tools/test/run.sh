@@ -114,11 +114,13 @@ run tests "tests (swift test: unit, command line, pictures, browser, the runtime
 wait $beside
 show "${BESIDE[@]}"
 
+# LifecycleTests' cases that end in a trap are left out: under the sanitizer the Swift runtime's
+# backtracer cannot start its process (tsan's fork interceptor CHECK-fails) and the probe hangs.
 if [ "$(cat "$logs/tsan-build.rc")" = 0 ]; then
     run tsan "the runtime under the thread sanitizer (the replay host and the runtime probe built with --sanitize=thread, their real runs again: a race fails them)" \
         env LAUNCHFLOW_REPLAY_HOST=.build/tsan/debug/launchflow-replay-host \
         LAUNCHFLOW_RUNTIME_PROBE=.build/tsan/debug/launchflow-runtime-probe "$SWIFT" test -q --disable-xctest --skip-build \
-        --filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)|LifecycleTests'
+        --filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)|LifecycleTests/(mainThreadHandOversKeepTheStatesOrder|aSecondDidFinishLaunchingThrows|aLaunchThatWouldWaitForeverFailsAndStops|workAfterTheEndRunsAsCancelledAndIsRecorded|aLaunchDroppedUnstartedEndsItsWorkers)'
 fi
 
 if [ ${#failed[@]} != 0 ]; then
