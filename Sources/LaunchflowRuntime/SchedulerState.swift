@@ -56,7 +56,7 @@ enum LaunchAction {
 ///
 /// Only ever used under the ``Scheduler``'s lock; every method takes the
 /// launch clock's `now` (µs) and leaves what must be done outside the lock in
-/// ``effects``.
+/// ``effects``; every update ends with ``settle(at:)``.
 struct SchedulerState: Sendable {
     private var policy: any LaunchPolicy & Sendable
     private let plan: StrategyPlan
@@ -432,9 +432,10 @@ struct SchedulerState: Sendable {
     /// The end of every update (``Scheduler`` calls it under the lock once
     /// the update's change is made, as the engine ends an instant's events,
     /// MODEL.md §3): free queues admit, free workers take the best-ranked
-    /// ready tasks, the main hand-overs are posted as one block, and a
-    /// waiting `didFinishLaunching` is woken. Everything that happened in
-    /// one update happened at one instant, and is settled together.
+    /// ready tasks, and a waiting `didFinishLaunching` is woken. Everything
+    /// that happened in one update happened at one instant, and is settled
+    /// together. (A main-thread hand-over posts its drain block at once,
+    /// ``pushMain(_:)``: the block runs the queue in its order whenever it comes.)
     mutating func settle(at now: Micros) {
         releaseReady(now)
         admitHeldTasks(now)
