@@ -150,6 +150,8 @@ enum ChromeTraceReader {
                                 self.trace.generator = try r.readString()
                             } else if key == "scenario", try r.peekKind() == .string {
                                 self.trace.scenarioName = try r.readString()
+                            } else if key == "strategy", try r.peekKind() == .string {
+                                self.trace.declaredStrategy = Strategy(rawValue: try r.readString())
                             } else if key == "device", try r.peekKind() == .object {
                                 self.trace.declaredDevice = try Self.readDevice(&r)
                             } else {

@@ -46,6 +46,8 @@ struct MergedImport {
     var cores: Int?
     /// The device a launchflow trace declares (the first one that does).
     var device: Device?
+    /// The strategy launchflow traces ran (`"strategy"` of the scenario), when they all say one and agree.
+    var strategy: Strategy?
     /// `device.cpus`: the CPU count the traces record (all that record one agree), and where.
     var cpus: (count: Int, source: String)?
     var unmatched: [UnmatchedSlice] = []
@@ -124,6 +126,13 @@ struct MergedImport {
         }
 
         device = runs.compactMap(\.device).first
+        let strategies = runs.compactMap { run in run.strategy.map { (run.file, $0) } }
+        if Set(strategies.map(\.1)).count > 1 {
+            let list = strategies.map { "\($0.0): \($0.1.rawValue)" }.joined(separator: ", ")
+            log.warning(runs[0].file, "the traces ran different strategies (\(list)); the scenario names none")
+        } else {
+            strategy = strategies.first?.1
+        }
         let declared = device?.cores ?? runs.compactMap(\.cores).max()
         let used = runs.compactMap(\.threadsWithTasks).max()
         cores = declared ?? used.map { min(max($0, 2), 1024) }

@@ -95,7 +95,7 @@ enum ScenarioBuilder {
                 tasks: merged.tasks.map { launchTask($0, index: index) },
                 inputs: merged.inputs.enumerated().map { k, input in
                     UserInput(name: input.name ?? "input-\(k + 1)", at: micros(input.at), cost: micros(input.cost))
-                })
+                }, strategy: merged.strategy)
         } catch {
             let cycle = error.problems.contains { $0.message.contains("cycle") }
             log.error(

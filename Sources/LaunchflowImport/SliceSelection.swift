@@ -59,6 +59,7 @@ enum SliceSelection {
         if trace.format == .launchflow {
             run.appName = trace.scenarioName ?? run.appName
             run.device = trace.declaredDevice
+            run.strategy = trace.declaredStrategy
             declaredRun(trace, app: app, rules: rules, into: &run, log: &log)
         } else {
             // Android's launch markers: phases and frames are not tasks (AndroidLaunch).
@@ -188,6 +189,8 @@ struct ImportedRun {
     var cores: Int?
     /// The whole device, as a launchflow trace states it.
     var device: Device?
+    /// The strategy a launchflow trace ran (`otherData.strategy`).
+    var strategy: Strategy?
     /// The CPU count the trace records (``TraceCPUs/resolved(file:log:)``), and where.
     var cpus: (count: Int, source: String)?
     /// With `--into`: selected slices whose task is not in the scenario, by name.

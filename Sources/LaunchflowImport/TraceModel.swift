@@ -47,6 +47,9 @@ struct Trace {
     /// `otherData.generator`, and `otherData.scenario` (launchflow's traces).
     var generator: String?
     var scenarioName: String?
+    /// `otherData.strategy` (launchflow's traces): the strategy the launch ran
+    /// (simulated, or by the runtime; its didFinishLaunching slice's `args.strategy`).
+    var declaredStrategy: Strategy?
     /// `otherData.device` (launchflow's traces): the device the launch was simulated on.
     var declaredDevice: Device?
     /// Where each event sits, for messages: computed only when one is needed.

@@ -4,8 +4,10 @@ import Foundation
 /// when a task fails.
 public struct LaunchConfiguration: Sendable {
     /// The strategy (MODEL.md §4): `serial`, `priority`, `dag` or `anchored`.
-    /// A plan file's `strategy` key does not exist; the app chooses here.
-    public var strategy: Strategy
+    /// nil (the default): the plan file's `"strategy"`, else `dag`. A strategy
+    /// pinned here runs whatever the file says; one that differs from the
+    /// file's is a warning (``Launch/warnings``).
+    public var strategy: Strategy?
     /// Worker threads of the launch's own pool; default the machine's cores − 1 (at least 1).
     public var workers: Int
     /// At most this many worker tasks in flight under `dag` and `anchored` (`--max-concurrent`); nil: no limit.
@@ -25,7 +27,7 @@ public struct LaunchConfiguration: Sendable {
     public var traceSink: (any LaunchTraceSink)?
 
     public init(
-        strategy: Strategy = .dag, workers: Int? = nil, maxConcurrent: Int? = nil, idleMode: IdleMode? = nil,
+        strategy: Strategy? = nil, workers: Int? = nil, maxConcurrent: Int? = nil, idleMode: IdleMode? = nil,
         failurePolicy: FailurePolicy = .skipDependents, completionTimeout: Duration? = .seconds(20),
         frameClock: any FrameClock = VsyncFrameClock(), traceSink: (any LaunchTraceSink)? = nil
     ) {

@@ -12,7 +12,7 @@ import Dispatch
 /// graph.task("config") { try Config.load() }
 /// graph.mainTask("rootView", dependsOn: ["config"], firstFrame: true) { showRootView() }
 /// let launch = try Launch(graph, plan: Bundle.main.path(forResource: "launch", ofType: "json"),
-///                         configuration: LaunchConfiguration(strategy: .dag))
+///                         configuration: LaunchConfiguration())  // the file's strategy, else dag
 /// try launch.didFinishLaunching()
 /// launch.whenComplete { record in upload(record.traceJSON()) }
 /// ```
@@ -69,7 +69,8 @@ public final class Launch: Sendable {
                 Diagnostic(file: "", path: "maxConcurrent", message: "must be at least 1, found \(limit)")
             ])
         }
-        let resolved = try Resolution.resolve(graph, file: plan, workers: configuration.workers)
+        let resolved = try Resolution.resolve(
+            graph, file: plan, workers: configuration.workers, strategy: configuration.strategy)
         let clock = LaunchClock(origin: (origin ?? .now()).uptimeNanoseconds)
         scheduler = Scheduler(resolved, configuration: configuration, clock: clock, hooks: hooks)
     }
@@ -79,6 +80,10 @@ public final class Launch: Sendable {
 
     /// The scenario being run (code and file merged), before any measurement.
     public var scenario: Scenario { scheduler.resolved.scenario }
+
+    /// The strategy the launch runs: the code's (``LaunchConfiguration/strategy``),
+    /// else the plan file's `"strategy"`, else `dag`.
+    public var strategy: Strategy { scheduler.resolved.strategy }
 
     /// Differences between the code and the file, kept (a dependency only one declares).
     public var warnings: [Diagnostic] { scheduler.resolved.warnings }

@@ -56,7 +56,7 @@ public struct LaunchRecord: Sendable {
             (try? Scenario(
                 name: scenario.name, description: scenario.description, device: device, preMain: preMain,
                 tasks: tasks, budgets: scenario.budgets, schema: scenario.schema, idleMode: idleMode,
-                mainExecutor: scenario.mainExecutor)) ?? scenario
+                mainExecutor: scenario.mainExecutor, strategy: strategy, platform: scenario.platform)) ?? scenario
         let spans = measuredScenario.preMain.spans
         schedule = Schedule(
             scenario: measuredScenario, strategy: strategy, maxConcurrent: nil, costs: costs, latencies: latencies,

@@ -3,6 +3,8 @@
 struct ResolvedLaunch: Sendable {
     let scenario: Scenario
     let bodies: [TaskBody]
+    /// The strategy to run: the code's, else the file's `"strategy"`, else `dag`.
+    let strategy: Strategy
     /// Differences between the code and the file that do not stop the launch
     /// (a dependency only one of them declares: kept).
     let warnings: [Diagnostic]
@@ -13,7 +15,9 @@ struct ResolvedLaunch: Sendable {
 /// knows what data a task reads), and a difference is reported. Every
 /// problem is collected before anything runs.
 enum Resolution {
-    static func resolve(_ graph: LaunchGraph, file: String?, workers: Int) throws(LaunchError) -> ResolvedLaunch {
+    static func resolve(
+        _ graph: LaunchGraph, file: String?, workers: Int, strategy: Strategy? = nil
+    ) throws(LaunchError) -> ResolvedLaunch {
         var problems: [Diagnostic] = []
         var byID: [String: Int] = [:]
         for (k, task) in graph.tasks.enumerated() {
@@ -25,7 +29,9 @@ enum Resolution {
                 byID[task.id] = k
             }
         }
-        guard let file else { return try fromCode(graph, byID: byID, workers: workers, problems: problems) }
+        guard let file else {
+            return try fromCode(graph, byID: byID, workers: workers, strategy: strategy, problems: problems)
+        }
         let loaded: Scenario
         do {
             loaded = try ScenarioLoader.load(path: file)
@@ -33,13 +39,13 @@ enum Resolution {
             // The file's problems, and the code's own (duplicates above, unknown dependencies, a cycle).
             var codeProblems: [Diagnostic] = []
             do {
-                _ = try fromCode(graph, byID: byID, workers: workers, problems: problems)
+                _ = try fromCode(graph, byID: byID, workers: workers, strategy: strategy, problems: problems)
             } catch let refusal {
                 codeProblems = refusal.problems
             }
             throw LaunchError(codeProblems.isEmpty ? problems + error.problems : codeProblems + error.problems)
         }
-        return try merge(graph, byID: byID, with: loaded, file: file, problems: problems)
+        return try merge(graph, byID: byID, with: loaded, file: file, strategy: strategy, problems: problems)
     }
 
     private static func check(_ problems: [Diagnostic]) throws(LaunchError) {
@@ -48,7 +54,7 @@ enum Resolution {
 
     /// The scenario of the code alone: a device with the pool's cores.
     private static func fromCode(
-        _ graph: LaunchGraph, byID: [String: Int], workers: Int, problems: [Diagnostic]
+        _ graph: LaunchGraph, byID: [String: Int], workers: Int, strategy: Strategy?, problems: [Diagnostic]
     ) throws(LaunchError) -> ResolvedLaunch {
         var problems = problems
         var tasks: [LaunchTask] = []
@@ -79,20 +85,32 @@ enum Resolution {
         let repeated = problems.contains { $0.message.hasSuffix("is declared twice") }
         let scenario: Scenario
         do {
-            scenario = try Scenario(name: "launch", device: Device(cores: workers + 1), tasks: tasks)
+            scenario = try Scenario(
+                name: "launch", device: Device(cores: workers + 1), tasks: tasks, strategy: strategy ?? .dag)
         } catch {
             throw LaunchError(problems + (repeated ? [] : error.problems))
         }
         try check(problems)
-        return ResolvedLaunch(scenario: scenario, bodies: graph.tasks.map(\.body), warnings: [])
+        return ResolvedLaunch(
+            scenario: scenario, bodies: graph.tasks.map(\.body), strategy: strategy ?? .dag, warnings: [])
     }
 
     /// The file's scenario with the code's bodies and dependencies.
     private static func merge(
-        _ graph: LaunchGraph, byID: [String: Int], with loaded: Scenario, file: String, problems: [Diagnostic]
+        _ graph: LaunchGraph, byID: [String: Int], with loaded: Scenario, file: String, strategy: Strategy?,
+        problems: [Diagnostic]
     ) throws(LaunchError) -> ResolvedLaunch {
         var problems = problems
         var warnings: [Diagnostic] = []
+        // The file's "strategy" is the one the app runs, unless the code pins one (reported when they differ).
+        if let strategy, let planned = loaded.strategy, strategy != planned {
+            warnings.append(
+                Diagnostic(
+                    .warning, file: file, path: "strategy",
+                    message:
+                        "the code says strategy \(strategy.rawValue), the file says \(planned.rawValue); "
+                        + "the code's wins (leave LaunchConfiguration(strategy:) nil to run the file's)"))
+        }
         let fileIDs = Dictionary(loaded.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         for declaration in graph.tasks where fileIDs[declaration.id] == nil {
             problems.append(
@@ -165,7 +183,8 @@ enum Resolution {
             scenario = try Scenario(
                 name: loaded.name, description: loaded.description, device: loaded.device, preMain: loaded.preMain,
                 tasks: tasks, budgets: loaded.budgets, jitter: loaded.jitter, schema: loaded.schema,
-                idleMode: loaded.idleMode, inputs: loaded.inputs, mainExecutor: loaded.mainExecutor)
+                idleMode: loaded.idleMode, inputs: loaded.inputs, mainExecutor: loaded.mainExecutor,
+                strategy: strategy ?? loaded.strategy ?? .dag, platform: loaded.platform)
         } catch {
             // The merged dependencies can make a cycle the file alone did not have.
             throw LaunchError(
@@ -177,7 +196,8 @@ enum Resolution {
                     })
         }
         try check(problems)
-        return ResolvedLaunch(scenario: scenario, bodies: bodies, warnings: warnings)
+        return ResolvedLaunch(
+            scenario: scenario, bodies: bodies, strategy: strategy ?? loaded.strategy ?? .dag, warnings: warnings)
     }
 
     /// The scheduling keys the code set (to other than their defaults) that the file's task does not have.

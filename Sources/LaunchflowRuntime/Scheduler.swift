@@ -50,7 +50,7 @@ final class Scheduler: Sendable {
         idleMode = configuration.idleMode ?? scenario.idleMode
         let inputs = StrategyInputs(scenario)
         var state = SchedulerState(
-            scenario: scenario, plan: hooks.plan?(inputs) ?? configuration.strategy.definition.plan(inputs),
+            scenario: scenario, plan: hooks.plan?(inputs) ?? resolved.strategy.definition.plan(inputs),
             inputs: inputs, workers: configuration.workers, maxConcurrent: configuration.maxConcurrent,
             idleMode: idleMode, failurePolicy: configuration.failurePolicy)
         state.setIDs(ids)
@@ -90,7 +90,7 @@ final class Scheduler: Sendable {
             case .deadlock(let waiting):
                 let names = waiting.map { "'\(ids[$0])'" }.joined(separator: ", ")
                 let error = LaunchError.misuse(
-                    "didFinishLaunching would wait forever under \(configuration.strategy.rawValue): "
+                    "didFinishLaunching would wait forever under \(resolved.strategy.rawValue): "
                         + "nothing in flight can finish the tasks it waits for (not started: \(names))")
                 end(failure: error)
                 // Nothing runs on the workers (that is why it would wait forever): they end at once.
@@ -289,7 +289,7 @@ final class Scheduler: Sendable {
         let record = state.withLock { state in
             if failure != nil { state.stop(at: clock.now) }
             return LaunchRecord(
-                resolved: resolved, strategy: configuration.strategy, workers: configuration.workers,
+                resolved: resolved, strategy: resolved.strategy, workers: configuration.workers,
                 idleMode: idleMode, state: state, failure: failure)
         }
         let handlers = life.withLock { life in

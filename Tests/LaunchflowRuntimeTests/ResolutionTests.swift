@@ -83,6 +83,41 @@ struct ResolutionTests {
         #expect(warnings.contains { $0.contains("the code says priority: 3 for task 'config'") })
     }
 
+    /// The file's `"strategy"` is the strategy the app runs unless the code
+    /// pins one; a pinned one that differs is a warning (issue 35, item 5).
+    @Test func theFilesStrategyRunsUnlessTheCodePinsOne() throws {
+        let path = try Self.file(
+            Self.plan.replacingOccurrences(of: #""name": "plan","#, with: #""name": "plan", "strategy": "serial","#))
+        func graph() -> LaunchGraph {
+            var graph = LaunchGraph()
+            graph.task("config") {}
+            graph.mainTask("root") {}
+            graph.task("analytics") {}
+            return graph
+        }
+        let fromFile = try Launch(graph(), plan: path, configuration: LaunchConfiguration(workers: 1))
+        #expect(fromFile.strategy == .serial)
+        #expect(fromFile.scenario.strategy == .serial)
+        #expect(fromFile.warnings.isEmpty, "\(fromFile.warnings)")
+        let pinned = try Launch(
+            graph(), plan: path, configuration: LaunchConfiguration(strategy: .anchored, workers: 1))
+        #expect(pinned.strategy == .anchored)
+        let warnings = pinned.warnings.map(\.description)
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(
+            warnings.contains {
+                $0.contains(path) && $0.contains("strategy") && $0.contains("anchored") && $0.contains("serial")
+            }, "\(warnings)")
+        let same = try Launch(graph(), plan: path, configuration: LaunchConfiguration(strategy: .serial, workers: 1))
+        #expect(same.strategy == .serial && same.warnings.isEmpty)
+        // Neither: dag; the file without the key: dag, or the code's.
+        #expect(try Launch(graph(), configuration: LaunchConfiguration(workers: 1)).strategy == .dag)
+        let plain = try Self.file(Self.plan)
+        #expect(try Launch(graph(), plan: plain, configuration: LaunchConfiguration(workers: 1)).strategy == .dag)
+        let code = try Launch(graph(), plan: plain, configuration: LaunchConfiguration(strategy: .priority, workers: 1))
+        #expect(code.strategy == .priority && code.warnings.isEmpty)
+    }
+
     /// A broken file and broken code: both in one error.
     @Test func aBrokenFileAndBrokenCodeAtOnce() throws {
         let path = try Self.file(#"{"name": "plan", "tasks": [{"id": "a", "cost": 1, "priorty": 2}]}"#)

@@ -264,6 +264,7 @@ struct ImportTests {
             let back = try ScenarioLoader.decode(outcome.scenario, file: path)
             #expect(back.device.cores == scenario.device.cores, "seed \(seed) \(strategy)")
             #expect(back.preMain == scenario.preMain, "seed \(seed) \(strategy)")
+            #expect(back.strategy == strategy, "seed \(seed): the trace's strategy is kept")
             #expect(back.tasks.count == scenario.tasks.count, "seed \(seed) \(strategy)")
             let byID = Dictionary(uniqueKeysWithValues: back.tasks.map { ($0.id, $0) })
             for task in scenario.tasks {

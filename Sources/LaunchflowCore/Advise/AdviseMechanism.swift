@@ -4,8 +4,8 @@ import LaunchflowModel
 /// (issue 26 item 6): the scenario's `"platform"`, or `--platform`, or both
 /// platforms briefly when neither says. The runtime's names are
 /// LaunchflowRuntime's (docs/runtime.md): `afterFirstFrame:`, `idle:`,
-/// `priority:`, `anchor:` on `graph.task` / `graph.mainTask`, the strategy in
-/// `LaunchConfiguration(strategy:)`; it has no QoS key (its `TaskKeys`), so a
+/// `priority:`, `anchor:` on `graph.task` / `graph.mainTask`, the strategy the
+/// plan file's `"strategy"` (unless `LaunchConfiguration(strategy:)` pins one); it has no QoS key (its `TaskKeys`), so a
 /// `qos` change is said in Dispatch's and Swift concurrency's words.
 public enum AdviseMechanism {
     /// The platform advice speaks of: the configuration's (`--platform`), else the scenario's.
@@ -50,11 +50,11 @@ public enum AdviseMechanism {
     }
 
     /// One short sentence for a switch to `strategy`: what the app delegate
-    /// becomes. LaunchflowRuntime runs the strategy its code passes to
-    /// `LaunchConfiguration(strategy:)`, not the plan file's `"strategy"`.
+    /// becomes. LaunchflowRuntime runs the plan file's `"strategy"` unless its
+    /// code pins one in `LaunchConfiguration(strategy:)` (a warning when they differ).
     public static func strategyText(to strategy: Strategy, _ platform: Platform?) -> String {
         let runtime =
-            "LaunchflowRuntime: LaunchConfiguration(strategy: .\(strategy.rawValue)) in the code (it runs the code's strategy, not the file's \"strategy\")"
+            "LaunchflowRuntime: the plan file's \"strategy\" runs when the code pins none (LaunchConfiguration(strategy: nil), the default; a pinned .\(strategy.rawValue) says the same)"
         switch (strategy, platform) {
         case (.dag, .ios?):
             return
