@@ -102,6 +102,8 @@ enum ChromeTraceReader {
         var after: String?
         var fullyDrawn: Bool?
         var atMs: Nanos?
+        /// The runtime's traces: the task body's thread CPU time.
+        var cpuMs: Nanos?
     }
 
     /// A `B` or `E` event, kept until the thread's events are matched.
@@ -291,6 +293,7 @@ enum ChromeTraceReader {
             case ("latencyMs", .number): args.latencyMs = try milliseconds(&r)
             case ("delayMs", .number): args.delayMs = try milliseconds(&r)
             case ("atMs", .number): args.atMs = try milliseconds(&r)
+            case ("cpuMs", .number): args.cpuMs = try milliseconds(&r)
             case ("queue", .string): args.queue = try r.readString()
             case ("group", .string): args.group = try r.readString()
             case ("idle", .bool): args.idle = try r.readBool()
@@ -470,7 +473,7 @@ enum ChromeTraceReader {
                     id: id, dependsOn: args.dependsOn ?? [], mainThreadOnly: args.mainThreadOnly ?? false,
                     firstFrame: args.firstFrame ?? false, priority: args.priority ?? 0, latency: args.latencyMs,
                     delay: args.delayMs, queue: args.queue, idle: args.idle ?? false, anchor: args.anchor ?? false,
-                    group: args.group, after: args.after, fullyDrawn: args.fullyDrawn ?? false)
+                    group: args.group, after: args.after, fullyDrawn: args.fullyDrawn ?? false, cpu: args.cpuMs)
             } else if event.category == "preMain", let phase = args.phase {
                 trace.declaredPhases[slice] = phase
             } else if event.category == "launchPhase", let phase = args.phase {

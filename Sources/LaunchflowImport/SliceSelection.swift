@@ -39,12 +39,18 @@ enum SliceSelection {
         guard log.errorCount == errorsBefore else { return nil }
         for note in trace.readerNotes { log.note(trace.file, note) }
         let cpus = trace.cpus.resolved(file: trace.file, log: &log)
-        if rules.cost == .running, trace.schedule == nil {
+        // launchflow's runtime traces give each task's thread CPU time (`cpuMs`): its running time.
+        let declaresCPU =
+            trace.format == .launchflow && !trace.declaredTasks.isEmpty
+            && trace.declaredTasks.values.allSatisfy { $0.cpu != nil }
+        if rules.cost == .running, trace.schedule == nil, !declaresCPU {
             log.error(
                 trace.file,
-                trace.format == .xctrace
-                    ? "--cost running needs thread states: export the thread-state table too (a recording with the System Trace template or the Thread State Trace instrument); these exports have none"
-                    : "--cost running needs the kernel's scheduler events (sched_switch, in a Perfetto trace with the ftrace 'sched/sched_switch' event): this trace has none"
+                trace.format == .launchflow
+                    ? "--cost running needs each task's thread CPU time (cpuMs on its slice, which LaunchflowRuntime's traces have): this launchflow trace has none (a simulated one)"
+                    : trace.format == .xctrace
+                        ? "--cost running needs thread states: export the thread-state table too (a recording with the System Trace template or the Thread State Trace instrument); these exports have none"
+                        : "--cost running needs the kernel's scheduler events (sched_switch, in a Perfetto trace with the ftrace 'sched/sched_switch' event): this trace has none"
             )
             return nil
         }
@@ -101,12 +107,14 @@ enum SliceSelection {
             guard trace.threads[Int(slice.thread)].pid == app.pid, let id = declared.id else { continue }
             let decision = rules.decide(id)
             guard decision.matches else { continue }
+            // --cost running: the body's thread CPU time, as the runtime measured it.
+            let cost = rules.cost == .running ? (declared.cpu ?? slice.duration) : slice.duration
             guard decision.known else {
-                run.addUnmatched(id, slice.duration)
+                run.addUnmatched(id, cost)
                 continue
             }
             if let slot = tasks[decision.task] {
-                run.tasks[slot].cost = run.tasks[slot].cost.addingSaturated(slice.duration)
+                run.tasks[slot].cost = run.tasks[slot].cost.addingSaturated(cost)
                 run.tasks[slot].slices += 1
                 if let span = run.tasks[slot].span {
                     run.tasks[slot].span = min(span.lowerBound, slice.start)...max(span.upperBound, slice.end)
@@ -116,7 +124,7 @@ enum SliceSelection {
             tasks[decision.task] = run.tasks.count
             run.tasks.append(
                 ImportedTask(
-                    id: decision.task, cost: slice.duration, onMain: declared.mainThreadOnly, slices: 1,
+                    id: decision.task, cost: cost, onMain: declared.mainThreadOnly, slices: 1,
                     priority: declared.priority, firstFrame: declared.firstFrame,
                     v2: ImportedTask.V2(
                         latency: declared.latency ?? 0, delay: declared.delay ?? 0, queue: declared.queue,

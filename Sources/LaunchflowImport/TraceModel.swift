@@ -192,6 +192,8 @@ struct DeclaredTask {
     /// (v2.1) `after` (`"firstFrame"`) and `fullyDrawn`.
     var after: String? = nil
     var fullyDrawn = false
+    /// The runtime's traces: the body's thread CPU time (`cpuMs`), its cost under `--cost running`.
+    var cpu: Nanos? = nil
 }
 
 /// Interned strings: each distinct string once, numbered in order of first use.

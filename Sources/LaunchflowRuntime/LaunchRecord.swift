@@ -18,6 +18,9 @@ public struct LaunchRecord: Sendable {
     public let schedule: Schedule
     public private(set) var outcomes: [TaskOutcome]
     public private(set) var problems: [LaunchProblem]
+    /// Each task's thread CPU time around its body, µs (`CLOCK_THREAD_CPUTIME_ID`;
+    /// 0 for a task that did not run). The trace carries it (`cpuMs`).
+    public let cpuTimes: [Micros]
     /// Differences between code and file (kept dependencies).
     public let warnings: [Diagnostic]
     /// Why the launch failed (`didFinishLaunching()` threw it): the record
@@ -64,6 +67,7 @@ public struct LaunchRecord: Sendable {
             didFinishLaunching: state.launch, inputs: [], idleMode: idleMode)
         outcomes = state.outcomes
         problems = state.problems
+        cpuTimes = state.cpuTimes
         warnings = resolved.warnings
         self.failure = failure
     }
@@ -99,12 +103,29 @@ public struct LaunchRecord: Sendable {
         return schedule.commits.indices.contains(k) ? schedule.commits[k].presented : nil
     }
 
+    /// The launch's metrics as the simulator names them — Apple's first draw,
+    /// the first frame, full display, launch complete, the main thread
+    /// blocked, and each task's wait, run and CPU time — for the app's
+    /// telemetry (`JSONEncoder().encode(record.metrics)`). nil for a launch
+    /// that failed before its first commit.
+    public var metrics: LaunchMetrics? {
+        guard !schedule.commits.isEmpty else { return nil }
+        let tasks = schedule.scenario.tasks
+        let iterations = tasks.indices.filter { tasks[$0].firstFrame || tasks[$0].fullyDrawn }.map {
+            Int(schedule.tasks[$0].iteration)
+        }
+        guard iterations.allSatisfy({ schedule.commits.indices.contains($0) }) else { return nil }
+        return LaunchMetrics(schedule, cpuTimes: cpuTimes, outcomes: outcomes)
+    }
+
     /// launchflow's own trace format (Chrome trace JSON with launchflow's
     /// metadata): `launchflow import` reads it back to the same tasks,
     /// threads and dependencies, and `device.cpus` from the CPUs of the
-    /// device it ran on (`metadata.num-cpus`).
+    /// device it ran on (`metadata.num-cpus`); each task slice's `cpuMs` is
+    /// its thread CPU time, which `launchflow import --cost running` reads.
     public func traceJSON() -> [UInt8] {
-        TraceExport.json(schedule, metrics: nil, cpus: ProcessInfo.processInfo.activeProcessorCount)
+        TraceExport.json(
+            schedule, metrics: nil, cpus: ProcessInfo.processInfo.activeProcessorCount, taskCPUTimes: cpuTimes)
     }
 
     /// The declared graph, dependencies included, with the measured costs and

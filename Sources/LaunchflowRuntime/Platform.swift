@@ -15,6 +15,15 @@ struct LaunchClock: Sendable {
     var now: Micros { Micros((DispatchTime.now().uptimeNanoseconds &- origin) / 1000) }
 }
 
+/// The calling thread's CPU time, µs (`CLOCK_THREAD_CPUTIME_ID`, on Linux
+/// and Darwin alike): read around a task's body, the time the body ran on
+/// a CPU — its wall time less what it waited for (I/O, a lock, preemption).
+func threadCPUTime() -> Micros {
+    var time = timespec()
+    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+    return Micros(time.tv_sec) * 1_000_000 + Micros(time.tv_nsec) / 1000
+}
+
 /// The run-loop modes the observers are added to.
 var commonModes: CFRunLoopMode {
     #if canImport(Darwin)

@@ -127,6 +127,7 @@ final class Scheduler: Sendable {
         sink?.taskBegan(ids[task], thread: worker)
         var latencyPending = false
         var failure: String?
+        let cpuStart = threadCPUTime()
         do {
             switch resolved.bodies[task] {
             case .sync(let body):
@@ -151,8 +152,11 @@ final class Scheduler: Sendable {
         } catch {
             failure = String(describing: error)
         }
+        let cpuTime = threadCPUTime() - cpuStart
         sink?.taskEnded(ids[task], thread: worker)
-        update { state, now in state.ended(task, at: now, latencyPending: latencyPending, failure: failure) }
+        update { state, now in
+            state.ended(task, at: now, latencyPending: latencyPending, failure: failure, cpuTime: cpuTime)
+        }
     }
 
     private func completion(for task: Int) -> TaskCompletion {

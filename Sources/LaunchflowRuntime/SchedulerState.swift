@@ -69,6 +69,8 @@ struct SchedulerState: Sendable {
 
     private(set) var runs: [TaskRun]
     private(set) var outcomes: [TaskOutcome]
+    /// Each task's thread CPU time around its body (µs; 0 until it ran).
+    private(set) var cpuTimes: [Micros]
     private(set) var commits: [Commit] = []
     private(set) var blocked: [TimeSpan] = []
     private(set) var launch = TimeSpan(start: 0, end: 0)
@@ -150,6 +152,7 @@ struct SchedulerState: Sendable {
                 thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
             count: n)
         outcomes = Array(repeating: .notRun, count: n)
+        cpuTimes = Array(repeating: 0, count: n)
         notDone = n
         freeWorkers = MinHeap((1...Int32(Swift.max(1, workers))).map { $0 })
         completedEarly = [Bool](repeating: false, count: n)
@@ -275,7 +278,10 @@ struct SchedulerState: Sendable {
 
     /// `task`'s body returned (or threw: `failure`). With `latencyPending`
     /// the task is done when its completion is called.
-    mutating func ended(_ task: Int, at now: Micros, latencyPending: Bool, failure: String? = nil) {
+    mutating func ended(
+        _ task: Int, at now: Micros, latencyPending: Bool, failure: String? = nil, cpuTime: Micros = 0
+    ) {
+        cpuTimes[task] = cpuTime
         runs[task].end = now
         runs[task].done = now
         let worker = runs[task].thread

@@ -201,8 +201,11 @@ func json(_ record: LaunchRecord, ids: [String], setUp: Micros) -> Data {
     let commits = schedule.commits.map {
         ["iterationStart": $0.iterationStart, "start": $0.start, "end": $0.end, "presented": $0.presented]
     }
+    // The record's own metrics (LaunchMetrics, what an app sends to its telemetry), as it encodes them.
+    let metrics =
+        record.metrics.flatMap { try? JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) } ?? NSNull()
     let object: [String: Any] = [
-        "strategy": schedule.strategy.rawValue, "tasks": tasks, "commits": commits,
+        "strategy": schedule.strategy.rawValue, "tasks": tasks, "commits": commits, "metrics": metrics,
         "blocked": schedule.blocked.map { [$0.start, $0.end] },
         "didFinishLaunching": [schedule.didFinishLaunching.start, schedule.didFinishLaunching.end],
         "problems": record.problems.map { ["kind": $0.kind.rawValue, "task": ids[$0.task], "message": $0.message] },

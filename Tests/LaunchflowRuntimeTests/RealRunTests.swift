@@ -1,5 +1,7 @@
 import Foundation
 import LaunchflowCore
+import LaunchflowImport
+import LaunchflowRuntime
 import Testing
 
 /// The runtime on a real main run loop (swift-corelibs CoreFoundation,
@@ -162,6 +164,52 @@ struct RealRunTests {
         }
         .sorted { $0.0 < $1.0 }
         for (a, b) in zip(spans, spans.dropFirst()) { #expect(b.0 >= a.1, "two worker tasks in flight") }
+    }
+
+    /// The record's metrics (``LaunchMetrics``, what an app sends home) are
+    /// what `replay` computes from the same run — the simulator's metrics over
+    /// the host's record — and the run's trace carries each task's thread CPU
+    /// time: `import --cost running` reads it, one cost per task, never more
+    /// than the task's wall time (issue 35, item 6).
+    @Test(arguments: [Strategy.dag, .serial])
+    func recordMetricsAndCPUTime(strategy: Strategy) throws {
+        let scenario = try Self.bundled("article")
+        let (real, output) = try RealRun.of(scenario, strategy: strategy, ["--workers", "1"])
+        let run = try #require(real, "\(output.stderr)")
+        let bytes = try Data(contentsOf: run.folder.appendingPathComponent("record.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        let encoded = try JSONSerialization.data(withJSONObject: try #require(object["metrics"] as? [String: Any]))
+        let metrics = try JSONDecoder().decode(LaunchMetrics.self, from: encoded)
+        let replayed = try Replay.Run(record: [UInt8](bytes), scenario: scenario, strategy: strategy).schedule.metrics()
+        #expect(metrics.strategy == strategy.rawValue)
+        let pairs: [(Double, Metric)] = [
+            (metrics.firstDrawMs, .firstDrawMs), (metrics.timeToFirstFrameMs, .timeToFirstFrameMs),
+            (metrics.firstFrameReadyMs, .firstFrameReadyMs), (metrics.timeToFullDisplayMs, .timeToFullDisplayMs),
+            (metrics.launchCompleteMs, .launchCompleteMs), (metrics.mainThreadBlockedMs, .mainThreadBlockedMs),
+        ]
+        for (value, metric) in pairs {
+            #expect(abs(value - replayed.value(metric)) < 1e-9, "\(strategy) \(metric): \(value) vs replay's")
+        }
+        #expect(metrics.tasks.map(\.id) == scenario.tasks.map(\.id))
+        for (task, recorded) in zip(metrics.tasks, run.run.tasks) {
+            #expect(task.thread == recorded.thread, "\(task.id)")
+            #expect(task.runMs == Double(recorded.end - recorded.start) / 1000, "\(task.id)")
+            #expect(task.waitMs == Double(recorded.start - recorded.ready) / 1000, "\(task.id)")
+            #expect(task.outcome == "succeeded", "\(task.id)")
+            // CPU time is part of the wall time (the bodies spin: most of it); a microsecond of rounding apart.
+            #expect(task.cpuMs <= task.runMs + 0.002, "\(task.id): cpu \(task.cpuMs) > run \(task.runMs)")
+        }
+        #expect(metrics.tasks.contains { $0.cpuMs > 0 })
+        // The trace: every task slice has cpuMs, and import --cost running takes it as the task's cost.
+        let trace = run.folder.appendingPathComponent("trace.json").path
+        let imported = try TraceImport.run(
+            ImportRequest(traces: [trace], options: ImportOptions(cost: .running)))
+        let back = try ScenarioLoader.decode(imported.scenario, file: trace)
+        #expect(back.strategy == strategy)
+        let byID = Dictionary(uniqueKeysWithValues: back.tasks.map { ($0.id, $0.cost) })
+        for task in metrics.tasks {
+            #expect(byID[task.id] == microseconds(fromMilliseconds: task.cpuMs), "\(task.id)")
+        }
     }
 
     /// The code alone (no file) declares the same launch: the same structure.

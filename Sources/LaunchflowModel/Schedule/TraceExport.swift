@@ -16,6 +16,7 @@
 /// - one `X` slice per task on its thread, named by its id, `dur` = its cost
 ///   (its wall time: longer when threads share CPUs, MODEL.md §3.10),
 ///   with `args` id, priority, mainThreadOnly, firstFrame, readyMs, waitMs, dependsOn
+///   (and, from the runtime, `cpuMs`: the body's thread CPU time)
 ///   (and the v2 and v2.1 keys it has: latency, delay, queue, idle, anchor, group,
 ///   `after` with the time it was held for the first frame, `fullyDrawn`);
 /// - (v2) one `X` slice per handled input on `main` (`input: <name>`, cat
@@ -46,8 +47,15 @@ public enum TraceExport {
     /// `cpus` is written as `metadata.num-cpus` (as Chrome's own traces state the machine's CPUs, which
     /// `launchflow import` reads back to `device.cpus`): by default the scenario's `device.cpus`; a real
     /// run recorded by the runtime gives the CPUs of the device it ran on.
-    public static func json(_ schedule: Schedule, metrics: Metrics?, cpus: Int? = nil) -> [UInt8] {
-        var trace = TraceWriter(schedule, metrics: metrics, cpus: cpus ?? schedule.scenario.device.cpus)
+    ///
+    /// - Parameter taskCPUTimes: each task's thread CPU time (µs), as the
+    ///   runtime measures it around the body: its slice's `cpuMs`, which
+    ///   `launchflow import --cost running` reads. nil: a simulation's (none).
+    public static func json(
+        _ schedule: Schedule, metrics: Metrics?, cpus: Int? = nil, taskCPUTimes: [Micros]? = nil
+    ) -> [UInt8] {
+        var trace = TraceWriter(
+            schedule, metrics: metrics, cpus: cpus ?? schedule.scenario.device.cpus, taskCPUTimes: taskCPUTimes)
         trace.metadataEvents()
         trace.mainThread()
         trace.workers()
@@ -62,6 +70,7 @@ public enum TraceExport {
     private struct TraceWriter {
         let metrics: Metrics?
         let cpus: Int?
+        let taskCPUTimes: [Micros]?
         let schedule: Schedule
         let scenario: Scenario
         let mainTid = TraceExport.tid(ofThread: 0)
@@ -69,9 +78,10 @@ public enum TraceExport {
         var w: JSONWriter
         private var first = true
 
-        init(_ schedule: Schedule, metrics: Metrics?, cpus: Int?) {
+        init(_ schedule: Schedule, metrics: Metrics?, cpus: Int?, taskCPUTimes: [Micros]?) {
             self.metrics = metrics
             self.cpus = cpus
+            self.taskCPUTimes = taskCPUTimes
             self.schedule = schedule
             scenario = schedule.scenario
             displayTid = scenario.device.cores + 1
@@ -174,7 +184,7 @@ public enum TraceExport {
                         blocked = blocked.dropFirst()
                     }
                     separate()
-                    taskSlice(&w, i, schedule)
+                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
                 }
                 for span in blocked {
                     separate()
@@ -194,7 +204,7 @@ public enum TraceExport {
                 }
                 for i in ordered {
                     separate()
-                    taskSlice(&w, i, schedule)
+                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
                 }
             }
             separate()
@@ -211,7 +221,7 @@ public enum TraceExport {
             for list in byWorker {
                 for i in list.sorted(by: byTime) {
                     separate()
-                    taskSlice(&w, i, schedule)
+                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
                 }
             }
         }
@@ -333,7 +343,7 @@ public enum TraceExport {
         slice(&w, "blocked (\(strategy.definition.blockedReason))", cat: "blocked", tid: tid, span)
     }
 
-    private static func taskSlice(_ w: inout JSONWriter, _ i: Int, _ schedule: Schedule) {
+    private static func taskSlice(_ w: inout JSONWriter, _ i: Int, _ schedule: Schedule, cpu: Micros?) {
         let task = schedule.scenario.tasks[i]
         let run = schedule.tasks[i]
         slice(&w, task.id, cat: "task", tid: tid(ofThread: run.thread), TimeSpan(start: run.start, end: run.end)) { w in
@@ -343,6 +353,7 @@ public enum TraceExport {
             w.raw(", "); w.key("firstFrame"); w.bool(task.firstFrame)
             w.raw(", "); w.key("readyMs"); w.millis(run.ready)
             w.raw(", "); w.key("waitMs"); w.millis(run.wait)
+            if let cpu { w.raw(", "); w.key("cpuMs"); w.millis(cpu) }
             if run.isOnMain {
                 w.raw(", "); w.key("iteration"); w.integer(Int(run.iteration))
             }
