@@ -54,7 +54,7 @@ public enum AdviseMechanism {
     /// code pins one in `LaunchConfiguration(strategy:)` (a warning when they differ).
     public static func strategyText(to strategy: Strategy, _ platform: Platform?) -> String {
         let runtime =
-            "LaunchflowRuntime: the plan file's \"strategy\" runs when the code pins none (LaunchConfiguration(strategy: nil), the default; a pinned .\(strategy.rawValue) says the same)"
+            "LaunchflowRuntime: it runs the plan file's \"strategy\", no code change (LaunchConfiguration(strategy: .\(strategy.rawValue)) in the code would pin it instead)"
         switch (strategy, platform) {
         case (.dag, .ios?):
             return
