@@ -42,9 +42,16 @@ package final class Locked<Value> {
 // pointer to the mutex never changes; a value that is not Sendable cannot be shared this way.
 extension Locked: @unchecked Sendable where Value: Sendable {}
 
-/// Traps unless a pthread call returned 0, naming the call and the error.
+/// Traps unless a pthread call returned 0, naming the call and the error
+/// (in release builds too: the message is what a crash log then says).
+@inline(__always)
 private func check(_ status: Int32, _ call: StaticString) {
-    precondition(status == 0, "launchflow: \(call) failed: \(describe(status))")
+    if status != 0 { failed(status, call) }
+}
+
+@inline(never)
+private func failed(_ status: Int32, _ call: StaticString) -> Never {
+    fatalError("launchflow: \(call) failed: \(describe(status))")
 }
 
 private func describe(_ status: Int32) -> String {

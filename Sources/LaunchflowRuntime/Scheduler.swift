@@ -105,15 +105,15 @@ final class Scheduler: Sendable {
     /// The drain block: the main queue's tasks, in the state's order.
     @MainActor
     private func drainMainQueue() {
-        let count = update { state, _ in state.beginMainDrain() }
+        let count = note { state, _ in state.beginMainDrain() }
         for _ in 0..<count {
-            let (task, run) = update { state, now in state.mainTaskStarts(at: now) }
+            let (task, run) = note { state, now in state.mainTaskStarts(at: now) }
             execute(task, onMain: true, skipped: !run)
         }
     }
 
     private func runOnWorker(_ task: Int, worker: Int) {
-        let run = update { state, now in state.workerTaskStarts(task, at: now) }
+        let run = note { state, now in state.workerTaskStarts(task, at: now) }
         execute(task, onMain: false, skipped: !run, worker: worker)
     }
 
@@ -196,14 +196,14 @@ final class Scheduler: Sendable {
         let idle = RunLoopObserver(order: 1_000_000) { [self] in
             let tasks = update { state, now in state.idleStep(at: now) }
             for task in tasks {
-                let run = update { state, now in state.idleTaskStarts(task, at: now) }
+                let run = note { state, now in state.idleTaskStarts(task, at: now) }
                 execute(task, onMain: true, skipped: !run)
             }
         }
         // Just before and just after Core Animation's commit (order 2,000,000):
         // the commit's span, and the end of the iteration.
         let before = RunLoopObserver(order: 1_999_999) { [self] in
-            update { state, now in state.commitBegins(at: now) }
+            note { state, now in state.commitBegins(at: now) }
         }
         let after = RunLoopObserver(order: 2_000_001) { [self] in
             update { state, now in state.commitEnded(at: now) }
@@ -234,6 +234,20 @@ final class Scheduler: Sendable {
         }
         hooks.afterUnlock?()
         if !effects.isEmpty { perform(effects) }
+        hooks.afterEffects?()
+        return value
+    }
+
+    /// Notes what only records (a task starting, a drain taking the main
+    /// queue, a commit beginning) under the lock: nothing to settle — no task
+    /// made ready, no queue or worker freed — and no effect.
+    private func note<T>(_ body: (inout SchedulerState, Micros) -> T) -> T {
+        let value = state.withLock { state in
+            let value = body(&state, clock.now)
+            assert(state.effects.isEmpty, "launchflow: a note had effects")
+            return value
+        }
+        hooks.afterUnlock?()
         hooks.afterEffects?()
         return value
     }
