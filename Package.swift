@@ -39,7 +39,8 @@ let package = Package(
             // The report's script and style sheet, inlined into each page (Report/ReportResources.swift).
             resources: [.copy("Report/report.js"), .copy("Report/report.css")]),
         .target(name: "LaunchflowCLI", dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowRender"]),
-        .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI"]),
+        // The executable installs the process's signal handlers (Sources/launchflow/SignalCleanup.swift).
+        .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI", "LaunchflowCore"]),
         // The child process `launchflow replay` runs: a scenario on the runtime, with spinning bodies.
         .executableTarget(name: "launchflow-replay-host", dependencies: ["LaunchflowRuntime"]),
         .executableTarget(

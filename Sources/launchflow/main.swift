@@ -1,3 +1,4 @@
 import LaunchflowCLI
 
+SignalCleanup.install()
 LaunchflowCommand.main()

@@ -28,8 +28,8 @@ public struct FileWriteError: Error, Sendable, CustomStringConvertible {
 ///   written directly: it cannot be replaced, only written to.
 /// - a directory, a block device or a socket is refused.
 ///
-/// SIGINT, SIGTERM and SIGHUP during a write remove the temporary file (see
-/// ``TemporaryFiles``); a temporary file a killed run left (`kill -9`) is
+/// In the `launchflow` executable, SIGINT, SIGTERM and SIGHUP during a write
+/// remove the temporary file (see ``TemporaryFiles``); a temporary file a killed run left (`kill -9`) is
 /// removed by the next successful write of the same file.
 ///
 /// ```swift

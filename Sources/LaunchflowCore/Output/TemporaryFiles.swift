@@ -1,14 +1,17 @@
 import Foundation
 
-/// The temporary files of writes under way, removed when the process is
-/// interrupted (SIGINT, SIGTERM, SIGHUP) before it dies of the signal, so
-/// that Ctrl-C in the middle of a 20 MB write leaves nothing behind.
+/// The temporary files of writes under way, so that a process interrupted
+/// (SIGINT, SIGTERM, SIGHUP) can remove them before it dies of the signal:
+/// Ctrl-C in the middle of a 20 MB write leaves nothing behind.
 ///
-/// The signal handler may only call async-signal-safe functions: it walks a
-/// fixed table of C strings and calls `unlink`, then restores the default
-/// action and raises the signal again (the exit status stays "killed by
-/// SIGTERM"). A disposition someone set before us (`nohup`'s ignored
-/// SIGHUP) is kept: the handler is installed only over the default one.
+/// A library installs no signal handler in the process that links it: the
+/// `launchflow` executable does (`Sources/launchflow/SignalCleanup.swift`),
+/// and its handler calls ``removeRegistered()``. An app or tool that links
+/// LaunchflowCore and wants the same installs its own handler that calls it.
+///
+/// The handler may only call async-signal-safe functions: the table it walks
+/// is a fixed array of C strings, and ``removeRegistered()`` calls `unlink`
+/// only.
 ///
 /// `kill -9` cannot be caught: ``removeAbandoned(in:prefix:)`` clears what
 /// such a run left when the same file is next written.
@@ -26,17 +29,17 @@ public enum TemporaryFiles {
     }()
 
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var installed = false
 
-    /// Records `path` for removal on a signal (installs the handlers the first time).
+    /// Prepares the table a signal handler reads: call it before installing
+    /// the handler, so that the handler never initialises it.
+    public static func prepareForSignals() {
+        _ = slots
+    }
+
+    /// Records `path` for removal on a signal.
     static func register(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
-        if !installed {
-            installed = true
-            _ = slots  // initialised before any handler can read it
-            for signal in [SIGINT, SIGTERM, SIGHUP] { installHandler(signal) }
-        }
         for k in 0..<capacity where slots[k] == nil {
             slots[k] = strdup(path)
             return
@@ -62,40 +65,12 @@ public enum TemporaryFiles {
         return (0..<capacity).compactMap { slots[$0].map { String(cString: $0) } }
     }
 
-    /// Removes every registered file: what the signal handler does, callable
-    /// from code (async-signal-safe: `unlink` only).
-    static func removeRegistered() {
+    /// Removes every registered file: what a signal handler calls
+    /// (async-signal-safe: `unlink` only, on a table prepared beforehand).
+    public static func removeRegistered() {
         for k in 0..<capacity {
             if let entry = slots[k] { unlink(entry) }
         }
-    }
-
-    private static func installHandler(_ signal: Int32) {
-        var current = sigaction()
-        guard sigaction(signal, nil, &current) == 0 else { return }
-        #if os(Linux)
-            let isDefault = current.__sigaction_handler.sa_handler == nil
-        #else
-            let isDefault = current.__sigaction_u.__sa_handler == nil
-        #endif
-        guard isDefault else { return }  // ignored or handled by someone else: keep it
-        var action = sigaction()
-        #if os(Linux)
-            action.__sigaction_handler.sa_handler = { signal in
-                TemporaryFiles.removeRegistered()
-                Foundation.signal(signal, SIG_DFL)
-                raise(signal)
-            }
-        #else
-            action.__sigaction_u.__sa_handler = { signal in
-                TemporaryFiles.removeRegistered()
-                Foundation.signal(signal, SIG_DFL)
-                raise(signal)
-            }
-        #endif
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        _ = sigaction(signal, &action, nil)
     }
 
     /// Removes the temporary files `.<name>.tmp-<pid>-<hex>` in `directory`
