@@ -157,7 +157,7 @@ public enum LaunchflowCommand {
             thread's run loop and the worker threads under these strategies:
 
             """
-        for definition in StrategyDefinition.all { out += helpRow(definition.strategy.rawValue, definition.summary) }
+        for strategy in Strategy.allCases { out += helpRow(strategy.rawValue, strategy.summary) }
         out += """
 
             Reports time to first frame, launch completion and more; renders the

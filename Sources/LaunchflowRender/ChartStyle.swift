@@ -26,6 +26,16 @@ public enum ChartStyle {
         ("#f4b6c2", "#c2185b"),  // pink
     ]
 
+    /// A strategy's colours in pictures that compare strategies (fill, stroke).
+    public static func strategyColors(_ strategy: Strategy) -> (fill: String, stroke: String) {
+        switch strategy {
+        case .serial: ("#c7c7c7", "#5f5f5f")
+        case .priority: ("#fdbf6f", "#e07b00")
+        case .dag: ("#a6cee3", "#1f78b4")
+        case .anchored: ("#b2df8a", "#33a02c")
+        }
+    }
+
     /// The critical path (DAG nodes and edges, Gantt bar outlines).
     public static let critical = "#d62728"
     /// Dependency-violation overlays (priority strategy).

@@ -252,7 +252,7 @@ public struct DistributionChart: Sendable {
 
     /// Fill and outline of a strategy's marks.
     static func colors(_ strategy: Strategy) -> (fill: String, stroke: String) {
-        (strategy.definition.colors.fill, strategy.definition.colors.stroke)
+        ChartStyle.strategyColors(strategy)
     }
 }
 

@@ -75,7 +75,7 @@ public enum AdviseMechanism {
             return
                 "iOS: operations with dependencies, main-thread tasks on the main queue, didFinishLaunching waiting for the anchors and what the first frame needs — \(runtime); Android: the same, Application.onCreate waiting on a CountDownLatch"
         case (.serial, _), (.priority, _):
-            return "\(strategy.definition.summary) — \(runtime)"
+            return "\(strategy.summary) — \(runtime)"
         }
     }
 }

@@ -2,19 +2,13 @@ extension StrategyDefinition {
     /// `dag`: an operation graph; `didFinishLaunching` waits for `anchor` tasks.
     package static let dag = StrategyDefinition(
         strategy: .dag,
-        summary: "dependency graph (operation queue): a task starts when its dependencies are done",
         limitsConcurrency: true, canBreakDependencies: false,
-        colors: (fill: "#a6cee3", stroke: "#1f78b4"),
-        blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: false) })
 
     /// `anchored`: `dag` in which every `firstFrame` task is an anchor too.
     package static let anchored = StrategyDefinition(
         strategy: .anchored,
-        summary: "dag whose didFinishLaunching first runs everything the first frame needs",
         limitsConcurrency: true, canBreakDependencies: false,
-        colors: (fill: "#b2df8a", stroke: "#33a02c"),
-        blockedReason: "waiting for the anchors",
         plan: { prepared in prepared.anchoredPlan(firstFrameIsAnchor: true) })
 }
 

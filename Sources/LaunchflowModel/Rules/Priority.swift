@@ -2,10 +2,7 @@ extension StrategyDefinition {
     /// `priority`: tiers, tier 0 in `didFinishLaunching`; ignores dependencies.
     package static let priority = StrategyDefinition(
         strategy: .priority,
-        summary: "priority tiers: tier 0 in didFinishLaunching, each later tier when the one before is done",
         limitsConcurrency: false, canBreakDependencies: true,
-        colors: (fill: "#fdbf6f", stroke: "#e07b00"),
-        blockedReason: "waiting for tier 0 workers",
         plan: { prepared in
             StrategyPlan(
                 ranking: prepared.ranking, route: prepared.routes(closure: nil),

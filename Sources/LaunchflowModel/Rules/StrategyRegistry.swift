@@ -3,6 +3,11 @@
 /// Each strategy is one ``StrategyDefinition`` (in its own file beside this
 /// one); ``StrategyDefinition/all`` lists them in report order. Everything
 /// else — the CLI's choices and help, reports, charts — reads the registry.
+/// What is said and drawn of a strategy lives with what says and draws it:
+/// its one-line summary in LaunchflowCore (`Output/StrategyText.swift`), the
+/// trace's name for its blocked spans beside the trace writer
+/// (`Schedule/TraceExport.swift`), its colours in LaunchflowRender
+/// (`ChartStyle.strategyColors`).
 public enum Strategy: String, CaseIterable, Sendable, Codable {
     case serial, priority, dag, anchored
 
@@ -20,21 +25,15 @@ public enum Strategy: String, CaseIterable, Sendable, Codable {
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
 
-/// One strategy: its name and help, the facts the reports need, and how the
-/// engine runs it.
+/// One strategy's rules: the facts the executors and the comparisons need,
+/// and how the engine and the runtime run it.
 public struct StrategyDefinition: Sendable {
     public let strategy: Strategy
-    /// One line for `--help` and reports.
-    public let summary: String
     /// `--max-concurrent` applies to it.
     public let limitsConcurrency: Bool
     /// It may start a task before a dependency is done (its times can be
     /// reached only by breaking dependencies).
     public let canBreakDependencies: Bool
-    /// The strategy's colours in pictures that compare strategies (fill, stroke; `#rrggbb`).
-    public let colors: (fill: String, stroke: String)
-    /// What `didFinishLaunching` waits for when it blocks the main thread.
-    public let blockedReason: String
     /// (v2.1) It runs delayed, idle and after-first-frame work inline, at
     /// other moments than the strategies that defer it: comparisons leave it
     /// out of the metrics that count deferred work (``Metric/Info/countsDeferredWork``).

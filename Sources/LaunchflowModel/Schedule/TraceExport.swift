@@ -340,7 +340,16 @@ public enum TraceExport {
     }
 
     private static func blockedSlice(_ w: inout JSONWriter, _ span: TimeSpan, tid: Int, _ strategy: Strategy) {
-        slice(&w, "blocked (\(strategy.definition.blockedReason))", cat: "blocked", tid: tid, span)
+        slice(&w, "blocked (\(blockedReason(strategy)))", cat: "blocked", tid: tid, span)
+    }
+
+    /// What `didFinishLaunching` waits for when it blocks the main thread under `strategy`.
+    static func blockedReason(_ strategy: Strategy) -> String {
+        switch strategy {
+        case .serial: "waiting for a task to be done (latency or queue)"
+        case .priority: "waiting for tier 0 workers"
+        case .dag, .anchored: "waiting for the anchors"
+        }
     }
 
     private static func taskSlice(_ w: inout JSONWriter, _ i: Int, _ schedule: Schedule, cpu: Micros?) {
