@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import LaunchflowCore
 
 // Progress on a terminal (standard error), for the long commands: a bar where
 // the work is counted (sweep, whatif, calibrate), a line with the time taken
@@ -15,7 +15,7 @@ final class ProgressBar: Sendable {
     /// What is counted: "runs", "tasks".
     let unit: String
     /// The percentage last drawn.
-    private let drawn = Mutex(-1)
+    private let drawn = LockedValue(-1)
 
     init(total: Int, unit: String = "runs") {
         self.total = max(total, 1)
@@ -59,7 +59,7 @@ final class ProgressBar: Sendable {
 final class WorkingLine: Sendable {
     private let what: String
     private let start = DispatchTime.now()
-    private let state = Mutex<(timer: DispatchSourceTimer?, drawn: Bool)>((nil, false))
+    private let state = LockedValue<(timer: DispatchSourceTimer?, drawn: Bool)>((nil, false))
 
     /// Starts the clock; draws only when standard error is a terminal.
     init?(_ what: String, streams: any OutputStreams) {

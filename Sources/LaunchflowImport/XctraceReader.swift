@@ -1,5 +1,8 @@
 import Foundation
-import FoundationXML
+
+#if canImport(FoundationXML)
+    import FoundationXML  // swift-corelibs-foundation's XMLParser; on Darwin it is in Foundation
+#endif
 
 /// Reads an Xcode Instruments export (`xctrace export --input X.trace --xpath …`)
 /// with Foundation's `XMLParser` (libxml2), streaming: the rows are

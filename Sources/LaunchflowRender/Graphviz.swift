@@ -1,5 +1,5 @@
 import CGraphviz
-import Synchronization
+import LaunchflowCore
 
 #if canImport(Glibc)
     import Glibc
@@ -99,7 +99,7 @@ public enum Graphviz {
     // MARK: - The shared context
 
     /// What the lock protects: the process's one Graphviz context.
-    struct State: ~Copyable {
+    struct State {
         var gvc: OpaquePointer?
 
         /// The context, made on first use. It is never freed: Graphviz cannot
@@ -117,11 +117,11 @@ public enum Graphviz {
         }
     }
 
-    private static let state = Mutex(State(gvc: nil))
+    private static let state = LockedValue(State(gvc: nil))
 
     /// Graphviz's messages since the last ``takeMessages()``. Only touched
     /// while ``state`` is locked; a lock of its own keeps the C callback safe.
-    private static let messages = Mutex("")
+    private static let messages = LockedValue("")
 
     /// The message lines collected so far, emptied.
     private static func takeMessages() -> [String] {
@@ -404,7 +404,7 @@ private enum Names {
     }
 
     /// Open tables by token (the discipline's state pointer).
-    private static let tables = Mutex<(next: Int, open: [Int: Table])>((1, [:]))
+    private static let tables = LockedValue<(next: Int, open: [Int: Table])>((1, [:]))
 
     /// A discipline with this id scheme and cgraph's default memory and I/O; free with ``release(_:)`` after `agclose`.
     static func discipline() -> UnsafeMutablePointer<Agdisc_t> {

@@ -2,7 +2,7 @@ import CoreFoundation
 import Dispatch
 import Foundation
 import LaunchflowRuntime
-import Synchronization
+import Synchronization  // portability: every use is in code @available(macOS 15, …), like Atomic
 
 // `launchflow-bench --runtime`: LaunchflowRuntime's own cost, beside the same
 // graph on OperationQueue and on plain Dispatch, in one process with a real
@@ -25,6 +25,7 @@ private func dependencies(count: Int) -> [[Int]] {
 }
 
 /// Runs `body` on the main thread inside the run loop and returns when it calls `done`, timed.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private func onMainRunLoop(_ body: @escaping @MainActor (@escaping @Sendable () -> Void) -> Void) -> Double {
     let start = Atomic<UInt64>(0)
     let end = Atomic<UInt64>(0)
@@ -42,6 +43,7 @@ private func onMainRunLoop(_ body: @escaping @MainActor (@escaping @Sendable () 
     return Double(end.load(ordering: .relaxed) - start.load(ordering: .relaxed)) / 1e9
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private func runtime(_ deps: [[Int]], workers: Int, onMain: Bool) -> Double {
     var graph = LaunchGraph()
     for (i, d) in deps.enumerated() {
@@ -58,6 +60,7 @@ private func runtime(_ deps: [[Int]], workers: Int, onMain: Bool) -> Double {
     }
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private func operationQueue(_ deps: [[Int]], workers: Int, onMain: Bool) -> Double {
     onMainRunLoop { done in
         let queue = onMain ? OperationQueue.main : OperationQueue()
@@ -73,6 +76,7 @@ private func operationQueue(_ deps: [[Int]], workers: Int, onMain: Bool) -> Doub
 
 /// Plain Dispatch: a counter of pending dependencies per task, each task
 /// dispatched when its last dependency ends, a group for the end.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private func dispatch(_ deps: [[Int]], onMain: Bool) -> Double {
     onMainRunLoop { done in
         final class Graph: @unchecked Sendable {
@@ -103,6 +107,7 @@ private func dispatch(_ deps: [[Int]], onMain: Bool) -> Double {
     }
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 func runRuntimeBenchmark() {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let workers = max(1, cores - 1)

@@ -32,39 +32,14 @@ func best(of runs: Int, _ body: () throws -> Void) rethrows -> Double {
 
 func ms(_ s: Double) -> String { String(format: "%9.1f ms", s * 1000) }
 
-/// Runs the launchflow binary beside this one with stdout (and, `quiet`, stderr)
-/// to /dev/null; returns wall seconds, the child's peak RSS in MiB and its CPU
-/// seconds (posix_spawn + wait4, so the time is not rounded the way
-/// Foundation's `Process.waitUntilExit` polls).
-func runCommand(_ args: [String], quiet: Bool = false) throws -> (seconds: Double, peakMiB: Double, cpuSeconds: Double)
-{
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-        "launchflow"
-    ).path
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-    let argv = ([binary] + args).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else {
-        throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot run \(binary)"])
-    }
-    var status: Int32 = 0
-    var usage = rusage()
-    _ = wait4(pid, &status, 0, &usage)
-    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let cpu = { (t: timeval) in Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    return (elapsed, Double(usage.ru_maxrss) / 1024, cpu(usage.ru_utime) + cpu(usage.ru_stime))
-}
-
 var sizes = [1_000, 10_000, 100_000, 1_000_000]
 let arguments = CommandLine.arguments
 if arguments.contains("--runtime") {  // LaunchflowRuntime against OperationQueue and Dispatch (RuntimeBench.swift)
-    runRuntimeBenchmark()
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        runRuntimeBenchmark()
+    } else {
+        print("the runtime benchmark needs macOS 15 (its plain Dispatch baseline counts with Synchronization's Atomic)")
+    }
     exit(0)
 }
 if arguments.contains("--render") {  // the rendering benchmark (RenderBench.swift)

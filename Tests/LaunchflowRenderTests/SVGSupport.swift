@@ -146,10 +146,3 @@ enum Scenarios {
         return scenario
     }
 }
-
-/// The resident set size of this process in KiB, from /proc/self/status.
-func residentKiB() throws -> Int {
-    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-    return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
-}

@@ -76,8 +76,8 @@ def main():
         for scenario in scenarios:
             runs = 1 if scenario == "permission-alerts" else args.runs
             report = replay(args.bin, scenario, runs, extra)
-            loads.append(report["otherProcessesLoad"])
-            steals.append(report.get("stealLoad", 0))
+            loads.append(report["otherProcessesLoad"] or 0)  # null: not measured on this OS
+            steals.append(report.get("stealLoad") or 0)
             late.append(max(0.0, report["setUpMs"] - pre_main(scenario)))
             threads.add(f"{report['workers'] + 1} threads on {report['cpus']} CPUs")
             for s in report["strategies"]:

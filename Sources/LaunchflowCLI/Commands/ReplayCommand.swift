@@ -156,7 +156,7 @@ enum ReplayCommand {
                 "the runs use \(workers + 1) threads on \(cpus) CPUs: the model gives every thread a CPU, so the real times are later (docs/model.md §3.10: device.cpus models the sharing)"
             )
         }
-        if otherLoad >= 0.1 {
+        if let otherLoad, otherLoad >= 0.1 {
             warnings.append(
                 "the machine was loaded: other processes used \(Int((otherLoad * 100).rounded()))% of its CPUs during the runs, so the real times may be later than the launch alone"
             )
@@ -205,56 +205,5 @@ enum ReplayCommand {
         process.waitUntilExit()
         let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-}
-
-/// How busy the machine's CPUs were with other processes while replay ran:
-/// the CPU time /proc/stat counts, less the time of replay's own children.
-struct LoadMeter {
-    let start = DispatchTime.now().uptimeNanoseconds
-    let busy = LoadMeter.jiffies()
-    let children = LoadMeter.childrenMicros()
-
-    /// The fraction (0…1) of all CPUs' time other processes used (a hypervisor's steal included); 0 where
-    /// /proc/stat is missing.
-    func otherProcesses() -> Double {
-        guard let before = busy, let after = LoadMeter.jiffies(), let span = span() else { return 0 }
-        let ours = Double(LoadMeter.childrenMicros() - children) / 1e6
-        return min(1, max(0, (Double(after.busy - before.busy) / span.ticks - ours) / span.cpuSeconds))
-    }
-
-    /// The fraction (0…1) of all CPUs' time the hypervisor took (/proc/stat's steal): on a virtual machine,
-    /// time a thread was runnable, and counted as running, but no CPU ran it.
-    func steal() -> Double {
-        guard let before = busy, let after = LoadMeter.jiffies(), let span = span() else { return 0 }
-        return min(1, max(0, Double(after.steal - before.steal) / span.ticks / span.cpuSeconds))
-    }
-
-    private func span() -> (ticks: Double, cpuSeconds: Double)? {
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let cpus = Double(ProcessInfo.processInfo.activeProcessorCount)
-        guard wall > 0, ticks > 0 else { return nil }
-        return (ticks, wall * cpus)
-    }
-
-    static func jiffies() -> (busy: Int, steal: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
-        else { return nil }
-        let fields = line.split(separator: " ").dropFirst().compactMap { Int($0) }
-        guard fields.count >= 4 else { return nil }
-        // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-        let busy = fields.enumerated().filter { $0.offset != 3 && $0.offset != 4 && $0.offset < 8 }.reduce(0) {
-            $0 + $1.element
-        }
-        return (busy, fields.count > 7 ? fields[7] : 0)
-    }
-
-    static func childrenMicros() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return (Int(usage.ru_utime.tv_sec) + Int(usage.ru_stime.tv_sec)) * 1_000_000 + Int(usage.ru_utime.tv_usec)
-            + Int(usage.ru_stime.tv_usec)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import LaunchflowCore
 import LaunchflowRender
-import Synchronization
 
 /// `launchflow sweep`: Monte-Carlo launches with sampled task costs.
 enum SweepCommand {

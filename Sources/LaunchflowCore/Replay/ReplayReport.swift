@@ -10,17 +10,17 @@ public struct ReplayReport: Sendable {
     public var runs: Int
     public var workers: Int
     public var cpus: Int
-    /// The fraction of the CPUs other processes used during the runs.
-    public var otherLoad: Double
-    /// The part of `otherLoad` a hypervisor took (steal time).
-    public var steal: Double
+    /// The fraction of the CPUs other processes used during the runs; nil where it is not measured.
+    public var otherLoad: Double?
+    /// The part of `otherLoad` a hypervisor took (steal time); nil where it is not measured (Darwin).
+    public var steal: Double?
     /// The runs were at nice −15, ahead of other processes (as a launching app runs ahead of background work).
     public var raisedPriority: Bool
     public var warnings: [String]
 
     public init(
         scenario: Scenario, path: String, comparisons: [Replay.Comparison], runs: Int, workers: Int, cpus: Int,
-        otherLoad: Double, steal: Double = 0, raisedPriority: Bool = false, warnings: [String]
+        otherLoad: Double?, steal: Double? = 0, raisedPriority: Bool = false, warnings: [String]
     ) {
         self.steal = steal
         self.raisedPriority = raisedPriority
@@ -51,8 +51,9 @@ public struct ReplayReport: Sendable {
         "Replay of \(scenario.name) (\(path)): \(runs) real run\(runs == 1 ? "" : "s") per strategy on LaunchflowRuntime, "
             + "\(workers) worker\(workers == 1 ? "" : "s") + main = \(workers + 1) threads on \(cpus) CPUs"
             + (raisedPriority ? " at nice −15" : "") + ", "
-            + "other processes \(Int((otherLoad * 100).rounded()))% of the CPUs"
-            + (steal >= 0.005 ? " (the hypervisor's steal \(Int((steal * 100).rounded()))%)" : "")
+            + (otherLoad.map { "other processes \(Int(($0 * 100).rounded()))% of the CPUs" }
+                ?? "other processes' load not measured on this OS")
+            + (steal.map { $0 >= 0.005 ? " (the hypervisor's steal \(Int(($0 * 100).rounded()))%)" : "" } ?? "")
             + (scenario.device.cpus.map { "; simulated with device.cpus \($0)" } ?? "")
     }
 
@@ -164,8 +165,10 @@ public struct ReplayReport: Sendable {
         w.raw(",\n  "); w.key("runs"); w.integer(runs)
         w.raw(",\n  "); w.key("workers"); w.integer(workers)
         w.raw(",\n  "); w.key("cpus"); w.integer(cpus)
-        w.raw(",\n  "); w.key("otherProcessesLoad"); w.double((otherLoad * 1000).rounded() / 1000)
-        w.raw(",\n  "); w.key("stealLoad"); w.double((steal * 1000).rounded() / 1000)
+        w.raw(",\n  "); w.key("otherProcessesLoad")
+        if let otherLoad { w.double((otherLoad * 1000).rounded() / 1000) } else { w.raw("null") }
+        w.raw(",\n  "); w.key("stealLoad")
+        if let steal { w.double((steal * 1000).rounded() / 1000) } else { w.raw("null") }
         w.raw(",\n  "); w.key("raisedPriority"); w.raw(raisedPriority ? "true" : "false")
         w.raw(",\n  "); w.key("setUpMs"); w.millis(setUp)
         w.raw(",\n  "); w.key("warnings"); w.raw("[")

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Independent work spread over threads, with results in a fixed order.
 ///
@@ -29,11 +28,11 @@ public enum Parallel {
         let threads = Swift.min(Swift.max(jobs, 1), chunks)
         if threads <= 1 { return (0..<chunks).map { body(chunk($0)) } }
 
-        let next = Atomic<Int>(0)
-        let results = Mutex<[T?]>([T?](repeating: nil, count: chunks))
+        let next = LockedValue(0)  // the next unclaimed chunk (one lock a chunk: runs are far longer)
+        let results = LockedValue([T?](repeating: nil, count: chunks))
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while true {
-                let k = next.add(1, ordering: .relaxed).oldValue
+                let k = next.add(1) - 1
                 if k >= chunks { return }
                 let value = body(chunk(k))
                 results.withLock { $0[k] = value }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a sweep runs: how many sampled launches, from which seed, under which strategies.
 public struct SweepConfiguration: Sendable, Equatable {
     /// The number of sampled launches (≥ 1).
@@ -54,12 +52,12 @@ public struct Sweep: Sendable {
     /// - Complexity: `runs × strategies` simulations, spread over `jobs` threads.
     public func run(_ configuration: SweepConfiguration, progress: (@Sendable (Int) -> Void)? = nil) -> SweepResult {
         let strategies = configuration.strategies
-        let finished = Atomic<Int>(0)
+        let finished = LockedValue(0)
         let chunks = Parallel.mapChunks(count: configuration.runs, chunkSize: Self.chunkSize, jobs: configuration.jobs)
         {
             range -> ChunkResult in
             let result = self.runChunk(range, configuration)
-            if let progress { progress(finished.add(range.count, ordering: .relaxed).newValue) }
+            if let progress { progress(finished.add(range.count)) }
             return result
         }
         var firstFrame = [[Micros]](repeating: [], count: strategies.count)

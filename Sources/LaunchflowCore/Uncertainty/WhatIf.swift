@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Sensitivity ranking (`launchflow whatif`): which task's cost matters most.
 ///
 /// For each task, one re-simulation with only that task's cost reduced by a
@@ -67,7 +65,7 @@ public enum WhatIf {
             ? base.timeToFullDisplay : baseRun.schedule.commits[base.firstFrameIteration].end
         // Growing a cost moves the task's end; growing a latency moves its done time.
         let ends = baseRun.schedule.tasks.map { target == .cost ? $0.end : $0.done }
-        let finished = Atomic<Int>(0)
+        let finished = LockedValue(0)
         let baseTimes = HeadlineTimes(
             timeToFirstFrame: base.timeToFirstFrame, launchComplete: base.launchComplete,
             firstFrameReady: base.firstFrameReady, timeToFullDisplay: base.timeToFullDisplay)
@@ -104,7 +102,7 @@ public enum WhatIf {
                     launchGain: baseTimes.launchComplete - faster.launchComplete,
                     slack: slack.growth, slackIsCapped: slack.capped)
             }
-            if let progress { progress(finished.add(range.count, ordering: .relaxed).newValue) }
+            if let progress { progress(finished.add(range.count)) }
             return rows
         }
         let rows = chunks.flatMap { $0 }.sorted { objective.ranks($0, before: $1) }

@@ -1,12 +1,16 @@
 import Foundation
 
-/// Debian's `chromium`, run headless on a page as a user's browser would
+/// Debian's `chromium` (on macOS Homebrew's Chromium.app), run headless on a page as a user's browser would
 /// load it (`make deps-browser` installs it; tests that need it are skipped
 /// with a message when it is missing).
 enum Chromium {
     /// The browser's path, or nil when it is not installed.
     static let path: String? = {
-        for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/local/bin/chromium"]
+        let candidates = [
+            "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/local/bin/chromium", "/opt/homebrew/bin/chromium",
+            "/Applications/Chromium.app/Contents/MacOS/Chromium",
+        ]
+        for candidate in candidates
         where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
         }
@@ -16,7 +20,7 @@ enum Chromium {
     static var isAvailable: Bool { path != nil }
 
     static let skipMessage =
-        "chromium is not installed and could not be (`make deps-browser` installs Debian's package): "
+        "chromium is not installed and could not be (`make deps-browser` installs Debian's package or Homebrew's cask): "
         + "the report's browser tests are skipped"
 
     struct Run {
