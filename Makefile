@@ -6,17 +6,29 @@ OUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: all demo images test deps deps-browser deps-perfetto perfetto-fixtures build release install bench crosscheck fuzz format lint clean
+.PHONY: all demo images test deps deps-browser deps-perfetto perfetto-fixtures build release install bench crosscheck fuzz format lint portability clean
 
 all: demo
 
 ## deps: install Graphviz's C library, pkg-config and zlib's headers (gzip'd
-## Perfetto traces) when missing. apt's and dpkg's output goes to
-## $(DEPS_LOG); one line says what is installed.
+## Perfetto traces) when missing: with apt on Debian, with Homebrew on macOS
+## (Graphviz through pkg-config; zlib and python3 come with the Command Line
+## Tools). The package managers' output goes to $(DEPS_LOG); one line says
+## what is installed.
 DEPS_LOG ?= $(or $(TMPDIR),/tmp)/launchflow-deps.log
 SUDO = $$( [ "$$(id -u)" -eq 0 ] || echo sudo )
 APT_INSTALL = $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq
+UNAME := $(shell uname -s)
 
+ifeq ($(UNAME),Darwin)
+deps:
+	@command -v brew >/dev/null 2>&1 || { echo "error: Homebrew (https://brew.sh) is needed to install Graphviz and pkg-config" >&2; exit 1; }
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libgvc; then \
+		echo "installing graphviz and pkg-config from Homebrew (Graphviz's C library, linked in-process; log: $(DEPS_LOG))"; \
+		brew install graphviz pkg-config >>$(DEPS_LOG) 2>&1 \
+			|| { echo "error: brew install failed; the end of $(DEPS_LOG):" >&2; tail -n 5 $(DEPS_LOG) >&2; exit 1; }; \
+	fi
+else
 deps:
 	@if ! command -v python3 >/dev/null 2>&1; then \
 		echo "installing python3 (the reference implementation and the test set-up; log: $(DEPS_LOG))"; \
@@ -33,6 +45,7 @@ deps:
 		{ $(APT_INSTALL) zlib1g-dev; } >>$(DEPS_LOG) 2>&1 \
 			|| { echo "error: apt-get failed; the end of $(DEPS_LOG):" >&2; tail -n 5 $(DEPS_LOG) >&2; exit 1; }; \
 	fi
+endif
 
 ## deps-perfetto: the Python virtual environment (.build/venv-perfetto: the
 ## official Perfetto protos and protobuf from PyPI) with which the tests write
@@ -44,14 +57,24 @@ deps-perfetto:
 perfetto-fixtures:
 	sh Tools/perfetto-fixtures/regenerate.sh
 
-## deps-browser: Debian's chromium, which the report's browser tests drive
-## headless; when it cannot be installed those tests are skipped (and say so).
+## deps-browser: Chromium, which the report's browser tests drive headless (Debian's
+## package; on macOS Homebrew's cask); when it cannot be installed those tests are
+## skipped (and say so).
+ifeq ($(UNAME),Darwin)
+deps-browser:
+	@if [ ! -d /Applications/Chromium.app ] && ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium from Homebrew (headless browser for the report's tests; log: $(DEPS_LOG))"; \
+		brew install --cask chromium >>$(DEPS_LOG) 2>&1 \
+			|| echo "warning: chromium could not be installed (see $(DEPS_LOG)); the browser tests will be skipped"; \
+	fi
+else
 deps-browser:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 		echo "installing chromium (headless browser for the report's tests; log: $(DEPS_LOG))"; \
 		{ $(APT_INSTALL) chromium; } >>$(DEPS_LOG) 2>&1 \
 			|| echo "warning: chromium could not be installed (see $(DEPS_LOG)); the browser tests will be skipped"; \
 	fi
+endif
 
 build: deps
 	$(SWIFT) build -q
@@ -158,6 +181,13 @@ crosscheck: build
 ## format: rewrite the sources in the project's style (.swift-format)
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+## portability: the Mac lint (Tools/portability/check.py: Glibc-only spellings outside code
+## guarded for Linux) and the type-check of the Darwin branches against Darwin's declarations
+## (Tools/portability/darwin_typecheck.py); make test runs both beside the build
+portability:
+	python3 Tools/portability/check.py
+	python3 Tools/portability/darwin_typecheck.py
 
 ## lint: fail on any source not in the project's style (.swift-format: swift-format's
 ## default rules, 120 columns, 4 spaces; semicolons allowed for the byte writers'

@@ -28,11 +28,12 @@ let package = Package(
         .target(name: "LaunchflowRuntime", dependencies: ["LaunchflowModel"]),
         .target(name: "LaunchflowCore", dependencies: ["LaunchflowModel"]),
         .target(name: "LaunchflowImport", dependencies: ["LaunchflowCore", "CZlib"]),
+        // zlib comes with macOS's SDK; Graphviz from Homebrew, found through pkg-config (make deps).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
-            providers: [.apt(["libgraphviz-dev", "pkg-config"])]
+            providers: [.apt(["libgraphviz-dev", "pkg-config"]), .brew(["graphviz", "pkg-config"])]
         ),
         .target(
             name: "LaunchflowRender", dependencies: ["LaunchflowCore", "LaunchflowImport", "CGraphviz"],

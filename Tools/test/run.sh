@@ -3,7 +3,8 @@
 # Each phase keeps its `== ` heading; the phases that need no CPU of their own
 # to themselves run beside one that leaves the CPUs idle much of the time:
 #
-#   lint, deployment floor  beside the debug build
+#   lint, deployment floor, beside the debug build (portability: the Mac lint and the
+#   portability             type-check of the Darwin branches, Tools/portability)
 #   build                   swift build --build-tests (what swift test would build)
 #   tests                   swift test --skip-build; the real-run tests mostly wait
 #                           (latencies, delays), so beside them, one after another:
@@ -72,11 +73,14 @@ lint=$!
 step floor "the runtime's deployment floor (Tools/deployment-floor/check.py: nothing in LaunchflowRuntime's closure newer than Package.swift's platforms; beside the build)" \
     python3 Tools/deployment-floor/check.py &
 floor=$!
+step portability "the Mac lint: Glibc-only spellings outside code guarded for Linux, and the Darwin branches type-checked against Darwin's declarations (Tools/portability; beside the build)" \
+    "${MAKE:-make}" --no-print-directory portability &
+portability=$!
 run build "build (debug, the tests too; the first build of a clone takes 2-3 minutes, quietly)" \
     "$SWIFT" build -q --build-tests --disable-xctest
 built=$?
-wait $lint $floor
-show lint floor
+wait $lint $floor $portability
+show lint floor portability
 if [ $built != 0 ]; then
     echo "make test: failed: ${failed[*]}" >&2
     exit 1
