@@ -105,106 +105,71 @@ extension Calibration {
     /// The JSON report: `costScale` / `overheadMs` name the fitted value.
     public func json(plot: String? = nil, out: String? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 2048)
-        w.raw("{\n  ")
-        w.key("scenario")
-        w.string(scenario.name)
-        w.raw(",\n  ")
-        w.key("strategy")
-        w.string(request.strategy.rawValue)
-        w.raw(",\n  ")
-        w.key("measured")
-        w.raw("{ ")
-        w.key("file")
-        w.string(measured.file)
-        w.raw(", ")
-        w.key("source")
-        w.string(measured.source.rawValue)
-        w.raw(", ")
-        w.key("what")
-        w.string(measured.what)
-        w.raw(", ")
-        w.key("count")
-        w.integer(measured.count)
-        summary(&w, median: measured.median, p90: measured.p90, min: measured.min, max: measured.max)
-        w.raw(" },\n  ")
-        w.key("simulated")
-        simulatedJSON(&w, simulated)
-        w.raw(",\n  ")
-        w.key("error")
-        errorJSON(&w, simulated)
-        w.raw(",\n  ")
-        w.key("fit")
-        if let fit {
-            w.raw("{ ")
-            w.key(fit.kind == .scale ? "costScale" : "overheadMs")
-            w.double(fit.value)
-            w.raw(", ")
-            w.key("range")
-            w.raw("[")
-            w.double(rounded(fit.range.lowerBound, fit.kind == .scale ? 6 : 3))
-            w.raw(", ")
-            w.double(rounded(fit.range.upperBound, fit.kind == .scale ? 6 : 3))
-            w.raw("], ")
-            w.key("simulated")
-            simulatedJSON(&w, fit.simulated)
-            w.raw(", ")
-            w.key("error")
-            errorJSON(&w, fit.simulated)
-            if let note = fit.note {
-                w.raw(", ")
-                w.key("note")
-                w.string(note)
+        w.object(.lines) { w in
+            w.field("scenario", scenario.name)
+            w.field("strategy", request.strategy.rawValue)
+            w.field("measured", object: .spaced) { w in
+                w.field("file", measured.file)
+                w.field("source", measured.source.rawValue)
+                w.field("what", measured.what)
+                w.field("count", measured.count)
+                summary(&w, median: measured.median, p90: measured.p90, min: measured.min, max: measured.max)
             }
-            w.raw(" }")
-        } else {
-            w.raw("null")
+            w.key("simulated")
+            simulatedJSON(&w, simulated)
+            w.key("error")
+            errorJSON(&w, simulated)
+            w.key("fit")
+            if let fit { fitJSON(&w, fit) } else { w.null() }
+            w.field("plot", plot)
+            w.field("out", out)
         }
-        for (key, value) in [("plot", plot), ("out", out)] {
-            w.raw(",\n  ")
-            w.key(key)
-            if let value { w.string(value) } else { w.raw("null") }
-        }
-        w.raw("\n}\n")
+        w.newline()
         return w.bytes
     }
 
+    private func fitJSON(_ w: inout JSONWriter, _ fit: CalibrationFit) {
+        w.object(.spaced) { w in
+            w.field(fit.kind == .scale ? "costScale" : "overheadMs", fit.value)
+            let digits = fit.kind == .scale ? 6 : 3
+            w.field("range", array: .compact) { w in
+                w.double(rounded(fit.range.lowerBound, digits))
+                w.double(rounded(fit.range.upperBound, digits))
+            }
+            w.key("simulated")
+            simulatedJSON(&w, fit.simulated)
+            w.key("error")
+            errorJSON(&w, fit.simulated)
+            if let note = fit.note { w.field("note", note) }
+        }
+    }
+
     private func simulatedJSON(_ w: inout JSONWriter, _ launches: SimulatedLaunches) {
-        w.raw("{ ")
-        w.key("runs")
-        w.integer(launches.firstFrames.count)
-        w.raw(", ")
-        w.key("sampled")
-        w.bool(launches.sampled)
-        w.raw(", ")
-        w.key("seed")
-        if launches.sampled { w.raw(String(request.seed)) } else { w.raw("null") }
-        summary(&w, median: launches.median, p90: launches.p90, min: launches.min, max: launches.max)
-        w.raw(" }")
+        w.object(.spaced) { w in
+            w.field("runs", launches.firstFrames.count)
+            w.field("sampled", launches.sampled)
+            w.key("seed")
+            if launches.sampled { w.integer(request.seed) } else { w.null() }
+            summary(&w, median: launches.median, p90: launches.p90, min: launches.min, max: launches.max)
+        }
     }
 
     private func summary(_ w: inout JSONWriter, median: Double, p90: Double, min: Double, max: Double) {
         for (key, value) in [("medianMs", median), ("p90Ms", p90), ("minMs", min), ("maxMs", max)] {
-            w.raw(", ")
-            w.key(key)
-            w.double(rounded(value, 6))
+            w.field(key, rounded(value, 6))
         }
     }
 
     private func errorJSON(_ w: inout JSONWriter, _ launches: SimulatedLaunches) {
-        w.raw("{ ")
-        var first = true
-        for (name, simulated, measured) in [
-            ("median", launches.median, self.measured.median), ("p90", launches.p90, self.measured.p90),
-        ] {
-            if !first { w.raw(", ") }
-            first = false
-            w.key("\(name)Ms")
-            w.double(rounded(simulated - measured, 6))
-            w.raw(", ")
-            w.key("\(name)Percent")
-            if measured > 0 { w.double(rounded((simulated - measured) * 100 / measured, 3)) } else { w.raw("null") }
+        w.object(.spaced) { w in
+            for (name, simulated, measured) in [
+                ("median", launches.median, self.measured.median), ("p90", launches.p90, self.measured.p90),
+            ] {
+                w.field("\(name)Ms", rounded(simulated - measured, 6))
+                w.key("\(name)Percent")
+                if measured > 0 { w.double(rounded((simulated - measured) * 100 / measured, 3)) } else { w.null() }
+            }
         }
-        w.raw(" }")
     }
 
     private func rounded(_ x: Double, _ digits: Int) -> Double {

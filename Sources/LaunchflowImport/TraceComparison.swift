@@ -175,66 +175,50 @@ public struct TraceComparison: Sendable {
     /// the summary.
     public func json(gantt: String? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 256 * rows.count + 512)
-        w.raw("{\n  ")
-        w.key("trace")
-        w.string(trace)
-        w.raw(",\n  ")
-        w.key("strategy")
-        w.string(strategy.rawValue)
-        w.raw(",\n  ")
-        w.key("alignedAt")
-        w.string(anchor)
-        w.raw(",\n  ")
-        w.key("tasks")
-        w.raw("[")
-        for (k, row) in rows.enumerated() {
-            w.raw(k == 0 ? "\n    " : ",\n    ")
-            w.inlineObject([
-                ("id", .string(row.id)), ("measuredStartMs", .millis(row.measured.start)),
-                ("measuredEndMs", .millis(row.measured.end)), ("simulatedStartMs", .millis(row.simulated.start)),
-                ("simulatedEndMs", .millis(row.simulated.end)), ("startErrorMs", .millis(row.startError)),
-                ("endErrorMs", .millis(row.endError)), ("mainThread", .bool(row.onMain)),
-            ])
+        w.object(.lines) { w in
+            w.field("trace", trace)
+            w.field("strategy", strategy.rawValue)
+            w.field("alignedAt", anchor)
+            w.field("tasks", array: .linesEvenWhenEmpty) { w in
+                for row in rows {
+                    w.object(.spaced) { w in
+                        w.field("id", row.id)
+                        w.field("measuredStartMs", millis: row.measured.start)
+                        w.field("measuredEndMs", millis: row.measured.end)
+                        w.field("simulatedStartMs", millis: row.simulated.start)
+                        w.field("simulatedEndMs", millis: row.simulated.end)
+                        w.field("startErrorMs", millis: row.startError)
+                        w.field("endErrorMs", millis: row.endError)
+                        w.field("mainThread", row.onMain)
+                    }
+                }
+            }
+            w.field("missing", strings: missing)
+            if let firstFrame {
+                w.field("firstFrame", object: .spaced) { w in
+                    w.field("task", firstFrame.task)
+                    w.field("measuredMs", millis: firstFrame.measured)
+                    w.field("simulatedMs", millis: firstFrame.simulated)
+                    w.field("errorMs", millis: firstFrame.simulated - firstFrame.measured)
+                }
+            }
+            if let measured = measuredFirstFrame {
+                w.field("appLaunchFirstFrame", object: .spaced) { w in
+                    w.field("measuredMs", millis: measured)
+                    w.field("simulatedMs", millis: simulatedTimeToFirstFrame)
+                    w.field("errorMs", millis: simulatedTimeToFirstFrame - measured)
+                }
+            }
+            let summary = summary
+            w.field("summary", object: .spaced) { w in
+                w.field("early", summary.early)
+                w.field("late", summary.late)
+                w.field("medianStartErrorMs", millis: summary.medianStartError)
+                w.field("medianDurationErrorMs", millis: summary.medianDurationError)
+            }
+            if let gantt { w.field("gantt", gantt) }
         }
-        w.raw("\n  ],\n  ")
-        w.key("missing")
-        w.raw("[")
-        for (k, id) in missing.enumerated() {
-            if k > 0 { w.raw(", ") }
-            w.string(id)
-        }
-        w.raw("]")
-        if let firstFrame {
-            w.raw(",\n  ")
-            w.key("firstFrame")
-            w.inlineObject([
-                ("task", .string(firstFrame.task)), ("measuredMs", .millis(firstFrame.measured)),
-                ("simulatedMs", .millis(firstFrame.simulated)),
-                ("errorMs", .millis(firstFrame.simulated - firstFrame.measured)),
-            ])
-        }
-        if let measured = measuredFirstFrame {
-            w.raw(",\n  ")
-            w.key("appLaunchFirstFrame")
-            w.inlineObject([
-                ("measuredMs", .millis(measured)), ("simulatedMs", .millis(simulatedTimeToFirstFrame)),
-                ("errorMs", .millis(simulatedTimeToFirstFrame - measured)),
-            ])
-        }
-        let summary = summary
-        w.raw(",\n  ")
-        w.key("summary")
-        w.inlineObject([
-            ("early", .integer(summary.early)), ("late", .integer(summary.late)),
-            ("medianStartErrorMs", .millis(summary.medianStartError)),
-            ("medianDurationErrorMs", .millis(summary.medianDurationError)),
-        ])
-        if let gantt {
-            w.raw(",\n  ")
-            w.key("gantt")
-            w.string(gantt)
-        }
-        w.raw("\n}\n")
+        w.newline()
         return w.bytes
     }
 
@@ -296,31 +280,5 @@ public struct TraceComparison: Sendable {
             out += TerminalText.escape("Not in the trace (\(missing.count)): \(list).") + "\n"
         }
         return out
-    }
-}
-
-/// A value of an inline JSON object (``JSONWriter/inlineObject(_:)``).
-private enum InlineValue {
-    case string(String)
-    case millis(Micros)
-    case integer(Int)
-    case bool(Bool)
-}
-
-extension JSONWriter {
-    /// `{ "key": value, … }` on one line.
-    fileprivate mutating func inlineObject(_ members: [(String, InlineValue)]) {
-        raw("{ ")
-        for (k, (name, value)) in members.enumerated() {
-            if k > 0 { raw(", ") }
-            key(name)
-            switch value {
-            case .string(let text): string(text)
-            case .millis(let micros): millis(micros)
-            case .integer(let n): integer(n)
-            case .bool(let flag): bool(flag)
-            }
-        }
-        raw(" }")
     }
 }

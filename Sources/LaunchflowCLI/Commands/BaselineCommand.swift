@@ -21,7 +21,7 @@ enum BaselineCommand {
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
         var writer = JSONWriter(capacity: 3 * 128 * scenario.tasks.count + 4096)
         writer.comparison(results)
-        writer.raw("\n")
+        writer.newline()
         streams.write(writer.bytes)
         return 0
     }

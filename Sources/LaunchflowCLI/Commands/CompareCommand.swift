@@ -51,7 +51,7 @@ enum CompareCommand {
         case "json":
             var writer = JSONWriter(capacity: 3 * 128 * scenario.tasks.count + 4096)
             writer.comparison(results)
-            writer.raw("\n")
+            writer.newline()
             streams.write(writer.bytes)
         case "markdown":
             streams.writeText(TextReport.comparison(results, markdown: true))

@@ -45,7 +45,7 @@ enum SimulateCommand {
             var writer = JSONWriter(
                 capacity: 128 * scenario.tasks.count + 128 * result.metrics.dependencyViolations + 4096)
             writer.result(result)
-            writer.raw("\n")
+            writer.newline()
             streams.write(writer.bytes)
         case "trace":
             streams.write(TraceExport.json(result))

@@ -101,7 +101,7 @@ enum SweepCommand {
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 1024 * strategies.count + 1024)
             writer.sweep(result, pictures: pictures)
-            writer.raw("\n")
+            writer.newline()
             streams.write(writer.bytes)
         } else {
             streams.writeText(UncertaintyReport.sweep(result, pictures: pictures))

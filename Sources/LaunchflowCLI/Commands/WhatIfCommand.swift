@@ -71,7 +71,7 @@ enum WhatIfCommand {
         if args.value("format") == "json" {
             var writer = JSONWriter(capacity: 200 * scenario.tasks.count + 1024)
             writer.whatIf(analysis, top: top)
-            writer.raw("\n")
+            writer.newline()
             streams.write(writer.bytes)
         } else {
             streams.writeText(UncertaintyReport.whatIf(analysis, top: top))

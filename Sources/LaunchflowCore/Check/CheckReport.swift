@@ -187,67 +187,67 @@ public struct CheckReport: Sendable {
     /// The machine-readable report (`check --format json`), with a newline.
     public func json() -> [UInt8] {
         var w = JSONWriter(capacity: 256 * rows.count + 1024)
-        w.raw("{\n  ")
-        w.key("scenario"); w.string(scenario)
-        w.raw(",\n  "); w.key("file"); w.string(file)
-        w.raw(",\n  "); w.key("passed"); w.bool(passed)
-        w.raw(",\n  "); w.key("failures"); w.integer(failures.count)
-        w.raw(",\n  "); w.key("strategies"); w.raw("[")
-        for (k, strategy) in strategies.enumerated() {
-            if k > 0 { w.raw(", ") }
-            w.string(strategy.rawValue)
+        w.object(.lines) { w in
+            w.field("scenario", scenario)
+            w.field("file", file)
+            w.field("passed", passed)
+            w.field("failures", failures.count)
+            w.field("strategies", strings: strategies.map(\.rawValue))
+            w.field("baseline", baselineFile)
+            w.field("tolerance", object: .compact) { w in
+                switch tolerance {
+                case .percent(let p): w.field("percent", p)
+                case .milliseconds(let micros): w.field("ms", millis: micros)
+                case .either(let p, let micros):
+                    w.field("percent", p)
+                    w.field("ms", millis: micros)
+                }
+            }
+            w.field("checks", array: .lines) { w in
+                for row in rows { Self.check(row, &w) }
+            }
+            w.field("changesSinceBaseline", array: .lines) { w in
+                for change in changes { w.string(change) }
+            }
         }
-        w.raw("],\n  "); w.key("baseline")
-        if let baselineFile { w.string(baselineFile) } else { w.raw("null") }
-        w.raw(",\n  "); w.key("tolerance")
-        switch tolerance {
-        case .percent(let p):
-            w.raw("{"); w.key("percent"); w.double(p); w.raw("}")
-        case .milliseconds(let micros):
-            w.raw("{"); w.key("ms"); w.millis(micros); w.raw("}")
-        case .either(let p, let micros):
-            w.raw("{"); w.key("percent"); w.double(p); w.raw(", "); w.key("ms"); w.millis(micros); w.raw("}")
-        }
-        w.raw(",\n  "); w.key("checks"); w.raw("[")
-        for (k, row) in rows.enumerated() {
-            w.raw(k == 0 ? "\n    {" : ",\n    {")
-            w.key("metric"); w.string(row.metric.rawValue)
-            w.raw(", "); w.key("strategy"); w.string(row.strategy.rawValue)
+        w.newline()
+        return w.bytes
+    }
+
+    /// One check: the metric, the strategy, what it is held against, the value and the verdict.
+    private static func check(_ row: CheckRow, _ w: inout JSONWriter) {
+        w.object { w in
+            w.field("metric", row.metric.rawValue)
+            w.field("strategy", row.strategy.rawValue)
             switch row.kind {
             case .baseline:
-                w.raw(", "); w.key("kind"); w.string("baseline")
+                w.field("kind", "baseline")
             case .budget(let source):
-                w.raw(", "); w.key("kind"); w.string("budget")
-                w.raw(", "); w.key("source"); w.string(source.rawValue)
+                w.field("kind", "budget")
+                w.field("source", source.rawValue)
             }
-            w.raw(", "); w.key(row.kind == .baseline ? "baseline" : "budget"); Self.value(row.reference, row.metric, &w)
-            w.raw(", "); w.key("limit"); Self.value(row.limit, row.metric, &w)
-            w.raw(", "); w.key("bound")
+            w.key(row.kind == .baseline ? "baseline" : "budget")
+            value(row.reference, row.metric, &w)
+            w.key("limit")
+            value(row.limit, row.metric, &w)
             switch row.bound {
-            case .atMost?: w.string("atMost")
-            case .atLeast?: w.string("atLeast")
-            case nil: w.raw("null")
+            case .atMost?: w.field("bound", "atMost")
+            case .atLeast?: w.field("bound", "atLeast")
+            case nil: w.field("bound", nil as String?)
             }
-            w.raw(", "); w.key("value"); Self.value(row.value, row.metric, &w)
-            w.raw(", "); w.key("delta"); Self.value(row.delta, row.metric, &w)
-            w.raw(", "); w.key("verdict"); w.string(row.verdict.rawValue)
-            w.raw(", "); w.key("fails"); w.bool(row.verdict.fails)
-            w.raw("}")
+            w.key("value")
+            value(row.value, row.metric, &w)
+            w.key("delta")
+            value(row.delta, row.metric, &w)
+            w.field("verdict", row.verdict.rawValue)
+            w.field("fails", row.verdict.fails)
         }
-        w.raw(rows.isEmpty ? "],\n  " : "\n  ],\n  ")
-        w.key("changesSinceBaseline"); w.raw("[")
-        for (k, change) in changes.enumerated() {
-            w.raw(k == 0 ? "\n    " : ",\n    ")
-            w.string(change)
-        }
-        w.raw(changes.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
-        return w.bytes
     }
 
     /// Times as exact milliseconds (they are whole µs), other values as doubles, nil as null.
     private static func value(_ value: Double?, _ metric: Metric, _ w: inout JSONWriter) {
         guard let value else {
-            w.raw("null")
+            w.null()
             return
         }
         if metric.isTime, abs(value * 1000 - (value * 1000).rounded()) < 1e-6 {

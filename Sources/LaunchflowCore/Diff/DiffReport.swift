@@ -170,95 +170,98 @@ extension ScenarioDiff {
     /// The machine-readable report (`diff --format json`), with a newline.
     public func json() -> [UInt8] {
         var w = JSONWriter(capacity: 4096 + 256 * changes.count)
-        w.raw("{\n  "); w.key("old"); file(&w, oldFile, old)
-        w.raw(",\n  "); w.key("new"); file(&w, newFile, new)
-        w.raw(",\n  "); w.key("strategies"); strings(&w, strategies.map(\.rawValue))
-        w.raw(",\n  "); w.key("metrics"); w.raw("{")
-        for (k, strategy) in strategies.enumerated() {
-            w.raw(k == 0 ? "\n    " : ",\n    ")
-            w.key(strategy.rawValue); w.raw("{")
-            for (m, metric) in Metric.allCases.enumerated() {
-                w.raw(m == 0 ? "\n      " : ",\n      ")
-                w.key(metric.rawValue)
-                w.raw("{"); w.key("old"); w.metricValue(metric, of: oldMetrics[k])
-                w.raw(", "); w.key("new"); w.metricValue(metric, of: newMetrics[k])
-                w.raw(", "); w.key("delta")
-                let delta = newMetrics[k].value(metric) - oldMetrics[k].value(metric)
-                if metric.isTime { w.millis(Micros((delta * 1000).rounded())) } else { w.double(delta) }
-                w.raw("}")
-            }
-            w.raw("\n    }")
-        }
-        w.raw("\n  },\n  "); w.key("orderedBy"); w.raw("{")
-        w.key("metric"); w.string(Metric.timeToFirstFrameMs.rawValue)
-        w.raw(", "); w.key("strategy"); w.string(orderingStrategy.rawValue)
-        w.raw(", "); w.key("effectsMeasured"); w.bool(effectsMeasured)
-        w.raw("},\n  "); w.key("changes"); w.raw("[")
-        for (k, change) in changes.enumerated() {
-            w.raw(k == 0 ? "\n    {" : ",\n    {")
-            w.key("kind"); w.string(change.kind.rawValue)
-            w.raw(", "); w.key("task")
-            if let task = change.task { w.string(task) } else { w.raw("null") }
-            w.raw(", "); w.key("description"); w.string(Self.describe(change))
-            w.raw(", "); w.key("fields"); w.raw("[")
-            for (f, field) in change.fields.enumerated() {
-                if f > 0 { w.raw(", ") }
-                w.raw("{"); w.key("field"); w.string(field.field)
-                w.raw(", "); w.key("old"); value(&w, field.old)
-                w.raw(", "); w.key("new"); value(&w, field.new)
-                w.raw("}")
-            }
-            w.raw("], "); w.key("linked"); strings(&w, change.linked)
-            w.raw(", "); w.key("timeToFirstFrameEffectMs")
-            if let effect = change.effect {
-                w.raw("{")
-                for (s, strategy) in strategies.enumerated() {
-                    if s > 0 { w.raw(", ") }
-                    w.key(strategy.rawValue); w.millis(effect[s])
+        w.object(.lines) { w in
+            w.field("old", object: .compact) { w in file(&w, oldFile, old) }
+            w.field("new", object: .compact) { w in file(&w, newFile, new) }
+            w.field("strategies", strings: strategies.map(\.rawValue))
+            w.field("metrics", object: .lines) { w in
+                for (k, strategy) in strategies.enumerated() {
+                    w.field(strategy.rawValue, object: .lines) { w in
+                        for metric in Metric.allCases { metricChange(&w, metric, k) }
+                    }
                 }
-                w.raw("}")
-            } else {
-                w.raw("null")
             }
-            w.raw(", "); w.key("note")
-            if let note = change.note { w.string(note) } else { w.raw("null") }
-            w.raw("}")
+            w.field("orderedBy", object: .compact) { w in
+                w.field("metric", Metric.timeToFirstFrameMs.rawValue)
+                w.field("strategy", orderingStrategy.rawValue)
+                w.field("effectsMeasured", effectsMeasured)
+            }
+            w.field("changes", array: .lines) { w in
+                for change in changes { self.change(&w, change) }
+            }
+            w.field("criticalPath", object: .compact) { w in
+                w.field("old", strings: oldCriticalPath)
+                w.field("new", strings: newCriticalPath)
+                w.field("oldMs", millis: oldCriticalLength)
+                w.field("newMs", millis: newCriticalLength)
+                w.field("entered", strings: enteredCriticalPath)
+                w.field("left", strings: leftCriticalPath)
+            }
         }
-        w.raw(changes.isEmpty ? "],\n  " : "\n  ],\n  ")
-        w.key("criticalPath"); w.raw("{")
-        w.key("old"); strings(&w, oldCriticalPath)
-        w.raw(", "); w.key("new"); strings(&w, newCriticalPath)
-        w.raw(", "); w.key("oldMs"); w.millis(oldCriticalLength)
-        w.raw(", "); w.key("newMs"); w.millis(newCriticalLength)
-        w.raw(", "); w.key("entered"); strings(&w, enteredCriticalPath)
-        w.raw(", "); w.key("left"); strings(&w, leftCriticalPath)
-        w.raw("}\n}\n")
+        w.newline()
         return w.bytes
     }
 
-    private func file(_ w: inout JSONWriter, _ path: String, _ scenario: Scenario) {
-        w.raw("{"); w.key("file"); w.string(path)
-        w.raw(", "); w.key("scenario"); w.string(scenario.name); w.raw("}")
+    /// `"metric": {"old": …, "new": …, "delta": …}` under the `k`th strategy.
+    private func metricChange(_ w: inout JSONWriter, _ metric: Metric, _ k: Int) {
+        w.field(metric.rawValue, object: .compact) { w in
+            w.key("old")
+            w.metricValue(metric, of: oldMetrics[k])
+            w.key("new")
+            w.metricValue(metric, of: newMetrics[k])
+            let delta = newMetrics[k].value(metric) - oldMetrics[k].value(metric)
+            if metric.isTime {
+                w.field("delta", millis: Micros((delta * 1000).rounded()))
+            } else {
+                w.field("delta", delta)
+            }
+        }
     }
 
-    private func strings(_ w: inout JSONWriter, _ list: [String]) {
-        w.raw("[")
-        for (k, text) in list.enumerated() {
-            if k > 0 { w.raw(", ") }
-            w.string(text)
+    /// One change: what, where, its fields, what it is linked to and what it moved.
+    private func change(_ w: inout JSONWriter, _ change: ScenarioChange) {
+        w.object { w in
+            w.field("kind", change.kind.rawValue)
+            w.field("task", change.task)
+            w.field("description", Self.describe(change))
+            w.field("fields", array: .compact) { w in
+                for field in change.fields {
+                    w.object { w in
+                        w.field("field", field.field)
+                        w.key("old")
+                        value(&w, field.old)
+                        w.key("new")
+                        value(&w, field.new)
+                    }
+                }
+            }
+            w.field("linked", strings: change.linked)
+            w.key("timeToFirstFrameEffectMs")
+            if let effect = change.effect {
+                w.object { w in
+                    for (s, strategy) in strategies.enumerated() { w.field(strategy.rawValue, millis: effect[s]) }
+                }
+            } else {
+                w.null()
+            }
+            w.field("note", change.note)
         }
-        w.raw("]")
+    }
+
+    private func file(_ w: inout JSONWriter, _ path: String, _ scenario: Scenario) {
+        w.field("file", path)
+        w.field("scenario", scenario.name)
     }
 
     private func value(_ w: inout JSONWriter, _ v: FieldValue) {
         switch v {
-        case .absent: w.raw("null")
+        case .absent: w.null()
         case .millis(let micros): w.millis(micros)
         case .integer(let n): w.integer(n)
         case .number(let x): w.double(x)
         case .bool(let b): w.bool(b)
         case .text(let t): w.string(t)
-        case .ids(let ids): strings(&w, ids)
+        case .ids(let ids): w.strings(ids)
         }
     }
 }

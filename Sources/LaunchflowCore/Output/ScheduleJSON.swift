@@ -38,106 +38,83 @@ public struct SimulationResult: Sendable {
 }
 
 extension JSONWriter {
-    /// One result object of MODEL.md §6; `indent` is the indentation of its braces.
-    public mutating func result(_ result: SimulationResult, indent: String = "") {
+    /// One result object of MODEL.md §6, its members one a line (indented as
+    /// deep as the scope it is written in).
+    public mutating func result(_ result: SimulationResult) {
         let schedule = result.schedule
         let scenario = schedule.scenario
-        let metrics = result.metrics
-        let inner = indent + "  "
-        let item = inner + "  "
-        raw("{\n\(inner)")
-        key("scenario"); string(scenario.name)
-        raw(",\n\(inner)"); key("strategy"); string(schedule.strategy.rawValue)
-        raw(",\n\(inner)"); key("metrics"); raw("{")
-        for (k, metric) in Metric.allCases.enumerated() {
-            raw(k == 0 ? "\n" : ",\n")
-            raw(item)
-            key(metric.rawValue)
-            metricValue(metric, of: metrics)
+        object(.lines) { w in
+            w.field("scenario", scenario.name)
+            w.field("strategy", schedule.strategy.rawValue)
+            w.field("metrics", object: .lines) { w in
+                for metric in Metric.allCases {
+                    w.key(metric.rawValue)
+                    w.metricValue(metric, of: result.metrics)
+                }
+            }
+            w.spans("preMain", scenario.preMain.map(\.name), schedule.preMain.map { ($0.start, $0.end) })
+            // (§3.12) The launch phases; the `startsIn` one ends when dFL returns.
+            w.spans("phases", scenario.launchPhases.map(\.name), schedule.launchPhases.map { ($0.start, $0.end) })
+            w.field("tasks", array: .linesEvenWhenEmpty) { w in
+                for (k, run) in schedule.tasks.enumerated() {
+                    w.object { w in
+                        w.field("id", scenario.tasks[k].id)
+                        w.key("thread")
+                        w.threadName(run.thread)
+                        w.field("readyMs", millis: run.ready)
+                        w.field("startMs", millis: run.start)
+                        w.field("endMs", millis: run.end)
+                        w.field("doneMs", millis: run.done)
+                    }
+                }
+            }
+            w.field("inputs", array: .lines) { w in
+                for (k, input) in schedule.inputs.enumerated() {
+                    w.object { w in
+                        w.field("name", scenario.inputs[k].name)
+                        w.field("atMs", millis: input.at)
+                        w.field("startMs", millis: input.start)
+                        w.field("endMs", millis: input.end)
+                    }
+                }
+            }
+            w.field("commits", array: .linesEvenWhenEmpty) { w in
+                for commit in schedule.commits {
+                    w.object { w in
+                        w.field("startMs", millis: commit.start)
+                        w.field("endMs", millis: commit.end)
+                        w.field("presentedMs", millis: commit.presented)
+                    }
+                }
+            }
+            w.field("violations", array: .lines) { w in
+                for violation in schedule.violations() {
+                    w.object { w in
+                        w.field("task", scenario.tasks[violation.task].id)
+                        w.field("dependency", scenario.tasks[violation.dependency].id)
+                        w.field("startMs", millis: violation.start)
+                        w.field("dependencyEndMs", millis: violation.dependencyEnd)
+                    }
+                }
+            }
         }
-        raw("\n\(inner)},\n\(inner)")
-        key("preMain"); raw("[")
-        for (k, phase) in scenario.preMain.enumerated() {
-            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
-            key("name"); string(phase.name)
-            raw(", "); key("startMs"); millis(schedule.preMain[k].start)
-            raw(", "); key("endMs"); millis(schedule.preMain[k].end)
-            raw("}")
+    }
+
+    /// `"key": [ {"name": …, "startMs": …, "endMs": …}, … ]`, one span a line.
+    private mutating func spans(_ key: String, _ names: [String], _ spans: [(start: Micros, end: Micros)]) {
+        field(key, array: .lines) { w in
+            for (name, span) in zip(names, spans) {
+                w.object { w in
+                    w.field("name", name)
+                    w.field("startMs", millis: span.start)
+                    w.field("endMs", millis: span.end)
+                }
+            }
         }
-        raw(scenario.preMain.isEmpty ? "],\n\(inner)" : "\n\(inner)],\n\(inner)")
-        // (§3.12) The launch phases; the `startsIn` one ends when dFL returns.
-        key("phases"); raw("[")
-        for (k, phase) in scenario.launchPhases.enumerated() {
-            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
-            key("name"); string(phase.name)
-            raw(", "); key("startMs"); millis(schedule.launchPhases[k].start)
-            raw(", "); key("endMs"); millis(schedule.launchPhases[k].end)
-            raw("}")
-        }
-        raw(scenario.launchPhases.isEmpty ? "],\n\(inner)" : "\n\(inner)],\n\(inner)")
-        key("tasks"); raw("[")
-        // The bytes between a task's values, spelled out once (a launch has
-        // up to 100,000s of tasks).
-        let firstOpening = Array("\n\(item){\"id\": ".utf8)
-        let opening = Array(",\n\(item){\"id\": ".utf8)
-        let thread = Array(", \"thread\": ".utf8)
-        let ready = Array(", \"readyMs\": ".utf8)
-        let start = Array(", \"startMs\": ".utf8)
-        let end = Array(", \"endMs\": ".utf8)
-        let done = Array(", \"doneMs\": ".utf8)
-        for (k, run) in schedule.tasks.enumerated() {
-            raw(k == 0 ? firstOpening : opening); string(scenario.tasks[k].id)
-            raw(thread); threadName(run.thread)
-            raw(ready); millis(run.ready)
-            raw(start); millis(run.start)
-            raw(end); millis(run.end)
-            raw(done); millis(run.done)
-            raw(UInt8(ascii: "}"))
-        }
-        raw("\n\(inner)],\n\(inner)")
-        key("inputs"); raw("[")
-        for (k, input) in schedule.inputs.enumerated() {
-            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
-            key("name"); string(scenario.inputs[k].name)
-            raw(", "); key("atMs"); millis(input.at)
-            raw(", "); key("startMs"); millis(input.start)
-            raw(", "); key("endMs"); millis(input.end)
-            raw("}")
-        }
-        raw(schedule.inputs.isEmpty ? "],\n\(inner)" : "\n\(inner)],\n\(inner)")
-        key("commits"); raw("[")
-        for (k, commit) in schedule.commits.enumerated() {
-            raw(k == 0 ? "\n\(item){" : ",\n\(item){")
-            key("startMs"); millis(commit.start)
-            raw(", "); key("endMs"); millis(commit.end)
-            raw(", "); key("presentedMs"); millis(commit.presented)
-            raw("}")
-        }
-        raw("\n\(inner)],\n\(inner)")
-        key("violations"); raw("[")
-        let violations = schedule.violations()
-        let firstViolation = Array("\n\(item){\"task\": ".utf8)
-        let nextViolation = Array(",\n\(item){\"task\": ".utf8)
-        let dependency = Array(", \"dependency\": ".utf8)
-        let dependencyEnd = Array(", \"dependencyEndMs\": ".utf8)
-        for (k, violation) in violations.enumerated() {
-            raw(k == 0 ? firstViolation : nextViolation); string(scenario.tasks[violation.task].id)
-            raw(dependency); string(scenario.tasks[violation.dependency].id)
-            raw(start); millis(violation.start)
-            raw(dependencyEnd); millis(violation.dependencyEnd)
-            raw(UInt8(ascii: "}"))
-        }
-        raw(violations.isEmpty ? "]\n\(indent)}" : "\n\(inner)]\n\(indent)}")
     }
 
     private mutating func threadName(_ thread: Int32) {
-        if thread == 0 {
-            raw("\"main\"")
-        } else {
-            raw("\"worker-")
-            integer(Int(thread))
-            raw("\"")
-        }
+        string(thread == 0 ? "main" : "worker-\(thread)")
     }
 
     /// `{ "scenario": …, "results": [ … ], "breaksDependencies": [ … ],
@@ -145,25 +122,19 @@ extension JSONWriter {
     /// strategies whose schedule breaks a dependency, and the best of the
     /// others (``HonestComparison``; null when every strategy breaks one).
     public mutating func comparison(_ results: [SimulationResult]) {
-        raw("{\n  ")
-        key("scenario"); string(results.first?.schedule.scenario.name ?? "")
-        raw(",\n  "); key("results"); raw("[")
-        for (k, result) in results.enumerated() {
-            raw(k == 0 ? "\n    " : ",\n    ")
-            self.result(result, indent: "    ")
-        }
-        raw("\n  ]")
         let judged = HonestComparison(results)
-        raw(",\n  "); key("breaksDependencies"); raw("[")
-        for (n, k) in results.indices.filter({ !judged.isCorrect[$0] }).enumerated() {
-            if n > 0 { raw(", ") }
-            string(results[k].schedule.strategy.rawValue)
+        object(.lines) { w in
+            w.field("scenario", results.first?.schedule.scenario.name ?? "")
+            w.field("results", array: .lines) { w in
+                for result in results { w.result(result) }
+            }
+            w.field(
+                "breaksDependencies",
+                strings: results.indices.filter { !judged.isCorrect[$0] }.map { results[$0].schedule.strategy.rawValue }
+            )
+            w.field("bestCorrectStrategy", judged.bestCorrect.map { results[$0].schedule.strategy.rawValue })
+            w.bestPerMetric(judged)
         }
-        raw("]")
-        raw(",\n  "); key("bestCorrectStrategy")
-        if let best = judged.bestCorrect { string(results[best].schedule.strategy.rawValue) } else { raw("null") }
-        bestPerMetric(judged)
-        raw("\n}")
     }
 
     /// (v2.1) `"best": { metric: { "strategy": …, "leftOut": [ { "strategy", "reason" } ] } }`:
@@ -171,18 +142,22 @@ extension JSONWriter {
     /// none is) and the strategies not compared on it, with the reason.
     private mutating func bestPerMetric(_ judged: HonestComparison) {
         let results = judged.results
-        raw(",\n  "); key("best"); raw("{")
-        for (n, metric) in Metric.allCases.filter({ $0.direction != .neither }).enumerated() {
-            raw(n == 0 ? "\n    " : ",\n    "); key(metric.rawValue); raw("{ "); key("strategy")
-            if let best = judged.best(metric) { string(results[best].schedule.strategy.rawValue) } else { raw("null") }
-            raw(", "); key("leftOut"); raw("[")
-            for (m, k) in results.indices.filter({ judged.exclusion($0, metric) != nil }).enumerated() {
-                raw(m == 0 ? "" : ", "); raw("{ "); key("strategy"); string(results[k].schedule.strategy.rawValue)
-                raw(", "); key("reason"); string(judged.exclusion(k, metric)!); raw(" }")
+        field("best", object: .lines) { w in
+            for metric in Metric.allCases where metric.direction != .neither {
+                w.field(metric.rawValue, object: .spaced) { w in
+                    w.field("strategy", judged.best(metric).map { results[$0].schedule.strategy.rawValue })
+                    w.field("leftOut", array: .compact) { w in
+                        for k in results.indices {
+                            guard let reason = judged.exclusion(k, metric) else { continue }
+                            w.object(.spaced) { w in
+                                w.field("strategy", results[k].schedule.strategy.rawValue)
+                                w.field("reason", reason)
+                            }
+                        }
+                    }
+                }
             }
-            raw("] }")
         }
-        raw("\n  }")
     }
 }
 

@@ -161,54 +161,56 @@ public struct ReplayReport: Sendable {
 
     public func json() -> String {
         var w = JSONWriter(capacity: 4096)
-        w.raw("{\n  "); w.key("scenario"); w.string(scenario.name)
-        w.raw(",\n  "); w.key("runs"); w.integer(runs)
-        w.raw(",\n  "); w.key("workers"); w.integer(workers)
-        w.raw(",\n  "); w.key("cpus"); w.integer(cpus)
-        w.raw(",\n  "); w.key("otherProcessesLoad")
-        if let otherLoad { w.double((otherLoad * 1000).rounded() / 1000) } else { w.raw("null") }
-        w.raw(",\n  "); w.key("stealLoad")
-        if let steal { w.double((steal * 1000).rounded() / 1000) } else { w.raw("null") }
-        w.raw(",\n  "); w.key("raisedPriority"); w.raw(raisedPriority ? "true" : "false")
-        w.raw(",\n  "); w.key("setUpMs"); w.millis(setUp)
-        w.raw(",\n  "); w.key("warnings"); w.raw("[")
-        for (k, warning) in warnings.enumerated() {
-            if k > 0 { w.raw(", ") }
-            w.string(warning)
+        w.object(.lines) { w in
+            w.field("scenario", scenario.name)
+            w.field("runs", runs)
+            w.field("workers", workers)
+            w.field("cpus", cpus)
+            // Null where the system does not say (the hypervisor's steal on Darwin).
+            w.key("otherProcessesLoad")
+            if let otherLoad { w.double((otherLoad * 1000).rounded() / 1000) } else { w.null() }
+            w.key("stealLoad")
+            if let steal { w.double((steal * 1000).rounded() / 1000) } else { w.null() }
+            w.field("raisedPriority", raisedPriority)
+            w.field("setUpMs", millis: setUp)
+            w.field("warnings", strings: warnings)
+            w.field("strategies", array: .lines) { w in
+                for comparison in comparisons { Self.strategy(comparison, &w) }
+            }
         }
-        w.raw("],\n  "); w.key("strategies"); w.raw("[")
-        for (k, comparison) in comparisons.enumerated() {
-            w.raw(k == 0 ? "\n    {" : ",\n    {"); w.key("strategy"); w.string(comparison.strategy.rawValue)
-            w.raw(", "); w.key("simulated"); w.raw("{")
-            for (j, row) in comparison.rows.enumerated() {
-                if j > 0 { w.raw(", ") }
-                w.key(row.metric.rawValue); w.double(row.simulated)
-            }
-            w.raw("}, "); w.key("measured"); w.raw("{")
-            for (j, row) in comparison.rows.enumerated() {
-                if j > 0 { w.raw(", ") }
-                w.key(row.metric.rawValue); w.double(row.measured)
-            }
-            w.raw("}, "); w.key("resimulated"); w.raw("{")
-            for (j, row) in comparison.rows.enumerated() {
-                if j > 0 { w.raw(", ") }
-                w.key(row.metric.rawValue); w.double(comparison.resimulated[j])
-            }
-            w.raw("}, "); w.key("bodyStretchMs"); w.millis(comparison.bodyStretch)
-            w.raw(", "); w.key("bodyTimeMs"); w.millis(comparison.bodyTime)
-            w.raw(",\n     "); w.key("tasks"); w.raw("[")
-            for (j, task) in comparison.tasks.enumerated() {
-                w.raw(j == 0 ? "\n      {" : ",\n      {"); w.key("id"); w.string(task.id)
-                w.raw(", "); w.key("startErrorMs"); w.millis(task.startError)
-                w.raw(", "); w.key("endErrorMs"); w.millis(task.endError)
-                w.raw(", "); w.key("sameThread"); w.integer(task.sameThread)
-                w.raw(", "); w.key("sameIteration"); w.integer(task.sameIteration)
-                w.raw("}")
-            }
-            w.raw("]}")
-        }
-        w.raw("\n  ]\n}\n")
+        w.newline()
         return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// One strategy's runs: the metrics simulated, measured and re-simulated on one line, then its tasks one a line.
+    private static func strategy(_ comparison: Replay.Comparison, _ w: inout JSONWriter) {
+        w.object { w in
+            w.field("strategy", comparison.strategy.rawValue)
+            w.field("simulated", object: .compact) { w in
+                for row in comparison.rows { w.field(row.metric.rawValue, row.simulated) }
+            }
+            w.field("measured", object: .compact) { w in
+                for row in comparison.rows { w.field(row.metric.rawValue, row.measured) }
+            }
+            w.field("resimulated", object: .compact) { w in
+                for (j, row) in comparison.rows.enumerated() { w.field(row.metric.rawValue, comparison.resimulated[j]) }
+            }
+            w.field("bodyStretchMs", millis: comparison.bodyStretch)
+            w.field("bodyTimeMs", millis: comparison.bodyTime)
+            // The tasks start on a line of their own, one space in; the array closes after its last task.
+            w.key("tasks", onNewLineIndentedBy: 1)
+            w.array(.lines(indent: 2, closesOnOwnLine: false)) { w in
+                for task in comparison.tasks {
+                    w.object { w in
+                        w.field("id", task.id)
+                        w.field("startErrorMs", millis: task.startError)
+                        w.field("endErrorMs", millis: task.endError)
+                        w.field("sameThread", task.sameThread)
+                        w.field("sameIteration", task.sameIteration)
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -165,90 +165,92 @@ extension JSONWriter {
     /// `sweep --format json`: the summaries, keys in a fixed order.
     public mutating func sweep(_ result: SweepResult, pictures: [String] = []) {
         let configuration = result.configuration
-        raw("{\n  "); key("scenario"); string(result.scenario.name)
-        raw(",\n  "); key("runs"); integer(configuration.runs)
-        raw(",\n  "); key("seed"); raw(String(configuration.seed))
-        raw(",\n  "); key("jitter"); double(result.jitter)
-        raw(",\n  "); key("uncertainTasks"); integer(result.uncertainTasks)
-        if let maxConcurrent = configuration.options.maxConcurrent {
-            raw(",\n  "); key("maxConcurrent"); integer(maxConcurrent)
-        }
-        raw(",\n  "); key("percentiles"); string("nearest-rank")
-        raw(",\n  "); key("results"); raw("[")
-        for (k, summary) in result.summaries.enumerated() {
-            raw(k == 0 ? "\n    {" : ",\n    {")
-            raw("\n      "); key("strategy"); string(summary.strategy.rawValue)
-            raw(",\n      "); key("timeToFirstFrameMs"); distribution(summary.firstFrame)
-            raw(",\n      "); key("timeToFullDisplayMs"); distribution(summary.fullDisplay)
-            raw(",\n      "); key("launchCompleteMs"); distribution(summary.launchComplete)
-            raw(",\n      "); key("bestRuns")
-            raw("{ "); key("timeToFirstFrameMs"); integer(summary.bestFirstFrame)
-            raw(", "); key("timeToFullDisplayMs"); integer(summary.bestFullDisplay)
-            raw(", "); key("launchCompleteMs"); integer(summary.bestLaunchComplete); raw(" }")
-            raw(",\n      "); key("soleBestRuns")
-            raw("{ "); key("timeToFirstFrameMs"); integer(summary.soleBestFirstFrame)
-            raw(", "); key("timeToFullDisplayMs"); integer(summary.soleBestFullDisplay)
-            raw(", "); key("launchCompleteMs"); integer(summary.soleBestLaunchComplete); raw(" }")
-            raw(",\n      "); key("brokeDependenciesRuns"); integer(summary.brokenRuns)
-            raw("\n    }")
-        }
-        raw("\n  ]")
-        if !pictures.isEmpty {
-            raw(",\n  "); key("pictures"); raw("[")
-            for (k, path) in pictures.enumerated() {
-                if k > 0 { raw(", ") }
-                string(path)
+        object(.lines) { w in
+            w.field("scenario", result.scenario.name)
+            w.field("runs", configuration.runs)
+            w.key("seed")
+            w.integer(configuration.seed)
+            w.field("jitter", result.jitter)
+            w.field("uncertainTasks", result.uncertainTasks)
+            if let maxConcurrent = configuration.options.maxConcurrent { w.field("maxConcurrent", maxConcurrent) }
+            w.field("percentiles", "nearest-rank")
+            w.field("results", array: .lines) { w in
+                for summary in result.summaries { w.summary(summary) }
             }
-            raw("]")
+            if !pictures.isEmpty { w.field("pictures", strings: pictures) }
         }
-        raw("\n}")
     }
 
-    /// `{ "mean": …, "p50": …, "p90": …, "p99": …, "min": …, "max": … }` in ms.
-    private mutating func distribution(_ d: Distribution) {
-        raw("{ "); key("mean"); millis(d.mean)
-        raw(", "); key("p50"); millis(d.p50)
-        raw(", "); key("p90"); millis(d.p90)
-        raw(", "); key("p99"); millis(d.p99)
-        raw(", "); key("min"); millis(d.min)
-        raw(", "); key("max"); millis(d.max)
-        raw(" }")
+    /// One strategy's summary of a sweep, one key a line.
+    private mutating func summary(_ summary: SweepSummary) {
+        object(.lines) { w in
+            w.field("strategy", summary.strategy.rawValue)
+            w.field("timeToFirstFrameMs", distribution: summary.firstFrame)
+            w.field("timeToFullDisplayMs", distribution: summary.fullDisplay)
+            w.field("launchCompleteMs", distribution: summary.launchComplete)
+            w.field("bestRuns", object: .spaced) { w in
+                w.field("timeToFirstFrameMs", summary.bestFirstFrame)
+                w.field("timeToFullDisplayMs", summary.bestFullDisplay)
+                w.field("launchCompleteMs", summary.bestLaunchComplete)
+            }
+            w.field("soleBestRuns", object: .spaced) { w in
+                w.field("timeToFirstFrameMs", summary.soleBestFirstFrame)
+                w.field("timeToFullDisplayMs", summary.soleBestFullDisplay)
+                w.field("launchCompleteMs", summary.soleBestLaunchComplete)
+            }
+            w.field("brokeDependenciesRuns", summary.brokenRuns)
+        }
+    }
+
+    /// `"name": { "mean": …, "p50": …, "p90": …, "p99": …, "min": …, "max": … }` in ms.
+    private mutating func field(_ name: String, distribution d: Distribution) {
+        field(name, object: .spaced) { w in
+            w.field("mean", millis: d.mean)
+            w.field("p50", millis: d.p50)
+            w.field("p90", millis: d.p90)
+            w.field("p99", millis: d.p99)
+            w.field("min", millis: d.min)
+            w.field("max", millis: d.max)
+        }
     }
 
     /// `whatif --format json`: the ranked tasks, at most `top` of them.
     public mutating func whatIf(_ analysis: WhatIfAnalysis, top: Int? = nil) {
         let scenario = analysis.scenario
-        raw("{\n  "); key("scenario"); string(scenario.name)
-        raw(",\n  "); key("strategy"); string(analysis.strategy.rawValue)
-        raw(",\n  "); key("reducePercent"); raw(UncertaintyReport.percentText(analysis.reduction))
-        if analysis.strategy.definition.limitsConcurrency, let maxConcurrent = analysis.options.maxConcurrent {
-            raw(",\n  "); key("maxConcurrent"); integer(maxConcurrent)
+        let latency = analysis.target == .latency
+        object(.lines) { w in
+            w.field("scenario", scenario.name)
+            w.field("strategy", analysis.strategy.rawValue)
+            w.key("reducePercent")
+            w.number(UncertaintyReport.percentText(analysis.reduction))
+            if analysis.strategy.definition.limitsConcurrency, let maxConcurrent = analysis.options.maxConcurrent {
+                w.field("maxConcurrent", maxConcurrent)
+            }
+            if analysis.target != .cost { w.field("target", analysis.target.rawValue) }
+            w.field("objective", analysis.objective.rawValue)
+            w.field("base", object: .spaced) { w in
+                w.field("timeToFirstFrameMs", millis: analysis.base.timeToFirstFrame)
+                w.field("firstFrameReadyMs", millis: analysis.base.firstFrameReady)
+                w.field("timeToFullDisplayMs", millis: analysis.base.timeToFullDisplay)
+                w.field("launchCompleteMs", millis: analysis.base.launchComplete)
+            }
+            w.field("slackCapMs", millis: analysis.slackCap)
+            w.field("tasks", array: .lines) { w in
+                for (k, row) in analysis.rows.prefix(top ?? analysis.rows.count).enumerated() {
+                    w.object(.spaced) { w in
+                        w.field("rank", k + 1)
+                        w.field("id", scenario.tasks[row.task].id)
+                        w.field(latency ? "latencyMs" : "costMs", millis: row.cost)
+                        w.field(latency ? "reducedLatencyMs" : "reducedCostMs", millis: row.reducedCost)
+                        w.field("timeToFirstFrameGainMs", millis: row.firstFrameGain)
+                        w.field("firstFrameReadyGainMs", millis: row.firstFrameReadyGain)
+                        w.field("timeToFullDisplayGainMs", millis: row.fullDisplayGain)
+                        w.field("launchCompleteGainMs", millis: row.launchGain)
+                        w.field("slackMs", millis: row.slack)
+                        w.field("slackCapped", row.slackIsCapped)
+                    }
+                }
+            }
         }
-        if analysis.target != .cost { raw(",\n  "); key("target"); string(analysis.target.rawValue) }
-        raw(",\n  "); key("objective"); string(analysis.objective.rawValue)
-        raw(",\n  "); key("base")
-        raw("{ "); key("timeToFirstFrameMs"); millis(analysis.base.timeToFirstFrame)
-        raw(", "); key("firstFrameReadyMs"); millis(analysis.base.firstFrameReady)
-        raw(", "); key("timeToFullDisplayMs"); millis(analysis.base.timeToFullDisplay)
-        raw(", "); key("launchCompleteMs"); millis(analysis.base.launchComplete); raw(" }")
-        raw(",\n  "); key("slackCapMs"); millis(analysis.slackCap)
-        raw(",\n  "); key("tasks"); raw("[")
-        let rows = analysis.rows.prefix(top ?? analysis.rows.count)
-        for (k, row) in rows.enumerated() {
-            raw(k == 0 ? "\n    { " : ",\n    { ")
-            key("rank"); integer(k + 1)
-            raw(", "); key("id"); string(scenario.tasks[row.task].id)
-            let latency = analysis.target == .latency
-            raw(", "); key(latency ? "latencyMs" : "costMs"); millis(row.cost)
-            raw(", "); key(latency ? "reducedLatencyMs" : "reducedCostMs"); millis(row.reducedCost)
-            raw(", "); key("timeToFirstFrameGainMs"); millis(row.firstFrameGain)
-            raw(", "); key("firstFrameReadyGainMs"); millis(row.firstFrameReadyGain)
-            raw(", "); key("timeToFullDisplayGainMs"); millis(row.fullDisplayGain)
-            raw(", "); key("launchCompleteGainMs"); millis(row.launchGain)
-            raw(", "); key("slackMs"); millis(row.slack)
-            raw(", "); key("slackCapped"); bool(row.slackIsCapped)
-            raw(" }")
-        }
-        raw(rows.isEmpty ? "]\n}" : "\n  ]\n}")
     }
 }

@@ -54,19 +54,29 @@ public enum TraceExport {
     public static func json(
         _ schedule: Schedule, metrics: Metrics?, cpus: Int? = nil, taskCPUTimes: [Micros]? = nil
     ) -> [UInt8] {
-        var trace = TraceWriter(
+        let trace = TraceWriter(
             schedule, metrics: metrics, cpus: cpus ?? schedule.scenario.device.cpus, taskCPUTimes: taskCPUTimes)
-        trace.metadataEvents()
-        trace.mainThread()
-        trace.workers()
-        trace.latencies()
-        trace.instants()
-        trace.flows()
-        trace.otherData()
-        return trace.w.bytes
+        // {"traceEvents": [ one event a line ],\n"displayTimeUnit": "ms",\n"otherData": {…}\n}
+        var w = JSONWriter(
+            capacity: 256 * schedule.scenario.tasks.count + 128
+                * schedule.scenario.tasks.reduce(0) { $0 + $1.dependsOn.count } + 4096)
+        w.object(.lines(indent: 0, firstMemberInline: true)) { w in
+            w.field("traceEvents", array: .unindented) { w in
+                trace.metadataEvents(&w)
+                trace.mainThread(&w)
+                trace.workers(&w)
+                trace.latencies(&w)
+                trace.instants(&w)
+                trace.flows(&w)
+            }
+            w.field("displayTimeUnit", "ms")
+            trace.otherData(&w)
+        }
+        w.newline()
+        return w.bytes
     }
 
-    /// The trace's events, one section after the other; `separate()` before each event.
+    /// The trace's events, one section after the other, each event an element of `traceEvents`.
     private struct TraceWriter {
         let metrics: Metrics?
         let cpus: Int?
@@ -75,8 +85,6 @@ public enum TraceExport {
         let scenario: Scenario
         let mainTid = TraceExport.tid(ofThread: 0)
         let displayTid: Int
-        var w: JSONWriter
-        private var first = true
 
         init(_ schedule: Schedule, metrics: Metrics?, cpus: Int?, taskCPUTimes: [Micros]?) {
             self.metrics = metrics
@@ -85,15 +93,6 @@ public enum TraceExport {
             self.schedule = schedule
             scenario = schedule.scenario
             displayTid = scenario.device.cores + 1
-            w = JSONWriter(
-                capacity: 256 * scenario.tasks.count + 128 * scenario.tasks.reduce(0) { $0 + $1.dependsOn.count }
-                    + 4096)
-            w.raw("{\"traceEvents\": [")
-        }
-
-        mutating func separate() {
-            w.raw(first ? "\n" : ",\n")
-            first = false
         }
 
         /// A task's place among others on its thread: by start, end, index.
@@ -104,9 +103,8 @@ public enum TraceExport {
         }
 
         /// The process and thread names and the threads' order.
-        mutating func metadataEvents() {
+        func metadataEvents(_ w: inout JSONWriter) {
             let cores = scenario.device.cores
-            separate()
             let name = "launchflow: \(scenario.name) (\(schedule.strategy.rawValue))"
             metadata(&w, "process_name", tid: mainTid) { w in w.string(name) }
             var threads: [(tid: Int, name: String, sort: Int)] = (0..<Int32(cores)).map {
@@ -114,22 +112,18 @@ public enum TraceExport {
             }
             threads.append((displayTid, "display", cores))
             for thread in threads {
-                separate()
                 metadata(&w, "thread_name", tid: thread.tid) { w in w.string(thread.name) }
-                separate()
                 metadata(&w, "thread_sort_index", tid: thread.tid, key: "sort_index") { w in w.integer(thread.sort) }
             }
         }
 
         /// The main thread, parents before children: pre-main, then each iteration.
-        mutating func mainThread() {
+        func mainThread(_ w: inout JSONWriter) {
             if !scenario.preMain.isEmpty {
-                separate()
                 slice(&w, "pre-main", cat: "preMain", tid: mainTid, TimeSpan(start: 0, end: schedule.t0))
                 for (k, phase) in scenario.preMain.enumerated() {
-                    separate()
                     slice(&w, phase.name, cat: "preMain", tid: mainTid, schedule.preMain[k]) { w in
-                        w.key("phase"); w.integer(k)
+                        w.field("phase", k)
                     }
                 }
             }
@@ -146,167 +140,156 @@ public enum TraceExport {
                 }
             }
             for (k, commit) in schedule.commits.enumerated() {
-                iteration(k, commit, tasks: mainTasks[k].sorted(by: byTime), inputs: inputsOf[k])
+                iteration(&w, k, commit, tasks: mainTasks[k].sorted(by: byTime), inputs: inputsOf[k])
             }
         }
 
         /// Run-loop iteration `k`: didFinishLaunching with its tasks and blocked
         /// spans (iteration 0), or its inputs and tasks; then its commit.
-        mutating func iteration(_ k: Int, _ commit: Commit, tasks ordered: [Int], inputs: [Int]) {
-            separate()
+        func iteration(_ w: inout JSONWriter, _ k: Int, _ commit: Commit, tasks ordered: [Int], inputs: [Int]) {
             slice(
                 &w, "run-loop iteration \(k)", cat: "runloop", tid: mainTid,
                 TimeSpan(start: commit.iterationStart, end: commit.end)
             ) { w in
-                w.key("iteration"); w.integer(k)
+                w.field("iteration", k)
             }
             if k == 0 {
                 // (§3.12) The launch phases, parents of dFL and its tasks.
                 let startPhase = scenario.startPhase
                 for (p, phase) in scenario.launchPhases.enumerated() {
-                    separate()
                     slice(&w, phase.name, cat: "launchPhase", tid: mainTid, schedule.launchPhases[p].span) { w in
-                        w.key("phase"); w.integer(p)
-                        w.raw(", "); w.key("costMs"); w.millis(phase.cost)
-                        if p == startPhase { w.raw(", "); w.key("startsIn"); w.raw("true") }
+                        w.field("phase", p)
+                        w.field("costMs", millis: phase.cost)
+                        if p == startPhase { w.field("startsIn", true) }
                     }
                 }
-                separate()
                 let strategy = schedule.strategy
                 slice(&w, "didFinishLaunching", cat: "runloop", tid: mainTid, schedule.didFinishLaunching) { w in
-                    w.key("strategy"); w.string(strategy.rawValue)
+                    w.field("strategy", strategy.rawValue)
                 }
                 var blocked = schedule.blocked[...]
                 for i in ordered {
                     while let span = blocked.first, span.start < schedule.tasks[i].start {
-                        separate()
                         blockedSlice(&w, span, tid: mainTid, strategy)
                         blocked = blocked.dropFirst()
                     }
-                    separate()
                     taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
                 }
                 for span in blocked {
-                    separate()
                     blockedSlice(&w, span, tid: mainTid, strategy)
                 }
             } else {
                 for k in inputs.sorted(by: { schedule.inputs[$0].start < schedule.inputs[$1].start }) {
                     let input = schedule.inputs[k]
-                    separate()
                     slice(
                         &w, "input: \(scenario.inputs[k].name)", cat: "input", tid: mainTid,
                         TimeSpan(start: input.start, end: input.end)
                     ) { w in
-                        w.key("atMs"); w.millis(input.at)
-                        w.raw(", "); w.key("waitMs"); w.millis(input.wait)
+                        w.field("atMs", millis: input.at)
+                        w.field("waitMs", millis: input.wait)
                     }
                 }
                 for i in ordered {
-                    separate()
                     taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
                 }
             }
-            separate()
             slice(&w, "commit", cat: "commit", tid: mainTid, TimeSpan(start: commit.start, end: commit.end)) { w in
-                w.key("iteration"); w.integer(k)
-                w.raw(", "); w.key("presentedMs"); w.millis(commit.presented)
+                w.field("iteration", k)
+                w.field("presentedMs", millis: commit.presented)
             }
         }
 
         /// Worker threads, each in time order.
-        mutating func workers() {
+        func workers(_ w: inout JSONWriter) {
             var byWorker = [[Int]](repeating: [], count: scenario.device.cores)
             for (i, run) in schedule.tasks.enumerated() where !run.isOnMain { byWorker[Int(run.thread)].append(i) }
             for list in byWorker {
                 for i in list.sorted(by: byTime) {
-                    separate()
                     taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
                 }
             }
         }
 
         /// Latencies: async slices from end to done.
-        mutating func latencies() {
+        func latencies(_ w: inout JSONWriter) {
             for (i, run) in schedule.tasks.enumerated() where run.done > run.end {
                 for phase in ["b", "e"] {
-                    separate()
-                    w.raw("{\"name\": "); w.string("\(scenario.tasks[i].id) (latency)")
-                    w.raw(", \"cat\": \"latency\", \"ph\": \"\(phase)\", \"id\": "); w.integer(i + 1)
-                    w.raw(", \"ts\": "); w.integer(phase == "b" ? run.end : run.done)
-                    w.raw(", \"pid\": "); w.integer(pid)
-                    w.raw(", \"tid\": "); w.integer(tid(ofThread: run.thread))
-                    if phase == "b" { w.raw(", \"args\": {"); w.key("latencyMs"); w.millis(run.latency); w.raw("}") }
-                    w.raw("}")
+                    w.object { w in
+                        w.field("name", "\(scenario.tasks[i].id) (latency)")
+                        w.field("cat", "latency")
+                        w.field("ph", phase)
+                        w.field("id", i + 1)
+                        w.field("ts", phase == "b" ? run.end : run.done)
+                        w.field("pid", pid)
+                        w.field("tid", tid(ofThread: run.thread))
+                        if phase == "b" {
+                            w.field("args", object: .compact) { w in w.field("latencyMs", millis: run.latency) }
+                        }
+                    }
                 }
             }
         }
 
         /// Instants: presentations, the first frame, (v2.1) full display, launch completion.
-        mutating func instants() {
+        func instants(_ w: inout JSONWriter) {
             for (k, commit) in schedule.commits.enumerated() {
-                separate()
                 let name = k == metrics?.firstFrameIteration ? "first frame presented" : "frame presented"
                 instant(&w, name, tid: displayTid, scope: "t", at: commit.presented) { w in
-                    w.key("iteration"); w.integer(k)
-                    w.raw(", "); w.key("commitEndMs"); w.millis(commit.end)
+                    w.field("iteration", k)
+                    w.field("commitEndMs", millis: commit.end)
                 }
             }
             guard let metrics else { return }
-            separate()
             instant(&w, "first frame", tid: mainTid, scope: "g", at: metrics.timeToFirstFrame) { w in
-                w.key("timeToFirstFrameMs"); w.millis(metrics.timeToFirstFrame)
+                w.field("timeToFirstFrameMs", millis: metrics.timeToFirstFrame)
             }
             if scenario.tasks.contains(where: \.fullyDrawn) {
-                separate()
                 instant(&w, "full display", tid: mainTid, scope: "g", at: metrics.timeToFullDisplay) { w in
-                    w.key("timeToFullDisplayMs"); w.millis(metrics.timeToFullDisplay)
+                    w.field("timeToFullDisplayMs", millis: metrics.timeToFullDisplay)
                 }
             }
-            separate()
             instant(&w, "launch complete", tid: mainTid, scope: "g", at: metrics.launchComplete) { w in
-                w.key("launchCompleteMs"); w.millis(metrics.launchComplete)
+                w.field("launchCompleteMs", millis: metrics.launchComplete)
             }
         }
 
         /// Flow arrows: dependency → dependent.
-        mutating func flows() {
+        func flows(_ w: inout JSONWriter) {
             var flowID = 0
             for (i, task) in scenario.tasks.enumerated() {
                 let run = schedule.tasks[i]
                 for d in task.dependsOn {
                     flowID += 1
                     let source = schedule.tasks[d]
-                    separate()
                     flow(
                         &w, phase: "s", id: flowID, tid: tid(ofThread: source.thread),
                         at: max(source.start, source.end - 1))
-                    separate()
                     flow(&w, phase: "f", id: flowID, tid: tid(ofThread: run.thread), at: run.start)
                 }
             }
         }
 
-        /// The end of the events, and what launchflow states about the run (`otherData`).
-        mutating func otherData() {
-            w.raw("\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": {")
-            w.key("generator"); w.string("launchflow")
-            w.raw(", "); w.key("scenario"); w.string(scenario.name)
-            w.raw(", "); w.key("strategy"); w.string(schedule.strategy.rawValue)
-            let device = scenario.device
-            w.raw(", "); w.key("device"); w.raw("{"); w.key("cores"); w.integer(device.cores)
-            w.raw(", "); w.key("refreshRate"); w.double(device.refreshRate)
-            w.raw(", "); w.key("commitCostMs"); w.millis(device.commitCost)
-            w.raw(", "); w.key("renderTimeMs"); w.millis(device.renderTime); w.raw("}")
-            for metric in Metric.allCases {
-                guard let metrics else { break }
-                w.raw(", "); w.key(metric.rawValue); w.metricValue(metric, of: metrics)
+        /// What launchflow states about the run (`otherData`), and the CPUs (`metadata`).
+        func otherData(_ w: inout JSONWriter) {
+            w.field("otherData", object: .compact) { w in
+                w.field("generator", "launchflow")
+                w.field("scenario", scenario.name)
+                w.field("strategy", schedule.strategy.rawValue)
+                let device = scenario.device
+                w.field("device", object: .compact) { w in
+                    w.field("cores", device.cores)
+                    w.field("refreshRate", device.refreshRate)
+                    w.field("commitCostMs", millis: device.commitCost)
+                    w.field("renderTimeMs", millis: device.renderTime)
+                }
+                if let metrics {
+                    for metric in Metric.allCases {
+                        w.key(metric.rawValue)
+                        w.metricValue(metric, of: metrics)
+                    }
+                }
             }
-            w.raw("}")
-            if let cpus {
-                w.raw(",\n"); w.key("metadata"); w.raw("{"); w.key("num-cpus"); w.integer(cpus); w.raw("}")
-            }
-            w.raw("\n}\n")
+            if let cpus { w.field("metadata", object: .compact) { w in w.field("num-cpus", cpus) } }
         }
     }
 
@@ -315,28 +298,32 @@ public enum TraceExport {
     private static func metadata(
         _ w: inout JSONWriter, _ name: String, tid: Int, key: String = "name", _ value: (inout JSONWriter) -> Void
     ) {
-        w.raw("{\"name\": "); w.string(name)
-        w.raw(", \"ph\": \"M\", \"pid\": "); w.integer(pid)
-        w.raw(", \"tid\": "); w.integer(tid)
-        w.raw(", \"args\": {"); w.key(key); value(&w); w.raw("}}")
+        w.object { w in
+            w.field("name", name)
+            w.field("ph", "M")
+            w.field("pid", pid)
+            w.field("tid", tid)
+            w.field("args", object: .compact) { w in
+                w.key(key)
+                value(&w)
+            }
+        }
     }
 
     private static func slice(
         _ w: inout JSONWriter, _ name: String, cat: String, tid: Int, _ span: TimeSpan,
         args: ((inout JSONWriter) -> Void)? = nil
     ) {
-        w.raw("{\"name\": "); w.string(name)
-        w.raw(", \"cat\": "); w.string(cat)
-        w.raw(", \"ph\": \"X\", \"ts\": "); w.integer(span.start)
-        w.raw(", \"dur\": "); w.integer(span.duration)
-        w.raw(", \"pid\": "); w.integer(pid)
-        w.raw(", \"tid\": "); w.integer(tid)
-        if let args {
-            w.raw(", \"args\": {")
-            args(&w)
-            w.raw("}")
+        w.object { w in
+            w.field("name", name)
+            w.field("cat", cat)
+            w.field("ph", "X")
+            w.field("ts", span.start)
+            w.field("dur", span.duration)
+            w.field("pid", pid)
+            w.field("tid", tid)
+            if let args { w.field("args", object: .compact, args) }
         }
-        w.raw("}")
     }
 
     private static func blockedSlice(_ w: inout JSONWriter, _ span: TimeSpan, tid: Int, _ strategy: Strategy) {
@@ -356,52 +343,39 @@ public enum TraceExport {
         let task = schedule.scenario.tasks[i]
         let run = schedule.tasks[i]
         slice(&w, task.id, cat: "task", tid: tid(ofThread: run.thread), TimeSpan(start: run.start, end: run.end)) { w in
-            w.key("id"); w.string(task.id)
-            w.raw(", "); w.key("priority"); w.integer(task.priority)
-            w.raw(", "); w.key("mainThreadOnly"); w.bool(task.mainThreadOnly)
-            w.raw(", "); w.key("firstFrame"); w.bool(task.firstFrame)
-            w.raw(", "); w.key("readyMs"); w.millis(run.ready)
-            w.raw(", "); w.key("waitMs"); w.millis(run.wait)
-            if let cpu { w.raw(", "); w.key("cpuMs"); w.millis(cpu) }
-            if run.isOnMain {
-                w.raw(", "); w.key("iteration"); w.integer(Int(run.iteration))
-            }
+            w.field("id", task.id)
+            w.field("priority", task.priority)
+            w.field("mainThreadOnly", task.mainThreadOnly)
+            w.field("firstFrame", task.firstFrame)
+            w.field("readyMs", millis: run.ready)
+            w.field("waitMs", millis: run.wait)
+            if let cpu { w.field("cpuMs", millis: cpu) }
+            if run.isOnMain { w.field("iteration", Int(run.iteration)) }
             if run.done > run.end {
-                w.raw(", "); w.key("latencyMs"); w.millis(run.latency)
-                w.raw(", "); w.key("doneMs"); w.millis(run.done)
+                w.field("latencyMs", millis: run.latency)
+                w.field("doneMs", millis: run.done)
             }
             if task.after != nil && run.delayed > 0 {
                 // (v2.1) Held until the first frame, then its own delay.
                 let delay = min(task.delay, run.delayed)
-                if delay > 0 { w.raw(", "); w.key("delayMs"); w.millis(delay) }
-                w.raw(", "); w.key("heldForFirstFrameMs"); w.millis(run.delayed - delay)
+                if delay > 0 { w.field("delayMs", millis: delay) }
+                w.field("heldForFirstFrameMs", millis: run.delayed - delay)
             } else if run.delayed > 0 {
-                w.raw(", "); w.key("delayMs"); w.millis(run.delayed)
+                w.field("delayMs", millis: run.delayed)
             }
-            if let after = task.after { w.raw(", "); w.key("after"); w.string(after.rawValue) }
-            if task.fullyDrawn { w.raw(", "); w.key("fullyDrawn"); w.bool(true) }
+            if let after = task.after { w.field("after", after.rawValue) }
+            if task.fullyDrawn { w.field("fullyDrawn", true) }
             if let queue = task.queue {
-                w.raw(", "); w.key("queue"); w.string(queue)
-                w.raw(", "); w.key("queueWaitMs"); w.millis(run.queueWait)
+                w.field("queue", queue)
+                w.field("queueWaitMs", millis: run.queueWait)
             }
-            if task.idle { w.raw(", "); w.key("idle"); w.bool(true) }
-            if task.anchor { w.raw(", "); w.key("anchor"); w.bool(true) }
-            if let group = task.group { w.raw(", "); w.key("group"); w.string(group) }
-            w.raw(", "); w.key("dependsOn"); w.raw("[")
-            for (k, d) in task.dependsOn.enumerated() {
-                if k > 0 { w.raw(", ") }
-                w.string(schedule.scenario.tasks[d].id)
-            }
-            w.raw("]")
+            if task.idle { w.field("idle", true) }
+            if task.anchor { w.field("anchor", true) }
+            if let group = task.group { w.field("group", group) }
+            let ids = schedule.scenario.tasks
+            w.field("dependsOn", strings: task.dependsOn.map { ids[$0].id })
             let early = task.dependsOn.filter { run.start < schedule.tasks[$0].done }
-            if !early.isEmpty {
-                w.raw(", "); w.key("startedBeforeDependencies"); w.raw("[")
-                for (k, d) in early.enumerated() {
-                    if k > 0 { w.raw(", ") }
-                    w.string(schedule.scenario.tasks[d].id)
-                }
-                w.raw("]")
-            }
+            if !early.isEmpty { w.field("startedBeforeDependencies", strings: early.map { ids[$0].id }) }
         }
     }
 
@@ -409,21 +383,28 @@ public enum TraceExport {
         _ w: inout JSONWriter, _ name: String, tid: Int, scope: String, at time: Micros,
         args: (inout JSONWriter) -> Void
     ) {
-        w.raw("{\"name\": "); w.string(name)
-        w.raw(", \"cat\": \"frame\", \"ph\": \"i\", \"s\": "); w.string(scope)
-        w.raw(", \"ts\": "); w.integer(time)
-        w.raw(", \"pid\": "); w.integer(pid)
-        w.raw(", \"tid\": "); w.integer(tid)
-        w.raw(", \"args\": {"); args(&w); w.raw("}}")
+        w.object { w in
+            w.field("name", name)
+            w.field("cat", "frame")
+            w.field("ph", "i")
+            w.field("s", scope)
+            w.field("ts", time)
+            w.field("pid", pid)
+            w.field("tid", tid)
+            w.field("args", object: .compact, args)
+        }
     }
 
     private static func flow(_ w: inout JSONWriter, phase: String, id: Int, tid: Int, at time: Micros) {
-        w.raw("{\"name\": \"dependency\", \"cat\": \"dependency\", \"ph\": "); w.string(phase)
-        w.raw(", \"id\": "); w.integer(id)
-        w.raw(", \"ts\": "); w.integer(time)
-        w.raw(", \"pid\": "); w.integer(pid)
-        w.raw(", \"tid\": "); w.integer(tid)
-        if phase == "f" { w.raw(", \"bp\": \"e\"") }
-        w.raw("}")
+        w.object { w in
+            w.field("name", "dependency")
+            w.field("cat", "dependency")
+            w.field("ph", phase)
+            w.field("id", id)
+            w.field("ts", time)
+            w.field("pid", pid)
+            w.field("tid", tid)
+            if phase == "f" { w.field("bp", "e") }
+        }
     }
 }

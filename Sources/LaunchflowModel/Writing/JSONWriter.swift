@@ -1,23 +1,54 @@
-/// A small, fast JSON emitter into bytes: the output is built by hand so that
-/// the key order is fixed (byte-identical on every run) and times print as
-/// exact decimal milliseconds.
+/// A small, fast JSON emitter into bytes, so that the key order is fixed
+/// (byte-identical on every run) and times print as exact decimal
+/// milliseconds.
+///
+/// Objects and arrays are scopes: ``object(_:_:)`` and ``array(_:_:)`` open
+/// one, run their body and close it, and inside it ``key(_:)`` (or a
+/// `field`) and every value place the commas, colons and line breaks the
+/// scope's ``JSONLayout`` calls for — callers never write punctuation.
+///
+/// ```swift
+/// var w = JSONWriter()
+/// w.object(.lines) { w in
+///     w.field("scenario", "Article app")
+///     w.field("runs", 3)
+///     w.field("strategies", array: .compact) { w in for name in ["dag", "serial"] { w.string(name) } }
+/// }
+/// // {
+/// //   "scenario": "Article app",
+/// //   "runs": 3,
+/// //   "strategies": ["dag", "serial"]
+/// // }
+/// ```
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
+    /// The open objects and arrays, innermost last.
+    private var scopes: [Scope] = []
+    /// The indentation (spaces) of the line the innermost scope's members start on.
+    private var indentation = 0
 
     public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
+    /// Text as it is, outside any scope's punctuation: a line feed after the
+    /// top-level value, or a value a caller has already written as JSON.
     public mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    public mutating func raw(_ byte: UInt8) { bytes.append(byte) }
-
-    /// Bytes as they are (UTF-8 prepared once for a loop).
+    /// Bytes of JSON as they are (a value written by another writer).
     public mutating func raw(_ utf8: [UInt8]) { bytes.append(contentsOf: utf8) }
+
+    /// The line feed after the top-level value.
+    public mutating func newline() { bytes.append(0x0A) }
 
     /// A JSON string literal, escaped: `"` and `\\`, every C0 control
     /// (`\n`, `\r`, `\t` or `\u00XX`), DEL and the C1 controls (`\u007f`,
     /// `\u0080`…`\u009f`), so the output holds no raw control byte a
     /// terminal would act on.
     public mutating func string(_ text: String) {
+        beforeValue()
+        escaped(text)
+    }
+
+    private mutating func escaped(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         // C1 controls are U+0080…U+009F: in UTF-8, 0xC2 followed by 0x80…0x9F.
@@ -55,13 +86,23 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// `"key": ` with the key escaped.
+    /// `"key": ` with the key escaped, after the separator of the object it is in.
     public mutating func key(_ name: String) {
-        string(name)
+        separate()
+        escaped(name)
+        bytes.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+    }
+
+    /// `"key": ` on a line of its own, `extra` spaces deeper than the
+    /// object's members, whatever the object's layout.
+    public mutating func key(_ name: String, onNewLineIndentedBy extra: Int) {
+        separate(onNewLineIndentedBy: extra)
+        escaped(name)
         bytes.append(contentsOf: [UInt8(ascii: ":"), 0x20])
     }
 
     public mutating func integer(_ value: Int) {
+        beforeValue()
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
             unsigned(value.magnitude)
@@ -72,6 +113,7 @@ public struct JSONWriter {
 
     /// Microseconds as exact decimal milliseconds (`133336` → `133.336`).
     public mutating func millis(_ micros: Micros) {
+        beforeValue()
         // Written backwards into a small buffer, then appended at once.
         var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &buffer) { buffer in
@@ -105,13 +147,30 @@ public struct JSONWriter {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
             integer(Int(value))
         } else if value.isFinite {
-            raw(value.description)
+            number(value.description)
         } else {
-            raw("null")
+            null()
         }
     }
 
-    public mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+    public mutating func bool(_ value: Bool) {
+        beforeValue()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    public mutating func null() {
+        beforeValue()
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// A number already written as JSON (a `UInt64` seed, a percentage formatted elsewhere).
+    public mutating func number(_ text: String) {
+        beforeValue()
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// A whole number beyond `Int`'s range (a seed up to 2⁶⁴ − 1).
+    public mutating func integer(_ value: UInt64) { number(String(value)) }
 
     private mutating func unsigned(_ value: UInt) {
         if value < 10 {
@@ -137,6 +196,199 @@ public struct JSONWriter {
             v /= 10
         } while v > 0
         return i
+    }
+}
+
+/// Where an object's or array's members go: on the line that opens it, or
+/// each on a line of its own.
+public struct JSONLayout: Sendable {
+    /// Nil: the members on the opening line, after `, `; a number: each
+    /// member on a line of its own, that many spaces deeper than the line
+    /// that opens the scope.
+    var lineIndent: Int?
+    /// Inline members padded inside the brackets: `{ "a": 1 }`.
+    var padded = false
+    /// The first member stays on the opening line (`{"traceEvents": [`).
+    var firstMemberInline = false
+    /// The closing bracket on a line of its own (when there are members).
+    var closesOnOwnLine = true
+    /// …and when there are none: `[` and `]` on two lines.
+    var breaksWhenEmpty = false
+
+    /// `{"a": 1, "b": 2}`
+    public static let compact = JSONLayout(lineIndent: nil)
+    /// `{ "a": 1, "b": 2 }`
+    public static let spaced = JSONLayout(lineIndent: nil, padded: true)
+    /// Each member on a line of its own, two spaces deeper; `[]` or `{}` when empty.
+    public static let lines = JSONLayout(lineIndent: 2)
+    /// Each member on a line of its own, not indented (the trace's one event a line).
+    public static let unindented = JSONLayout(lineIndent: 0)
+    /// `lines`, whose closing bracket has a line of its own even when empty.
+    public static let linesEvenWhenEmpty = JSONLayout(lineIndent: 2, breaksWhenEmpty: true)
+
+    /// Members on lines of their own, `indent` spaces deeper; the first one
+    /// on the opening line when `firstMemberInline`, the closing bracket
+    /// after the last member when not `closesOnOwnLine`.
+    public static func lines(indent: Int, firstMemberInline: Bool = false, closesOnOwnLine: Bool = true)
+        -> JSONLayout
+    {
+        JSONLayout(lineIndent: indent, firstMemberInline: firstMemberInline, closesOnOwnLine: closesOnOwnLine)
+    }
+}
+
+extension JSONWriter {
+    /// An open object or array.
+    fileprivate struct Scope {
+        var layout: JSONLayout
+        var isArray: Bool
+        var members = 0
+        /// The indentation of the line that opened it.
+        var outerIndentation: Int
+    }
+
+    /// An object: `body` writes its members (``key(_:)`` or a `field`, then the value).
+    public mutating func object<E: Error>(_ layout: JSONLayout = .compact, _ body: (inout JSONWriter) throws(E) -> Void)
+        throws(E)
+    {
+        open(UInt8(ascii: "{"), layout, isArray: false)
+        try body(&self)
+        close(UInt8(ascii: "}"))
+    }
+
+    /// An array: `body` writes its elements, each a value.
+    public mutating func array<E: Error>(_ layout: JSONLayout = .compact, _ body: (inout JSONWriter) throws(E) -> Void)
+        throws(E)
+    {
+        open(UInt8(ascii: "["), layout, isArray: true)
+        try body(&self)
+        close(UInt8(ascii: "]"))
+    }
+
+    /// An array of `elements`, each written by `element`.
+    public mutating func array<S: Sequence>(
+        _ layout: JSONLayout = .compact, _ elements: S, _ element: (inout JSONWriter, S.Element) -> Void
+    ) {
+        open(UInt8(ascii: "["), layout, isArray: true)
+        for value in elements { element(&self, value) }
+        close(UInt8(ascii: "]"))
+    }
+
+    /// `["a", "b"]`.
+    public mutating func strings<S: Sequence<String>>(_ values: S, _ layout: JSONLayout = .compact) {
+        array(layout, values) { w, value in w.string(value) }
+    }
+
+    // MARK: Fields: a key and its value.
+
+    public mutating func field(_ name: String, _ value: String) {
+        key(name)
+        escaped(value)
+    }
+
+    /// The string, or null.
+    public mutating func field(_ name: String, _ value: String?) {
+        key(name)
+        if let value { escaped(value) } else { null() }
+    }
+
+    public mutating func field(_ name: String, _ value: Int) {
+        key(name)
+        integer(value)
+    }
+
+    public mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    public mutating func field(_ name: String, _ value: Double) {
+        key(name)
+        double(value)
+    }
+
+    /// Microseconds as exact decimal milliseconds.
+    public mutating func field(_ name: String, millis micros: Micros) {
+        key(name)
+        millis(micros)
+    }
+
+    /// Milliseconds, or null.
+    public mutating func field(_ name: String, millis micros: Micros?) {
+        key(name)
+        if let micros { millis(micros) } else { null() }
+    }
+
+    /// `"name": ["a", "b"]`.
+    public mutating func field<S: Sequence<String>>(_ name: String, strings values: S) {
+        key(name)
+        strings(values)
+    }
+
+    public mutating func field<E: Error>(
+        _ name: String, object layout: JSONLayout = .compact, _ body: (inout JSONWriter) throws(E) -> Void
+    ) throws(E) {
+        key(name)
+        try object(layout, body)
+    }
+
+    public mutating func field<E: Error>(
+        _ name: String, array layout: JSONLayout = .compact, _ body: (inout JSONWriter) throws(E) -> Void
+    ) throws(E) {
+        key(name)
+        try array(layout, body)
+    }
+
+    // MARK: Punctuation, placed by the scopes alone.
+
+    private mutating func open(_ bracket: UInt8, _ layout: JSONLayout, isArray: Bool) {
+        beforeValue()
+        bytes.append(bracket)
+        scopes.append(Scope(layout: layout, isArray: isArray, outerIndentation: indentation))
+        if let step = layout.lineIndent { indentation += step }
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        let scope = scopes.removeLast()
+        indentation = scope.outerIndentation
+        if scope.members > 0 || scope.layout.breaksWhenEmpty {
+            if scope.layout.lineIndent != nil {
+                if scope.layout.closesOnOwnLine { newLine(indentation) }
+            } else if scope.layout.padded {
+                bytes.append(0x20)
+            }
+        }
+        bytes.append(bracket)
+    }
+
+    /// Before a member of the innermost scope: its comma and its place.
+    private mutating func separate() {
+        guard let k = scopes.indices.last else { return }
+        let first = scopes[k].members == 0
+        scopes[k].members += 1
+        let layout = scopes[k].layout
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        if layout.lineIndent == nil || (first && layout.firstMemberInline) {
+            if !first || layout.padded { bytes.append(0x20) }
+        } else {
+            newLine(indentation)
+        }
+    }
+
+    private mutating func separate(onNewLineIndentedBy extra: Int) {
+        guard let k = scopes.indices.last else { return }
+        if scopes[k].members > 0 { bytes.append(UInt8(ascii: ",")) }
+        scopes[k].members += 1
+        newLine(indentation + extra)
+    }
+
+    /// A value: in an array, an element (its separator first); in an object, the value of the key just written.
+    private mutating func beforeValue() {
+        if let last = scopes.last, last.isArray { separate() }
+    }
+
+    private mutating func newLine(_ spaces: Int) {
+        bytes.append(0x0A)
+        for _ in 0..<spaces { bytes.append(0x20) }
     }
 }
 

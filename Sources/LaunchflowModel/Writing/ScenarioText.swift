@@ -203,13 +203,11 @@ package struct ScenarioText {
     /// `tasks` when there is none).
     package func appendPhase(name: String, cost: String) -> Edit? {
         var writer = JSONWriter()
-        writer.raw("{ ")
-        writer.key("name")
-        writer.string(name)
-        writer.raw(", ")
-        writer.key("cost")
-        writer.raw(cost)
-        writer.raw(" }")
+        writer.object(.spaced) { w in
+            w.field("name", name)
+            w.key("cost")
+            w.number(cost)
+        }
         let object = String(decoding: writer.bytes, as: UTF8.self)
         if let brackets = preMainBrackets {
             if let last = phases.last { return Edit(range: last.end..<last.end, text: ", " + object) }
