@@ -97,7 +97,7 @@ enum ScenarioBuilder {
                     UserInput(name: input.name ?? "input-\(k + 1)", at: micros(input.at), cost: micros(input.cost))
                 }, strategy: merged.strategy)
         } catch {
-            let cycle = error.problems.contains { $0.message.contains("cycle") }
+            let cycle = error.problems.contains { $0.kind == .dependencyCycle }
             log.error(
                 runs[0].file,
                 "the imported tasks do not make a valid scenario\(cycle ? " (the trace's flow events may form a cycle)" : ""):"

@@ -44,6 +44,50 @@ struct DiagnosticTests {
         #expect(Self.forms[k].diagnostic.description == Self.forms[k].line)
     }
 
+    /// Code acts on a problem by its kind, never its message (issue 39, item 8): the relations between
+    /// tasks, launch phases and clusters have theirs, in a file and in a scenario built in code.
+    @Test func problemsBetweenTasksHaveAKind() throws {
+        func kinds(_ json: String) -> [Diagnostic.Kind] {
+            do {
+                _ = try ScenarioLoader.decode(Array(json.utf8), file: "s.json")
+                return []
+            } catch {
+                return error.problems.map(\.kind)
+            }
+        }
+        let task = #"{ "id": "%@", "cost": 1, "dependsOn": [%@] }"#
+        func tasks(_ list: [(String, String)]) -> String {
+            let body = list.map { id, deps in
+                task.replacingOccurrences(of: "%@", with: id, range: task.range(of: "%@"))
+                    .replacingOccurrences(of: "%@", with: deps)
+            }
+            return #"{ "name": "k", "tasks": ["# + body.joined(separator: ", ") + "] }"
+        }
+        #expect(kinds(tasks([("a", ""), ("a", "")])) == [.duplicateID])
+        #expect(kinds(tasks([("a", #""b""#), ("b", #""a""#)])) == [.dependencyCycle])
+        #expect(kinds(tasks([("a", #""nope""#)])) == [.unknownTask])
+        #expect(kinds(tasks([("a", #""a""#)])) == [.selfDependency])
+        #expect(kinds(tasks([("a", ""), ("b", #""a", "a""#)])) == [.repeatedDependency])
+        #expect(kinds(tasks([("a", "")]).replacingOccurrences(of: #""cost": 1"#, with: #""cost": -1"#)) == [.other])
+        let phases =
+            #"{ "name": "k", "launchPhases": [ { "name": "p", "cost": 1 }, { "name": "p", "cost": 1 } ], "startsIn": "p", "#
+            + #""tasks": [ { "id": "a", "cost": 1 } ] }"#
+        #expect(kinds(phases) == [.duplicateID])
+        let clusters =
+            #"{ "name": "k", "device": { "clusters": [ { "name": "P", "count": 1, "speed": 1 }, "#
+            + #"{ "name": "P", "count": 1, "speed": 1 } ] }, "tasks": [ { "id": "a", "cost": 1 } ] }"#
+        #expect(kinds(clusters) == [.duplicateID])
+        // A scenario built in code: the same kinds.
+        let code = #expect(throws: ScenarioError.self) {
+            try Scenario(
+                name: "k", device: Device(cores: 2),
+                tasks: [
+                    LaunchTask(id: "a", cost: 1, dependsOn: [1]), LaunchTask(id: "b", cost: 1, dependsOn: [0]),
+                ])
+        }
+        #expect(code?.problems.map(\.kind) == [.dependencyCycle])
+    }
+
     @Test func controlCharactersFromTheInputAreEscaped() {
         #expect(escapedForTerminal("plain 'ids' → é ☃") == "plain 'ids' → é ☃")
         #expect(escapedForTerminal("a\tb\nc\rd\u{0C}e\u{08}f\u{0B}g\0h") == #"a\tb\nc\rd\fe\bf\vg\0h"#)

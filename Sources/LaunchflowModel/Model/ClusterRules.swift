@@ -7,15 +7,16 @@ package enum ClusterRules {
     package static func problems(_ device: Device, coresGiven: Bool) -> [LocatedProblem] {
         guard !device.clusters.isEmpty else { return [] }
         var found: [LocatedProblem] = []
-        func report(_ location: Location, _ message: String) {
-            found.append(LocatedProblem(offset: 0, location: location, message: message))
+        func report(_ location: Location, _ message: String, kind: Diagnostic.Kind = .other) {
+            found.append(LocatedProblem(offset: 0, location: location, message: message, kind: kind))
         }
         var seen: [String: Int] = [:]
         for (k, cluster) in device.clusters.enumerated() where !cluster.name.isEmpty {
             if let first = seen[cluster.name] {
                 report(
                     .cluster(k, "name"),
-                    "cluster '\(cluster.name)' is declared twice (first at device.clusters[\(first)])")
+                    "cluster '\(cluster.name)' is declared twice (first at device.clusters[\(first)])",
+                    kind: .duplicateID)
             } else {
                 seen[cluster.name] = k
             }

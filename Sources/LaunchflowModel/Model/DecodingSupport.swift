@@ -54,6 +54,7 @@ package struct LocatedProblem {
     package var location: Location?
     package var message: String
     package var suggestion: String?
+    package var kind: Diagnostic.Kind = .other
 
     /// Diagnostics in a stable order: by offset, then in the order found. A
     /// problem inside a task names the task when it has an id.
@@ -63,7 +64,7 @@ package struct LocatedProblem {
             let taskID = problem.location?.taskIndex.flatMap { tasks.indices.contains($0) ? tasks[$0].id : nil }
             return Diagnostic(
                 file: file, path: problem.location?.path ?? "", taskID: taskID?.isEmpty == false ? taskID : nil,
-                message: problem.message, suggestion: problem.suggestion)
+                message: problem.message, suggestion: problem.suggestion, kind: problem.kind)
         }
     }
 }

@@ -18,7 +18,25 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         case error, warning
     }
 
+    /// What the problem is, for code that acts on it (the message is for people):
+    /// match the kind, never the message's text.
+    public enum Kind: String, Sendable {
+        /// Any problem the other kinds do not name.
+        case other
+        /// An id or name given to two tasks, launch phases or clusters.
+        case duplicateID
+        /// A dependency on an id no task has.
+        case unknownTask
+        /// The same dependency listed twice in one task's `dependsOn`.
+        case repeatedDependency
+        /// A task that depends on itself.
+        case selfDependency
+        /// Dependencies that go round in a cycle.
+        case dependencyCycle
+    }
+
     public var severity: Severity
+    public var kind: Kind
     /// The file as the user named it; empty for a scenario built in code.
     public var file: String
     /// What the file is, when it is not a scenario (`baseline`): printed before the path.
@@ -36,9 +54,10 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
     public init(
         _ severity: Severity = .error, file: String, subject: String? = nil, path: String = "", taskID: String? = nil,
-        line: Int? = nil, column: Int? = nil, message: String, suggestion: String? = nil
+        line: Int? = nil, column: Int? = nil, message: String, suggestion: String? = nil, kind: Kind = .other
     ) {
         self.severity = severity
+        self.kind = kind
         self.file = file
         self.subject = subject
         self.path = path

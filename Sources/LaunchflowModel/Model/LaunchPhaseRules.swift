@@ -23,7 +23,8 @@ package enum LaunchPhaseRules {
                 found.append(
                     LocatedProblem(
                         offset: 0, location: .launchPhase(k, "name"),
-                        message: "phase '\(phase.name)' is declared twice (first at launchPhases[\(first)])"))
+                        message: "phase '\(phase.name)' is declared twice (first at launchPhases[\(first)])",
+                        kind: .duplicateID))
             } else {
                 seen[phase.name] = k
             }

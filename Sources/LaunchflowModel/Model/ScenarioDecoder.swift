@@ -455,25 +455,20 @@ package final class ScenarioDecoder {
         if !device.clusters.isEmpty && !coresGiven {
             device.cores = max(2, device.clusters.reduce(0) { $0 + $1.count })
         }
-        for problem in ClusterRules.problems(device, coresGiven: coresGiven) {
-            problems.append(
-                LocatedProblem(
-                    offset: deviceOffset, location: problem.location, message: problem.message,
-                    suggestion: problem.suggestion))
+        for var problem in ClusterRules.problems(device, coresGiven: coresGiven) {
+            problem.offset = deviceOffset
+            problems.append(problem)
         }
         // (§3.12) The phases' names and startsIn, once both are read (either
         // may come first). A phase whose name did not decode has an empty one,
         // which the rules pass over.
-        for problem in LaunchPhaseRules.problems(launchPhases, startsIn: root.startsIn) {
-            let offset =
+        for var problem in LaunchPhaseRules.problems(launchPhases, startsIn: root.startsIn) {
+            problem.offset =
                 switch problem.location {
                 case .launchPhase(let k, _): phaseOffsets.indices.contains(k) ? phaseOffsets[k] : launchPhasesOffset
                 default: launchPhasesOffset
                 }
-            problems.append(
-                LocatedProblem(
-                    offset: offset, location: problem.location, message: problem.message,
-                    suggestion: problem.suggestion))
+            problems.append(problem)
         }
         if !problems.isEmpty {
             throw ScenarioError(LocatedProblem.diagnostics(problems, file: file, tasks: tasks))

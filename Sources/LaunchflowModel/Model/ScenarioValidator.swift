@@ -44,11 +44,12 @@ package struct ScenarioValidator {
                 guard let name else { continue }
                 let at = Location.dependency(task: i, position: position)
                 if let earlier = firstPosition(of: name, in: names, before: position, seen: &seen) {
-                    report(at, i, "'\(name)' is listed twice (also at dependsOn[\(earlier)])")
+                    report(
+                        at, i, "'\(name)' is listed twice (also at dependsOn[\(earlier)])", kind: .repeatedDependency)
                     continue
                 }
                 if !name.isEmpty, name == tasks[i].id {
-                    report(at, i, "the task depends on itself")
+                    report(at, i, "the task depends on itself", kind: .selfDependency)
                     continue
                 }
                 guard let j = indexOf.index(of: name) else {
@@ -57,7 +58,7 @@ package struct ScenarioValidator {
                         suggestionsLeft -= 1
                         suggestion = closestMatch(to: name, in: tasks.lazy.map(\.id).filter { !$0.isEmpty })
                     }
-                    report(at, i, "unknown task '\(name)'", suggestion: suggestion)
+                    report(at, i, "unknown task '\(name)'", suggestion: suggestion, kind: .unknownTask)
                     continue
                 }
                 deps.append(j)
@@ -80,16 +81,18 @@ package struct ScenarioValidator {
             for (position, d) in deps.enumerated() {
                 let at = Location.dependency(task: i, position: position)
                 guard tasks.indices.contains(d) else {
-                    report(at, i, "no task at index \(d) (there are \(tasks.count) tasks)")
+                    report(at, i, "no task at index \(d) (there are \(tasks.count) tasks)", kind: .unknownTask)
                     continue
                 }
                 if let earlier = seen[d] {
-                    report(at, i, "'\(name(of: d))' is listed twice (also at dependsOn[\(earlier)])")
+                    report(
+                        at, i, "'\(name(of: d))' is listed twice (also at dependsOn[\(earlier)])",
+                        kind: .repeatedDependency)
                     continue
                 }
                 seen[d] = position
                 if d == i {
-                    report(at, i, "the task depends on itself")
+                    report(at, i, "the task depends on itself", kind: .selfDependency)
                     continue
                 }
                 valid[i].append(d)
@@ -143,7 +146,9 @@ package struct ScenarioValidator {
         var duplicates: [(Int, Int)] = []
         let table = IDTable(tasks.map(\.id)) { duplicates.append(($0, $1)) }
         for (i, first) in duplicates {
-            report(.task(i, "id"), i, "duplicate task id '\(tasks[i].id)'; first defined at tasks[\(first)]")
+            report(
+                .task(i, "id"), i, "duplicate task id '\(tasks[i].id)'; first defined at tasks[\(first)]",
+                kind: .duplicateID)
         }
         return (table, !duplicates.isEmpty)
     }
@@ -262,7 +267,9 @@ package struct ScenarioValidator {
         for start in cycles.sorted() {
             let path = cyclePath(from: start, deps: deps, within: component)
             let names = path.map(name(of:))
-            report(.task(start, "dependsOn"), start, "dependency cycle: \(names.joined(separator: " → "))")
+            report(
+                .task(start, "dependsOn"), start, "dependency cycle: \(names.joined(separator: " → "))",
+                kind: .dependencyCycle)
         }
     }
 
@@ -294,8 +301,12 @@ package struct ScenarioValidator {
         return [start, start]
     }
 
-    private mutating func report(_ location: Location, _ task: Int, _ message: String, suggestion: String? = nil) {
+    private mutating func report(
+        _ location: Location, _ task: Int, _ message: String, suggestion: String? = nil,
+        kind: Diagnostic.Kind = .other
+    ) {
         problems.append(
-            LocatedProblem(offset: offsets[task], location: location, message: message, suggestion: suggestion))
+            LocatedProblem(
+                offset: offsets[task], location: location, message: message, suggestion: suggestion, kind: kind))
     }
 }
