@@ -43,6 +43,17 @@ struct DiffTests {
         #expect(d.newCriticalLength - d.oldCriticalLength == 10_000)
     }
 
+    /// (§3.13) The clusters are one device change, measured like the others.
+    @Test func aClusterChangeIsADeviceChange() throws {
+        let fast =
+            #"{"cores": 3, "clusters": [{"name": "P", "count": 1, "speed": 1}, {"name": "E", "count": 2, "speed": 0.5}]}"#
+        let slow = fast.replacingOccurrences(of: "0.5", with: "0.25")
+        let d = try diff(Self.app(device: fast), Self.app(device: slow))
+        #expect(lines(d) == ["device: clusters 1 P (speed 1) + 2 E (speed 0.5) → 1 P (speed 1) + 2 E (speed 0.25)"])
+        let none = try diff(Self.app(), Self.app(device: fast))
+        #expect(lines(none).contains { $0.contains("+ clusters 1 P (speed 1) + 2 E (speed 0.5)") }, "\(lines(none))")
+    }
+
     @Test func changesAreOrderedByTheirEffectNotTheirSize() throws {
         let d = try diff(Self.app(), Self.app(net: 12, log: 60))
         // log grows by 55 ms but the first frame does not wait for it; net grows by 2 ms and it does.

@@ -134,7 +134,14 @@ public struct ScenarioDiff: Sendable {
         let oldIDs = Dictionary(old.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newIDs = Dictionary(new.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
 
-        let device = fieldChanges(old.device, new.device, ScenarioFields.device)
+        var device = fieldChanges(old.device, new.device, ScenarioFields.device)
+        // (§3.13) The clusters, a nested array of the device: one change for all of them.
+        if old.device.clusters != new.device.clusters {
+            func text(_ clusters: [CoreCluster]) -> FieldValue {
+                clusters.isEmpty ? .absent : .text(Device.clusterText(clusters))
+            }
+            device.append(FieldChange("clusters", text(old.device.clusters), text(new.device.clusters)))
+        }
         if !device.isEmpty { out.append(ScenarioChange(kind: .device, fields: device)) }
         if let preMain = preMainChange(old, new) { out.append(preMain) }
         let (settings, info) = topLevelChanges(old, new)
