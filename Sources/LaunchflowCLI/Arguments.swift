@@ -1,7 +1,9 @@
 import LaunchflowCore
 
 /// An option of a command, declared as data so that parsing and `--help`
-/// cannot drift apart.
+/// cannot drift apart. A command reads an option's value through the spec
+/// itself — `args.string(Options.out)`, `args.integer(Options.runs, default:
+/// 1000)`, `args.choice(.idleMode, as: IdleMode.self)` — never by its name.
 struct OptionSpec: Sendable {
     /// Without the dashes: `strategy` for `--strategy`.
     var name: String
@@ -19,6 +21,8 @@ struct OptionSpec: Sendable {
     /// Options of one group (the same name) of which one is required: the
     /// usage shows them as `(--a <x> | --b <y>)`, not in brackets.
     var oneOf: String? = nil
+    /// An integer option's allowed values (``ParsedArguments/integer(_:default:)`` checks them).
+    var range: ClosedRange<Int>? = nil
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help)
@@ -109,27 +113,56 @@ func helpRow(_ label: String, _ help: String) -> String {
     return out
 }
 
-/// What the user wrote, checked against a ``CommandSpec``.
+/// What the user wrote, checked against a ``CommandSpec``. Values are read
+/// through the options' specs, typed: a path or a name, a choice, an
+/// integer in the option's range, a seed; the usage errors name the option.
 struct ParsedArguments {
+    /// The command the arguments are for (its usage goes with an error).
+    let command: CommandSpec
     var positionals: [String] = []
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
 
-    func value(_ name: String) -> String? { values[name]?.last }
+    /// The option's text, or its default: a path, a name, a pattern.
+    func string(_ option: OptionSpec) -> String? { values[option.name]?.last ?? option.defaultValue }
 
-    /// The option's value, or its default.
-    func value(_ option: OptionSpec) -> String? { values[option.name]?.last ?? option.defaultValue }
+    /// Every value a repeatable option was given, in order.
+    func strings(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
+
+    /// Whether the option was given: a flag, or an option with a value.
+    func isGiven(_ option: OptionSpec) -> Bool { flags.contains(option.name) || values[option.name] != nil }
 
     /// The option's value (or default) as one of its typed choices; nil when
     /// neither is given. The parser has already checked the value is a choice.
     func choice<T: RawRepresentable>(_ option: OptionSpec, as type: T.Type = T.self) -> T? where T.RawValue == String {
-        value(option).flatMap(T.init(rawValue:))
+        string(option).flatMap(T.init(rawValue:))
     }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+
+    /// An integer option within its ``OptionSpec/range``, or `fallback` when absent.
+    func integer(_ option: OptionSpec, default fallback: Int) throws(CLIError) -> Int {
+        try integer(option) ?? fallback
+    }
+
+    /// An integer option within its ``OptionSpec/range``; nil when absent.
+    func integer(_ option: OptionSpec) throws(CLIError) -> Int? {
+        guard let text = string(option) else { return nil }
+        let range = option.range ?? Int.min...Int.max
+        guard let n = Int(text), range.contains(n) else {
+            let expected =
+                range.upperBound == Int.max
+                ? "an integer ≥ \(grouped(range.lowerBound))"
+                : "an integer from \(grouped(range.lowerBound)) to \(grouped(range.upperBound))"
+            throw usage("invalid value '\(text)' for '--\(option.name)': expected \(expected)")
+        }
+        return n
+    }
+
+    /// A usage error of this command.
+    func usage(_ message: String) -> CLIError { .usage(command, message) }
 
     /// Tokenises `args`: `--x v`, `--x=v`, `-h`, and `--` (everything after it is positional).
     init(_ args: [String], for command: CommandSpec) throws(CLIError) {
+        self.command = command
         let options = command.allOptions
         var i = 0
         var onlyPositionals = false
@@ -235,4 +268,15 @@ enum CLIError: Error {
         case .input(let text): return "error: \(escapedForTerminal(text))\n"
         }
     }
+}
+
+/// 10000000 → "10,000,000".
+func grouped(_ n: Int) -> String {
+    var digits = String(n)
+    var out = ""
+    while digits.count > 3 {
+        out = "," + digits.suffix(3) + out
+        digits.removeLast(3)
+    }
+    return digits + out
 }

@@ -128,7 +128,7 @@ public enum LaunchflowCommand {
         default:
             let entry = try entry(named: first)
             let parsed = try ParsedArguments(Array(arguments.dropFirst()), for: entry.spec)
-            if parsed.has("help") {
+            if parsed.isGiven(CommandSpec.helpOption) {
                 streams.write(entry.spec.help)
                 return 0
             }
@@ -200,8 +200,8 @@ extension OptionSpec {
     static let maxConcurrent = OptionSpec(
         name: "max-concurrent", value: "<n>",
         help:
-            "\(StrategyDefinition.all.filter(\.limitsConcurrency).map(\.strategy.rawValue).joined(separator: " and ")) only: at most n worker tasks in\nflight, started and not yet done (an integer ≥ 1)."
-    )
+            "\(StrategyDefinition.all.filter(\.limitsConcurrency).map(\.strategy.rawValue).joined(separator: " and ")) only: at most n worker tasks in\nflight, started and not yet done (an integer ≥ 1).",
+        range: 1...Int.max)
     static let device = OptionSpec(
         name: "device", value: "<phone>",
         help:
@@ -213,6 +213,16 @@ extension OptionSpec {
         help:
             "How the run loop runs idle tasks: batch (all at once) or\noneByOne (one per iteration); overrides the scenario's idleMode.",
         choices: IdleMode.allCases.map(\.rawValue))
+}
+
+/// What `--format` asks for.
+enum OutputFormat: String {
+    case text, json, markdown, trace
+}
+
+extension ParsedArguments {
+    /// The command's `--format` (`.textOrJSON` for most), text when not given.
+    func format(_ option: OptionSpec = .textOrJSON) -> OutputFormat { choice(option, as: OutputFormat.self) ?? .text }
 }
 
 extension ArgumentSpec {
@@ -232,13 +242,10 @@ extension ParsedArguments {
         return scenario.onDevice(preset)
     }
 
-    func simulationOptions(_ command: CommandSpec) throws(CLIError) -> SimulationOptions {
+    /// `--idle-mode` and `--max-concurrent`.
+    func simulationOptions() throws(CLIError) -> SimulationOptions {
         var options = SimulationOptions(idleMode: choice(.idleMode))
-        guard let text = value("max-concurrent") else { return options }
-        guard let n = Int(text), n >= 1 else {
-            throw CLIError.usage(command, "invalid value '\(text)' for '--max-concurrent': expected an integer ≥ 1")
-        }
-        options.maxConcurrent = n
+        options.maxConcurrent = try integer(.maxConcurrent)
         return options
     }
 
@@ -246,19 +253,18 @@ extension ParsedArguments {
     func strategy(for scenario: Scenario) -> Strategy { choice(.strategy) ?? scenario.strategy ?? .dag }
 
     /// `--strategies a,b` (no repeats), or every strategy.
-    func strategies(_ command: CommandSpec) throws(CLIError) -> [Strategy] {
-        guard let text = values["strategies"]?.last else { return Strategy.allCases }
+    func strategies() throws(CLIError) -> [Strategy] {
+        guard isGiven(.strategies), let text = string(.strategies) else { return Strategy.allCases }
         var result: [Strategy] = []
         for name in text.split(separator: ",", omittingEmptySubsequences: false).map({
             $0.trimmingCharacters(in: .whitespaces)
         }) {
             guard let strategy = Strategy(rawValue: name) else {
                 let hint = didYouMean(name, in: Strategy.allCases.map(\.rawValue))
-                throw CLIError.usage(
-                    command, "unknown strategy '\(name)' in '--strategies': expected one of \(Strategy.names)\(hint)")
+                throw usage("unknown strategy '\(name)' in '--strategies': expected one of \(Strategy.names)\(hint)")
             }
             if result.contains(strategy) {
-                throw CLIError.usage(command, "strategy '\(name)' listed twice in '--strategies'")
+                throw usage("strategy '\(name)' listed twice in '--strategies'")
             }
             result.append(strategy)
         }

@@ -4,49 +4,63 @@ import LaunchflowImport
 
 /// `launchflow advise`: a plan — `after`, priorities, idle work — that brings the first frame forward.
 enum AdviseCommand {
+    enum Options {
+        static let allow = OptionSpec(
+            name: "allow", value: "<list>",
+            help:
+                "What the plan may change, comma-separated: after, priority,\nidle, anchor, qos, strategy (default: after,priority,idle,\nqos, and strategy unless --strategy is given)."
+        )
+        static let keep = OptionSpec(
+            name: "keep", value: "<ids>", help: "Comma-separated task ids the plan leaves as written.")
+        static let objective = OptionSpec(
+            name: "objective", value: "<metric>",
+            help: "What to bring forward first: the first frame or full display.",
+            choices: AdviseObjective.allCases.map(\.rawValue), defaultValue: AdviseObjective.firstFrame.rawValue)
+        static let maxBlocked = OptionSpec(
+            name: "max-blocked", value: "<ms>",
+            help: "Most time the main thread may be blocked in\ndidFinishLaunching (ms).")
+        static let maxRegression = OptionSpec(
+            name: "max-regression", value: "<metric=limit>",
+            help:
+                "How much a metric may grow against the scenario as written:\nlaunchComplete=10%, timeToFullDisplay=0ms (repeatable,\nor comma-separated).",
+            repeatable: true)
+        static let minMargin = OptionSpec(
+            name: "min-margin", value: "<ms>",
+            help:
+                "A plan whose first frame is ready less than this before its\nvsync wins its frame by a hair: fragile (default: 1)."
+        )
+        static let runs = OptionSpec(
+            name: "runs", value: "<n>",
+            help:
+                "Also check the plan on n launches with sampled costs (costP90,\nlatencyP90, jitter): p50 and p90 (default: 0, none).",
+            range: 0...1_000_000)
+        static let seed = OptionSpec(
+            name: "seed", value: "<s>", help: "Seed of the sampled launches, an integer 0 … 2⁶⁴−1 (default: 1).")
+        static let out = OptionSpec(
+            name: "out", value: "<plan.json>",
+            help: "Write the plan as a scenario file: the input with only the\nchanged keys changed.")
+        static let format = OptionSpec(
+            name: "format", value: "<format>", help: "text, markdown or json (default: text).",
+            choices: ["text", "markdown", "json"])
+    }
+
     static let spec = CommandSpec(
         name: "advise",
         abstract: "Find the after/priority/idle changes that bring the first frame (or full display) forward.",
         arguments: [.scenario],
         options: [
             .strategy,
-            OptionSpec(
-                name: "allow", value: "<list>",
-                help:
-                    "What the plan may change, comma-separated: after, priority,\nidle, anchor, qos, strategy (default: after,priority,idle,\nqos, and strategy unless --strategy is given)."
-            ),
-            OptionSpec(name: "keep", value: "<ids>", help: "Comma-separated task ids the plan leaves as written."),
-            OptionSpec(
-                name: "objective", value: "<metric>",
-                help: "What to bring forward first: the first frame or full display.",
-                choices: AdviseObjective.allCases.map(\.rawValue), defaultValue: AdviseObjective.firstFrame.rawValue),
-            OptionSpec(
-                name: "max-blocked", value: "<ms>",
-                help: "Most time the main thread may be blocked in\ndidFinishLaunching (ms)."),
-            OptionSpec(
-                name: "max-regression", value: "<metric=limit>",
-                help:
-                    "How much a metric may grow against the scenario as written:\nlaunchComplete=10%, timeToFullDisplay=0ms (repeatable,\nor comma-separated).",
-                repeatable: true),
-            OptionSpec(
-                name: "min-margin", value: "<ms>",
-                help:
-                    "A plan whose first frame is ready less than this before its\nvsync wins its frame by a hair: fragile (default: 1)."
-            ),
-            OptionSpec(
-                name: "runs", value: "<n>",
-                help:
-                    "Also check the plan on n launches with sampled costs (costP90,\nlatencyP90, jitter): p50 and p90 (default: 0, none)."
-            ),
-            OptionSpec(
-                name: "seed", value: "<s>", help: "Seed of the sampled launches, an integer 0 … 2⁶⁴−1 (default: 1)."),
+            Options.allow,
+            Options.keep,
+            Options.objective,
+            Options.maxBlocked,
+            Options.maxRegression,
+            Options.minMargin,
+            Options.runs,
+            Options.seed,
             .jobs,
-            OptionSpec(
-                name: "out", value: "<plan.json>",
-                help: "Write the plan as a scenario file: the input with only the\nchanged keys changed."),
-            OptionSpec(
-                name: "format", value: "<format>", help: "text, markdown or json (default: text).",
-                choices: ["text", "markdown", "json"]),
+            Options.out,
+            Options.format,
             .maxConcurrent,
             .idleMode,
             platformOption,
@@ -76,15 +90,15 @@ enum AdviseCommand {
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
         var configuration = AdviseConfiguration()
-        configuration.knobs = try knobs(args, spec)
-        configuration.keep = list(args.value("keep"))
-        configuration.objective = args.choice(spec.options[3]) ?? .firstFrame
-        try constraints(args, spec, into: &configuration)
-        configuration.runs = try args.integer("runs", spec, in: 0...1_000_000, default: 0)
-        configuration.seed = try args.seed(spec)
-        configuration.jobs = try args.jobs(spec)
-        configuration.options = try args.simulationOptions(spec)
-        configuration.platform = args.value("platform").flatMap(Platform.init(rawValue:))
+        configuration.knobs = try knobs(args)
+        configuration.keep = list(args.string(Options.keep))
+        configuration.objective = args.choice(Options.objective, as: AdviseObjective.self) ?? .firstFrame
+        try constraints(args, into: &configuration)
+        configuration.runs = try args.integer(Options.runs, default: 0)
+        configuration.seed = try args.seed(Options.seed)
+        configuration.jobs = try args.jobs()
+        configuration.options = try args.simulationOptions()
+        configuration.platform = args.choice(platformOption, as: Platform.self)
         let scenario = try args.loadScenario()
         configuration.strategy = args.strategy(for: scenario)
 
@@ -101,7 +115,7 @@ enum AdviseCommand {
             throw CLIError.input(error.message)
         }
         bar?.finish()
-        if let out = args.value("out") {
+        if let out = args.string(Options.out) {
             let schema = plan.scenario.schema.map { rebasedPath($0, from: args.positionals[0], to: out) }
             let bytes = planFile(plan, plan.scenario.withSchema(schema), input: args.positionals[0], out: out, &streams)
             do {
@@ -110,13 +124,13 @@ enum AdviseCommand {
                 throw CLIError.input(error.description)
             }
         }
-        switch args.value("format") {
-        case "json":
+        switch args.format(Options.format) {
+        case .json:
             var writer = JSONWriter(capacity: 200 * plan.changes.count + 4096)
             writer.advice(plan)
             streams.write(writer.bytes)
-        case "markdown": streams.writeText(AdviseReport.markdown(plan))
-        default: streams.writeText(AdviseReport.text(plan))
+        case .markdown: streams.writeText(AdviseReport.markdown(plan))
+        case .text, .trace: streams.writeText(AdviseReport.text(plan))
         }
         return 0
     }
@@ -155,77 +169,69 @@ enum AdviseCommand {
         help: "Name each change's mechanism on ios or android (default:\nthe scenario's \"platform\", else both).",
         choices: Platform.allCases.map(\.rawValue))
 
-    /// `--max-blocked`, `--min-margin` and `--max-regression` (advise's, and report's with `--advise`; `spec` names the command).
-    static func constraints(_ args: ParsedArguments, _ spec: CommandSpec, into configuration: inout AdviseConfiguration)
-        throws(CLIError)
-    {
+    /// `--max-blocked`, `--min-margin` and `--max-regression` (advise's, and report's with `--advise`).
+    static func constraints(_ args: ParsedArguments, into configuration: inout AdviseConfiguration) throws(CLIError) {
         /// A value of ms ≥ 0 given to `option`, in µs; `example` in the error.
-        func milliseconds(_ option: String, example: Int) throws(CLIError) -> Micros? {
-            guard let text = args.value(option) else { return nil }
+        func milliseconds(_ option: OptionSpec, example: Int) throws(CLIError) -> Micros? {
+            guard let text = args.string(option) else { return nil }
             guard let ms = Double(text), ms.isFinite, ms >= 0, ms <= 3_600_000 else {
-                throw CLIError.usage(
-                    spec, "invalid value '\(text)' for '--\(option)': expected a number of ms ≥ 0, such as \(example)")
+                throw args.usage(
+                    "invalid value '\(text)' for '--\(option.name)': expected a number of ms ≥ 0, such as \(example)")
             }
             return microseconds(fromMilliseconds: ms)
         }
-        if let limit = try milliseconds("max-blocked", example: 5) { configuration.maxBlocked = limit }
-        if let margin = try milliseconds("min-margin", example: 1) { configuration.minMargin = margin }
-        for text in args.all("max-regression") {
-            for item in list(text) { configuration.maxRegressions.append(try regression(item)) }
+        if let limit = try milliseconds(Options.maxBlocked, example: 5) { configuration.maxBlocked = limit }
+        if let margin = try milliseconds(Options.minMargin, example: 1) { configuration.minMargin = margin }
+        for text in args.strings(Options.maxRegression) {
+            for item in list(text) { configuration.maxRegressions.append(try regression(item, args)) }
         }
     }
 
     /// The options of advise's constraints, for another command that runs advise.
-    static var constraintOptions: [OptionSpec] {
-        spec.options.filter { ["max-blocked", "max-regression", "min-margin"].contains($0.name) }
-    }
+    static var constraintOptions: [OptionSpec] { [Options.maxBlocked, Options.maxRegression, Options.minMargin] }
 
     static func list(_ text: String?) -> [String] {
         guard let text else { return [] }
         return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// `--allow`, for `command` (advise, or report --advise).
+    /// `--allow`, for advise or report --advise.
     /// Without `--allow`, the task keys but `anchor`, and the strategy unless `--strategy` pins it.
-    static func knobs(_ args: ParsedArguments, _ spec: CommandSpec) throws(CLIError) -> [AdviseKnob] {
-        let pinned = args.has("strategy")
-        guard let text = args.value("allow") else { return AdviseKnob.defaults(strategyPinned: pinned) }
+    static func knobs(_ args: ParsedArguments) throws(CLIError) -> [AdviseKnob] {
+        let pinned = args.isGiven(.strategy)
+        guard let text = args.string(Options.allow) else { return AdviseKnob.defaults(strategyPinned: pinned) }
         var knobs: [AdviseKnob] = []
         for name in list(text) {
             guard let knob = AdviseKnob(rawValue: name) else {
                 let names = AdviseKnob.allCases.map(\.rawValue)
-                throw CLIError.usage(
-                    spec,
+                throw args.usage(
                     "unknown knob '\(name)' in '--allow': expected some of \(names.joined(separator: ", "))\(didYouMean(name, in: names))"
                 )
             }
             if knob == .strategy && pinned {
-                throw CLIError.usage(
-                    spec,
+                throw args.usage(
                     "'--allow strategy' lets the plan change the strategy, which '--strategy' pins: give one of them")
             }
             if !knobs.contains(knob) { knobs.append(knob) }
         }
         guard !knobs.isEmpty else {
             let names = AdviseKnob.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CLIError.usage(spec, "'--allow' needs at least one of \(names), comma-separated")
+            throw args.usage("'--allow' needs at least one of \(names), comma-separated")
         }
         return knobs
     }
 
     /// `launchComplete=10%` or `timeToFullDisplay=0ms` (the metric with or without its `Ms`).
-    static func regression(_ text: String) throws(CLIError) -> AdviseRegressionLimit {
+    static func regression(_ text: String, _ args: ParsedArguments) throws(CLIError) -> AdviseRegressionLimit {
         let names = AdviseRegressionLimit.metrics.map { String($0.rawValue.dropLast(2)) }
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else {
-            throw CLIError.usage(
-                spec,
+            throw args.usage(
                 "invalid value '\(text)' for '--max-regression': expected metric=limit, such as launchComplete=10%")
         }
         let name = parts[0].hasSuffix("Ms") ? String(parts[0].dropLast(2)) : parts[0]
         guard let k = names.firstIndex(of: name) else {
-            throw CLIError.usage(
-                spec,
+            throw args.usage(
                 "unknown metric '\(parts[0])' in '--max-regression': expected one of \(names.joined(separator: ", "))\(didYouMean(name, in: names))"
             )
         }
@@ -237,8 +243,7 @@ enum AdviseCommand {
         if value.hasSuffix("ms"), let ms = Double(value.dropLast(2)), ms.isFinite, ms >= 0, ms <= 3_600_000 {
             return AdviseRegressionLimit(metric: metric, allowance: .micros(microseconds(fromMilliseconds: ms)))
         }
-        throw CLIError.usage(
-            spec,
+        throw args.usage(
             "invalid limit '\(value)' for '\(parts[0])' in '--max-regression': expected a percentage (10%) or milliseconds (5ms), ≥ 0"
         )
     }

@@ -15,8 +15,8 @@ enum BaselineCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategies = try args.strategies(spec)
-        let options = try args.simulationOptions(spec)
+        let strategies = try args.strategies()
+        let options = try args.simulationOptions()
         let scenario = try args.loadScenario()
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
         var writer = JSONWriter(capacity: 3 * 128 * scenario.tasks.count + 4096)

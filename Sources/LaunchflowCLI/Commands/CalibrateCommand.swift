@@ -5,49 +5,64 @@ import LaunchflowRender
 
 /// `launchflow calibrate`: the model's time to first frame against measured launches.
 enum CalibrateCommand {
+    enum Options {
+        static let measured = OptionSpec(
+            name: "measured", value: "<file>",
+            help:
+                "Measured launches: Macrobenchmark\n*-benchmarkData.json (timeToInitialDisplayMs), a MetricKit\npayload (time to first draw), or {\"timeToFirstFrameMs\": [...]}.",
+            oneOf: "input")
+        static let trace = OptionSpec(
+            name: "trace", value: "<file>",
+            help:
+                "A trace of one launch (any format import reads): each\ntask's measured start and end against the simulated ones\n(matched by id), the largest errors first.",
+            oneOf: "input")
+        static let gantt = OptionSpec(
+            name: "gantt", value: "<file.svg>",
+            help: "With --trace: the overlay Gantt (measured as outlines\nbehind the simulated bars) as SVG.")
+        static let process = OptionSpec(
+            name: "process", value: "<name>", help: "With --trace: the app's process (as import --process).")
+        static let mainThread = OptionSpec(
+            name: "main-thread", value: "<name|tid>",
+            help: "With --trace: the app's main thread (as import\n--main-thread).")
+        static let fit = OptionSpec(
+            name: "fit", value: "<what>",
+            help:
+                "scale (the default): the factor for every task's cost\nthat matches the measured median (costScale); overhead:\nthe main-thread time before didFinishLaunching (overheadMs).",
+            choices: CalibrationFit.Kind.allCases.map(\.rawValue), implicitValue: "scale")
+        static let out = OptionSpec(
+            name: "out", value: "<file>",
+            help: "With --fit: write the calibrated scenario there (every\nother key kept as written).")
+        static let plot = OptionSpec(
+            name: "plot", value: "<file.svg>",
+            help: "Draw both distributions (and the fitted one) as SVG.")
+        static let benchmark = OptionSpec(
+            name: "benchmark", value: "<name>",
+            help: "The Macrobenchmark benchmark to use when the file has\nseveral (its name, or Class.name).")
+        static let runs = OptionSpec(
+            name: "runs", value: "<n>",
+            help: "Sampled launches when the scenario has costP90 or jitter\n(1 … 100,000; default: 1000).",
+            range: 1...100_000)
+        static let seed = OptionSpec(name: "seed", value: "<s>", help: "Seed of the sampled launches (default: 1).")
+    }
+
     static let spec = CommandSpec(
         name: "calibrate",
         abstract:
             "Compare the model with measured launches (time to first frame; fit a cost scale or an overhead) or with a trace, task by task.",
         arguments: [.scenario],
         options: [
-            OptionSpec(
-                name: "measured", value: "<file>",
-                help:
-                    "Measured launches: Macrobenchmark\n*-benchmarkData.json (timeToInitialDisplayMs), a MetricKit\npayload (time to first draw), or {\"timeToFirstFrameMs\": [...]}.",
-                oneOf: "input"),
-            OptionSpec(
-                name: "trace", value: "<file>",
-                help:
-                    "A trace of one launch (any format import reads): each\ntask's measured start and end against the simulated ones\n(matched by id), the largest errors first.",
-                oneOf: "input"),
-            OptionSpec(
-                name: "gantt", value: "<file.svg>",
-                help: "With --trace: the overlay Gantt (measured as outlines\nbehind the simulated bars) as SVG."),
-            OptionSpec(
-                name: "process", value: "<name>", help: "With --trace: the app's process (as import --process)."),
-            OptionSpec(
-                name: "main-thread", value: "<name|tid>",
-                help: "With --trace: the app's main thread (as import\n--main-thread)."),
+            Options.measured,
+            Options.trace,
+            Options.gantt,
+            Options.process,
+            Options.mainThread,
             .strategy,
-            OptionSpec(
-                name: "fit", value: "<what>",
-                help:
-                    "scale (the default): the factor for every task's cost\nthat matches the measured median (costScale); overhead:\nthe main-thread time before didFinishLaunching (overheadMs).",
-                choices: CalibrationFit.Kind.allCases.map(\.rawValue), implicitValue: "scale"),
-            OptionSpec(
-                name: "out", value: "<file>",
-                help: "With --fit: write the calibrated scenario there (every\nother key kept as written)."),
-            OptionSpec(
-                name: "plot", value: "<file.svg>",
-                help: "Draw both distributions (and the fitted one) as SVG."),
-            OptionSpec(
-                name: "benchmark", value: "<name>",
-                help: "The Macrobenchmark benchmark to use when the file has\nseveral (its name, or Class.name)."),
-            OptionSpec(
-                name: "runs", value: "<n>",
-                help: "Sampled launches when the scenario has costP90 or jitter\n(1 … 100,000; default: 1000)."),
-            OptionSpec(name: "seed", value: "<s>", help: "Seed of the sampled launches (default: 1)."),
+            Options.fit,
+            Options.out,
+            Options.plot,
+            Options.benchmark,
+            Options.runs,
+            Options.seed,
             .jobs,
             .maxConcurrent,
             .idleMode,
@@ -71,37 +86,37 @@ enum CalibrateCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let tracePath = args.value("trace")
-        guard let measuredPath = args.value("measured") else {
+        let tracePath = args.string(Options.trace)
+        guard let measuredPath = args.string(Options.measured) else {
             guard let tracePath else {
                 throw CLIError.usage(
                     spec, "missing option '--measured <file>' or '--trace <file>': the launches to compare with")
             }
-            for option in ["fit", "out", "plot", "benchmark"] where args.value(option) != nil {
-                throw CLIError.usage(spec, "'--\(option)' works with '--measured', not with '--trace' alone")
+            for option in [Options.fit, Options.out, Options.plot, Options.benchmark] where args.isGiven(option) {
+                throw CLIError.usage(spec, "'--\(option.name)' works with '--measured', not with '--trace' alone")
             }
             return try runTrace(args, trace: tracePath, &streams)
         }
-        if args.value("gantt") != nil, tracePath == nil {
+        if args.isGiven(Options.gantt), tracePath == nil {
             throw CLIError.usage(spec, "'--gantt' draws the comparison with a trace: it needs '--trace'")
         }
-        if tracePath != nil, args.value("format") == "json" {
+        if tracePath != nil, args.format() == .json {
             throw CLIError.usage(spec, "'--format json' takes '--measured' or '--trace', not both: run it twice")
         }
-        let fitKind = args.value("fit").flatMap(CalibrationFit.Kind.init(rawValue:))
-        if args.value("out") != nil, fitKind == nil {
+        let fitKind = args.choice(Options.fit, as: CalibrationFit.Kind.self)
+        if args.isGiven(Options.out), fitKind == nil {
             throw CLIError.usage(spec, "'--out' writes the calibrated scenario: it needs '--fit'")
         }
-        let runs = try args.integer("runs", spec, in: 1...100_000, default: 1000)
-        let options = try args.simulationOptions(spec)
-        let seed = try args.seed(spec)
-        let jobs = try args.jobs(spec)
+        let runs = try args.integer(Options.runs, default: 1000)
+        let options = try args.simulationOptions()
+        let seed = try args.seed(Options.seed)
+        let jobs = try args.jobs()
         let scenario = try args.loadScenario()
         let request = CalibrationRequest(
             strategy: args.strategy(for: scenario), options: options, runs: runs, seed: seed, jobs: jobs, fit: fitKind)
         let calibration: Calibration
         do {
-            let measured = try MeasuredLaunches.load(path: measuredPath, benchmark: args.value("benchmark"))
+            let measured = try MeasuredLaunches.load(path: measuredPath, benchmark: args.string(Options.benchmark))
             // A fit over sampled launches can take a while: a line with the time taken on a terminal.
             let working = WorkingLine("calibrate: simulating and fitting", streams: streams)
             defer { working?.finish() }
@@ -114,7 +129,7 @@ enum CalibrateCommand {
         // Everything is computed before anything is written.
         var log = ImportLog()
         var files: [(path: String, bytes: [UInt8])] = []
-        if let out = args.value("out") {
+        if let out = args.string(Options.out) {
             do {
                 let original = try ScenarioLoader.readFile(args.positionals[0])
                 files.append((out, try calibration.calibratedScenario(original, path: out, log: &log)))
@@ -127,7 +142,7 @@ enum CalibrateCommand {
                 throw CLIError.input("\(error)")
             }
         }
-        if let plot = args.value("plot") {
+        if let plot = args.string(Options.plot) {
             do {
                 files.append((plot, try CalibrationChart(calibration).svg()))
             } catch {
@@ -142,10 +157,10 @@ enum CalibrateCommand {
             }
         }
         streams.writeError(log.text)
-        if args.value("format") == "json" {
-            streams.write(calibration.json(plot: args.value("plot"), out: args.value("out")))
+        if args.format() == .json {
+            streams.write(calibration.json(plot: args.string(Options.plot), out: args.string(Options.out)))
         } else {
-            streams.write(calibration.text(plot: args.value("plot"), out: args.value("out")))
+            streams.write(calibration.text(plot: args.string(Options.plot), out: args.string(Options.out)))
         }
         if let tracePath {
             streams.write("\n")
@@ -158,19 +173,20 @@ enum CalibrateCommand {
     static func runTrace(_ args: ParsedArguments, trace: String, _ streams: inout any OutputStreams) throws(CLIError)
         -> Int32
     {
-        let options = try args.simulationOptions(spec)
+        let options = try args.simulationOptions()
         let scenario = try args.loadScenario()
         let strategy = args.strategy(for: scenario)
         let comparison: TraceComparison
         do {
             comparison = try TraceComparison.run(
                 scenario, trace: trace, strategy: strategy, options: options,
-                importOptions: ImportOptions(mainThread: args.value("main-thread"), process: args.value("process")))
+                importOptions: ImportOptions(
+                    mainThread: args.string(Options.mainThread), process: args.string(Options.process)))
         } catch {
             streams.writeError(error.log.text)
             return 2
         }
-        if let gantt = args.value("gantt") {
+        if let gantt = args.string(Options.gantt) {
             do {
                 try writeFileAtomically(try TraceComparisonChart(comparison).svg(), to: gantt)
             } catch {
@@ -178,11 +194,11 @@ enum CalibrateCommand {
             }
         }
         streams.writeError(comparison.log.text)
-        if args.value("format") == "json" {
-            streams.write(comparison.json(gantt: args.value("gantt")))
+        if args.format() == .json {
+            streams.write(comparison.json(gantt: args.string(Options.gantt)))
         } else {
             var text = comparison.text()
-            if let gantt = args.value("gantt") { text += TerminalText.escape("Gantt: \(gantt)") + "\n" }
+            if let gantt = args.string(Options.gantt) { text += TerminalText.escape("Gantt: \(gantt)") + "\n" }
             streams.write(text)
         }
         return 0

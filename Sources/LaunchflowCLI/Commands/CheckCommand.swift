@@ -2,34 +2,43 @@ import LaunchflowCore
 
 /// `launchflow check`: the regression gate — budgets and a baseline; exit 1 on a regression.
 enum CheckCommand {
+    enum Options {
+        static let budget = OptionSpec(
+            name: "budget", value: "<metric=value>",
+            help:
+                "A limit for every strategy, e.g. timeToFirstFrameMs=400\n(times in ms; cpuUtilization as 0.4 or 40%). Repeatable;\nreplaces the scenario's budget for the same metric.",
+            repeatable: true)
+        static let baseline = OptionSpec(
+            name: "baseline", value: "<file>",
+            help: "A saved run to compare with: the output of\n'launchflow baseline' (or 'compare --format json').")
+        static let tolerance = OptionSpec(
+            name: "tolerance", value: "<t>",
+            help:
+                "How far a metric may get worse than the baseline:\n5% (of the baseline value), 3ms (time metrics only), or\nboth, 2%,1ms (the larger allowance). Default: 0."
+        )
+        static let gate = OptionSpec(
+            name: "gate", value: "<metric>",
+            help:
+                "Also gate this metric against the baseline (repeatable):\ncpuUtilization, frames, criticalPathMs or lowerBoundMs,\nwhich are reported but not gated by default.",
+            repeatable: true)
+        static let verbose = OptionSpec.flag(
+            "verbose", "Print every check, also when all of them hold\n(a failure always prints them).")
+    }
+
     static let spec = CommandSpec(
         name: "check",
         abstract: "Hold a scenario's metrics against budgets and a baseline; exit 1 on a regression.",
         arguments: [.scenario],
         options: [
-            OptionSpec(
-                name: "budget", value: "<metric=value>",
-                help:
-                    "A limit for every strategy, e.g. timeToFirstFrameMs=400\n(times in ms; cpuUtilization as 0.4 or 40%). Repeatable;\nreplaces the scenario's budget for the same metric.",
-                repeatable: true),
-            OptionSpec(
-                name: "baseline", value: "<file>",
-                help: "A saved run to compare with: the output of\n'launchflow baseline' (or 'compare --format json')."),
-            OptionSpec(
-                name: "tolerance", value: "<t>",
-                help:
-                    "How far a metric may get worse than the baseline:\n5% (of the baseline value), 3ms (time metrics only), or\nboth, 2%,1ms (the larger allowance). Default: 0."
-            ),
-            OptionSpec(
-                name: "gate", value: "<metric>",
-                help:
-                    "Also gate this metric against the baseline (repeatable):\ncpuUtilization, frames, criticalPathMs or lowerBoundMs,\nwhich are reported but not gated by default.",
-                repeatable: true),
+            Options.budget,
+            Options.baseline,
+            Options.tolerance,
+            Options.gate,
             .strategies,
             .maxConcurrent,
             .idleMode,
             .textOrJSON,
-            .flag("verbose", "Print every check, also when all of them hold\n(a failure always prints them)."),
+            Options.verbose,
         ],
         discussion: """
             Simulates the scenario under each strategy and checks:
@@ -57,10 +66,10 @@ enum CheckCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategies = try args.strategies(spec)
-        let options = try args.simulationOptions(spec)
+        let strategies = try args.strategies()
+        let options = try args.simulationOptions()
         var optionBudgets: [CheckBudget] = []
-        for text in args.all("budget") {
+        for text in args.strings(Options.budget) {
             switch CheckBudget.parse(text) {
             case .success(let budget):
                 if optionBudgets.contains(where: { $0.metric == budget.metric }) {
@@ -72,20 +81,20 @@ enum CheckCommand {
             }
         }
         var tolerance = Tolerance.zero
-        if let text = args.value("tolerance") {
+        if let text = args.string(Options.tolerance) {
             guard let parsed = Tolerance(parsing: text) else {
                 throw CLIError.usage(
                     spec,
                     "invalid value '\(text)' for '--tolerance': expected a percentage (5%, at most 1000%), milliseconds (3ms, at most 3600000ms) or both (2%,1ms)"
                 )
             }
-            guard args.value("baseline") != nil else {
+            guard args.isGiven(Options.baseline) else {
                 throw CLIError.usage(spec, "'--tolerance' applies to '--baseline' only (budgets are hard limits)")
             }
             tolerance = parsed
         }
         var gates = Set<Metric>()
-        for name in args.all("gate") {
+        for name in args.strings(Options.gate) {
             guard let metric = Metric(rawValue: name) else {
                 let hint = closestMatch(to: name, in: Metric.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" }
                 throw CLIError.usage(
@@ -95,12 +104,12 @@ enum CheckCommand {
             }
             gates.insert(metric)
         }
-        if !gates.isEmpty && args.value("baseline") == nil {
+        if !gates.isEmpty && !args.isGiven(Options.baseline) {
             throw CLIError.usage(spec, "'--gate' applies to '--baseline' (a budget always gates its metric)")
         }
         let scenario = try args.loadScenario()
         var baseline: Baseline?
-        if let path = args.value("baseline") {
+        if let path = args.string(Options.baseline) {
             do {
                 baseline = try Baseline.load(path: path)
             } catch {
@@ -122,10 +131,10 @@ enum CheckCommand {
         } catch {
             throw CLIError.diagnostics([error.diagnostic])
         }
-        if args.value("format") == "json" {
+        if args.format() == .json {
             streams.write(report.json())
         } else {
-            streams.writeText(report.text(verbose: args.has("verbose")))
+            streams.writeText(report.text(verbose: args.isGiven(Options.verbose)))
         }
         return report.passed ? 0 : 1
     }

@@ -4,23 +4,28 @@ import LaunchflowRender
 
 /// `launchflow compare`: every strategy side by side.
 enum CompareCommand {
+    enum Options {
+        static let format = OptionSpec(
+            name: "format", value: "<format>", help: "text, markdown or json (default: text).",
+            choices: ["text", "markdown", "json"])
+        static let out = OptionSpec(
+            name: "out", value: "<dir>",
+            help:
+                "Also write the pictures (as 'render' does), report.md (the\ntable linking them) and report.html (as 'report' writes it)\ninto this directory."
+        )
+    }
+
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Run the strategies side by side: the best value per metric, deltas against serial.",
         arguments: [.scenario],
         options: [
             .strategies,
-            OptionSpec(
-                name: "format", value: "<format>", help: "text, markdown or json (default: text).",
-                choices: ["text", "markdown", "json"]),
+            Options.format,
             .maxConcurrent,
             .idleMode,
             .device,
-            OptionSpec(
-                name: "out", value: "<dir>",
-                help:
-                    "Also write the pictures (as 'render' does), report.md (the\ntable linking them) and report.html (as 'report' writes it)\ninto this directory."
-            ),
+            Options.out,
             .clusters,
             .tiers,
         ],
@@ -30,11 +35,11 @@ enum CompareCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategies = try args.strategies(spec)
-        let options = try args.simulationOptions(spec)
+        let strategies = try args.strategies()
+        let options = try args.simulationOptions()
         let scenario = try args.loadScenario()
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
-        if let directory = args.value("out") {
+        if let directory = args.string(Options.out) {
             let stem = args.scenarioStem
             var files = try RenderCommand.render(results, stem: stem, tiers: args.tiers())
             files.append(RenderedFile(name: "report.md", bytes: Array(report(results, stem: stem).utf8)))
@@ -47,15 +52,15 @@ enum CompareCommand {
             }
             for path in try RenderCommand.write(files, into: directory) { streams.writeError("wrote \(path)\n") }
         }
-        switch args.value("format") ?? "text" {
-        case "json":
+        switch args.format(Options.format) {
+        case .json:
             var writer = JSONWriter(capacity: 3 * 128 * scenario.tasks.count + 4096)
             writer.comparison(results)
             writer.newline()
             streams.write(writer.bytes)
-        case "markdown":
+        case .markdown:
             streams.writeText(TextReport.comparison(results, markdown: true))
-        default:
+        case .text, .trace:
             streams.writeText(TextReport.comparison(results, markdown: false) + TextReport.modules(results))
         }
         return 0

@@ -33,14 +33,14 @@ enum DiffCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategies = try args.strategies(spec)
-        let options = try args.simulationOptions(spec)
+        let strategies = try args.strategies()
+        let options = try args.simulationOptions()
         let old = try load(args.positionals[0])
         let new = try load(args.positionals[1])
         let diff = ScenarioDiff(
             old: old, oldFile: args.positionals[0], new: new, newFile: args.positionals[1], strategies: strategies,
             options: options)
-        if args.value("format") == "json" {
+        if args.format() == .json {
             streams.write(diff.json())
         } else {
             streams.writeText(diff.text())

@@ -4,6 +4,58 @@ import LaunchflowImport
 
 /// `launchflow import`: task costs from traces and field metrics.
 enum ImportCommand {
+    enum Options {
+        static let into = OptionSpec(
+            name: "into", value: "<scenario>",
+            help:
+                "Refresh the costs (and costP90) of this scenario's tasks\nand keep every other key as written; writes it back\nunless --out is given."
+        )
+        static let out = OptionSpec(
+            name: "out", value: "<file>",
+            help:
+                "Write the scenario there (atomically) instead of to\nstandard output (or, with --into, instead of in place)."
+        )
+        static let from = OptionSpec(
+            name: "from", value: "<format>",
+            help: "perfetto, chrome, atrace, metrickit or xctrace (default:\ndetected from the content).",
+            choices: ImportFormat.allCases.map(\.rawValue))
+        static let match = OptionSpec(
+            name: "match", value: "<regex>",
+            help:
+                "Tasks are the outermost slices whose name the regex finds\n(default: every slice at depth 0 on the app's threads;\nwith --into, the slices named after its tasks)."
+        )
+        static let map = OptionSpec(
+            name: "map", value: "<file>",
+            help:
+                "JSON: {\"slice name\": \"task id\", …}, or\n{\"rules\": [{\"match\": REGEX, \"task\": ID}, …]}; slices of\none task add up."
+        )
+        static let mainThread = OptionSpec(
+            name: "main-thread", value: "<name|tid>",
+            help:
+                "The app's main thread (default: the thread named 'main',\nelse the thread whose tid is its pid). Its process is the\napp; other processes are ignored."
+        )
+        static let process = OptionSpec(
+            name: "process", value: "<name>",
+            help:
+                "The app's process by name (Android: the package name);\nits main thread is the one named 'main', else the one\nwhose tid is the pid (or --main-thread)."
+        )
+        static let cost = OptionSpec(
+            name: "cost", value: "<what>",
+            help:
+                "wall (the default): a task costs its slices' wall time;\nrunning: the time its thread was running on a CPU during\nthem (needs sched_switch: a Perfetto trace with ftrace\nsched events).",
+            choices: ImportCost.allCases.map(\.rawValue))
+        static let cpus = OptionSpec(
+            name: "cpus", value: "<n>",
+            help:
+                "The device's CPUs (device.cpus, 1 … 1024), where the trace\nrecords none (Instruments exports) or another count.",
+            range: 1...1024)
+        static let premain = OptionSpec(
+            name: "premain", value: "<regex>",
+            help:
+                "Main-thread slices whose name the regex finds become\npre-main phases (dyld, +load, static initialisers)."
+        )
+    }
+
     static let spec = CommandSpec(
         name: "import",
         abstract:
@@ -16,55 +68,16 @@ enum ImportCommand {
                 repeatable: true)
         ],
         options: [
-            OptionSpec(
-                name: "into", value: "<scenario>",
-                help:
-                    "Refresh the costs (and costP90) of this scenario's tasks\nand keep every other key as written; writes it back\nunless --out is given."
-            ),
-            OptionSpec(
-                name: "out", value: "<file>",
-                help:
-                    "Write the scenario there (atomically) instead of to\nstandard output (or, with --into, instead of in place)."
-            ),
-            OptionSpec(
-                name: "from", value: "<format>",
-                help: "perfetto, chrome, atrace, metrickit or xctrace (default:\ndetected from the content).",
-                choices: ImportFormat.allCases.map(\.rawValue)),
-            OptionSpec(
-                name: "match", value: "<regex>",
-                help:
-                    "Tasks are the outermost slices whose name the regex finds\n(default: every slice at depth 0 on the app's threads;\nwith --into, the slices named after its tasks)."
-            ),
-            OptionSpec(
-                name: "map", value: "<file>",
-                help:
-                    "JSON: {\"slice name\": \"task id\", …}, or\n{\"rules\": [{\"match\": REGEX, \"task\": ID}, …]}; slices of\none task add up."
-            ),
-            OptionSpec(
-                name: "main-thread", value: "<name|tid>",
-                help:
-                    "The app's main thread (default: the thread named 'main',\nelse the thread whose tid is its pid). Its process is the\napp; other processes are ignored."
-            ),
-            OptionSpec(
-                name: "process", value: "<name>",
-                help:
-                    "The app's process by name (Android: the package name);\nits main thread is the one named 'main', else the one\nwhose tid is the pid (or --main-thread)."
-            ),
-            OptionSpec(
-                name: "cost", value: "<what>",
-                help:
-                    "wall (the default): a task costs its slices' wall time;\nrunning: the time its thread was running on a CPU during\nthem (needs sched_switch: a Perfetto trace with ftrace\nsched events).",
-                choices: ImportCost.allCases.map(\.rawValue)),
-            OptionSpec(
-                name: "cpus", value: "<n>",
-                help:
-                    "The device's CPUs (device.cpus, 1 … 1024), where the trace\nrecords none (Instruments exports) or another count."
-            ),
-            OptionSpec(
-                name: "premain", value: "<regex>",
-                help:
-                    "Main-thread slices whose name the regex finds become\npre-main phases (dyld, +load, static initialisers)."
-            ),
+            Options.into,
+            Options.out,
+            Options.from,
+            Options.match,
+            Options.map,
+            Options.mainThread,
+            Options.process,
+            Options.cost,
+            Options.cpus,
+            Options.premain,
         ],
         discussion: """
             Reads each trace (Perfetto protobuf: TrackEvent slices and flows,
@@ -88,17 +101,18 @@ enum ImportCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let cpus: Int? = args.value("cpus") == nil ? nil : try args.integer("cpus", spec, in: 1...1024, default: 1)
-        if cpus != nil, args.value("into") != nil {
+        let cpus = try args.integer(Options.cpus)
+        if cpus != nil, args.isGiven(Options.into) {
             throw CLIError.usage(
                 spec,
                 "--cpus sets the imported scenario's device, and --into keeps the target's: set cpus in the target")
         }
         var options = ImportOptions(
-            format: args.value("from").flatMap(ImportFormat.init(rawValue:)), match: args.value("match"),
-            premain: args.value("premain"), mainThread: args.value("main-thread"), process: args.value("process"),
-            cost: args.value("cost").flatMap(ImportCost.init(rawValue:)) ?? .wall, cpus: cpus)
-        if let map = args.value("map") {
+            format: args.choice(Options.from, as: ImportFormat.self), match: args.string(Options.match),
+            premain: args.string(Options.premain), mainThread: args.string(Options.mainThread),
+            process: args.string(Options.process), cost: args.choice(Options.cost, as: ImportCost.self) ?? .wall,
+            cpus: cpus)
+        if let map = args.string(Options.map) {
             do {
                 options.map = try NameMap.load(path: map)
             } catch {
@@ -106,7 +120,7 @@ enum ImportCommand {
                 return 2
             }
         }
-        let request = ImportRequest(traces: args.positionals, options: options, into: args.value("into"))
+        let request = ImportRequest(traces: args.positionals, options: options, into: args.string(Options.into))
         let bar = streams is StandardStreams && isatty(2) == 1 ? ByteProgress() : nil
         let outcome: ImportOutcome
         do {
@@ -119,14 +133,14 @@ enum ImportCommand {
         }
         streams.writeError(outcome.log.text)
 
-        let destination = args.value("out") ?? args.value("into")
+        let destination = args.string(Options.out) ?? args.string(Options.into)
         guard let destination else {
             streams.writeError(outcome.summary)
             streams.write(outcome.scenario)
             return 0
         }
         var summary = outcome.summary
-        if let into = args.value("into"), destination == into, outcome.changes.isEmpty {
+        if let into = args.string(Options.into), destination == into, outcome.changes.isEmpty {
             summary += TerminalText.escape("\(into) is left as it was.") + "\n"
         } else {
             do {

@@ -4,29 +4,35 @@ import LaunchflowRender
 
 /// `launchflow render`: the DAG and the Gantt charts as SVG files.
 enum RenderCommand {
+    enum Options {
+        static let strategy = OptionSpec(
+            name: "strategy", value: "<strategy>",
+            help: "One of \(Strategy.names), or all.",
+            choices: Strategy.allCases.map(\.rawValue) + ["all"], defaultValue: "all")
+        static let from = OptionSpec(
+            name: "from", value: "<start>",
+            help:
+                "Where the Gantt charts' time axis starts: ms since process\nstart (0: with pre-main), t0 (the run loop), ttff, ttfd.\nDefault: t0 (pre-main folded)."
+        )
+        static let to = OptionSpec(
+            name: "to", value: "<end>",
+            help:
+                "Where it ends: ms, ttff, ttfd, launch or end (everything).\nDefault: launch — the later of full display and the last\ntask not deferred; later work is listed behind an axis break."
+        )
+    }
+
     static let spec = CommandSpec(
         name: "render",
         abstract: "Draw the task DAG and a Gantt chart per strategy as SVG files.",
         arguments: [.scenario],
         options: [
-            OptionSpec(
-                name: "strategy", value: "<strategy>",
-                help: "One of \(Strategy.names), or all.",
-                choices: Strategy.allCases.map(\.rawValue) + ["all"], defaultValue: "all"),
+            Options.strategy,
             .out,
             .clusters,
             .tiers,
             .edges,
-            OptionSpec(
-                name: "from", value: "<start>",
-                help:
-                    "Where the Gantt charts' time axis starts: ms since process\nstart (0: with pre-main), t0 (the run loop), ttff, ttfd.\nDefault: t0 (pre-main folded)."
-            ),
-            OptionSpec(
-                name: "to", value: "<end>",
-                help:
-                    "Where it ends: ms, ttff, ttfd, launch or end (everything).\nDefault: launch — the later of full display and the last\ntask not deferred; later work is listed behind an axis break."
-            ),
+            Options.from,
+            Options.to,
             .maxConcurrent,
             .idleMode,
         ],
@@ -41,12 +47,12 @@ enum RenderCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategies = args.choice(spec.options[0], as: Strategy.self).map { [$0] } ?? Strategy.allCases
-        let options = try args.simulationOptions(spec)
+        let strategies = args.choice(Options.strategy, as: Strategy.self).map { [$0] } ?? Strategy.allCases
+        let options = try args.simulationOptions()
         let tiers = args.tiers()
         let scenario = try args.loadScenario()
-        let from = try timePoint(args.value("from"), option: "from", default: .t0)
-        let to = try timePoint(args.value("to"), option: "to", default: .launch)
+        let from = try timePoint(args, Options.from, default: .t0)
+        let to = try timePoint(args, Options.to, default: .launch)
         let working = WorkingLine("render: simulating and drawing", streams: streams)
         defer { working?.finish() }
         let results = SimulationResult.compare(scenario, strategies: strategies, options: options)
@@ -69,18 +75,21 @@ enum RenderCommand {
         }
     }
 
-    /// The instants each of `--from` and `--to` takes by name, as their help lists them: a window
+    /// The instants `option` (`--from` or `--to`) takes by name, as their help lists them: a window
     /// cannot end at t0 (it would be empty) nor start at the launch's end.
-    static let namedTimePoints = ["from": ["t0", "ttff", "ttfd"], "to": ["ttff", "ttfd", "launch", "end"]]
+    static func namedTimePoints(_ option: OptionSpec) -> [String] {
+        option.name == Options.from.name ? ["t0", "ttff", "ttfd"] : ["ttff", "ttfd", "launch", "end"]
+    }
 
-    /// `--from`/`--to`: ms or one of ``namedTimePoints``.
-    static func timePoint(_ text: String?, option: String, default value: TimePoint) throws(CLIError) -> TimePoint {
-        guard let text else { return value }
-        let names = namedTimePoints[option] ?? []
+    /// `--from`/`--to`: ms or one of ``namedTimePoints(_:)``.
+    static func timePoint(_ args: ParsedArguments, _ option: OptionSpec, default value: TimePoint) throws(CLIError)
+        -> TimePoint
+    {
+        guard let text = args.string(option) else { return value }
+        let names = namedTimePoints(option)
         guard let point = TimePoint(text), Double(text) != nil || names.contains(text) else {
-            throw CLIError.usage(
-                spec,
-                "--\(option) takes a time in ms (0 … 3600000) or \(names.joined(separator: ", ")); got '\(text)'")
+            throw args.usage(
+                "--\(option.name) takes a time in ms (0 … 3600000) or \(names.joined(separator: ", ")); got '\(text)'")
         }
         return point
     }
@@ -141,18 +150,18 @@ extension OptionSpec {
 
 extension ParsedArguments {
     /// `--out`, or `output`.
-    var outputDirectory: String { value("out") ?? "output" }
+    var outputDirectory: String { string(.out) ?? "output" }
 
     /// `--edges`, or auto.
-    func edges() -> EdgeDisplay { value("edges").flatMap(EdgeDisplay.init(rawValue:)) ?? .auto }
+    func edges() -> EdgeDisplay { choice(.edges, as: EdgeDisplay.self) ?? .auto }
 
     /// `--clusters` (tiers, groups, none), else `--tiers` (clusters, bands, none), else tier clusters.
     func tiers() -> TierDisplay {
-        switch value("clusters") {
+        switch string(.clusters) {
         case "tiers": .clusters
         case "groups": .groups
         case "none": TierDisplay.none
-        default: value("tiers").flatMap(TierDisplay.init(rawValue:)) ?? .clusters
+        default: choice(.tiers, as: TierDisplay.self) ?? .clusters
         }
     }
 

@@ -5,14 +5,52 @@ import LaunchflowRender
 
 /// `launchflow report`: one self-contained HTML page about the launch.
 enum ReportCommand {
+    enum Options {
+        static let advise = OptionSpec.flag(
+            "advise",
+            "Add advise's plan: as written and the plan on one time\naxis, the changes with their gains, the first-frame bound."
+        )
+        static let out = OptionSpec(
+            name: "out", value: "<file.html>",
+            help: "The page to write (default: output/<name>-report.html;\nits directory is created if missing).")
+        static let trace = OptionSpec(
+            name: "trace", value: "<file>",
+            help:
+                "Add a traced launch against the simulated one (dag, or\nthe first strategy shown), task by task: the overlay\nGantt and the largest errors (as calibrate --trace)."
+        )
+        static let baseline = OptionSpec(
+            name: "baseline", value: "<old.json>",
+            help:
+                "Compare with an earlier version of the scenario (as 'diff\nOLD NEW'): the metrics old → new, the changes and their\neffects, both versions' Gantt charts on one time axis."
+        )
+        static let strategy = OptionSpec(
+            name: "strategy", value: "<strategy>",
+            help:
+                "The strategy of --advise's plan (default: the scenario's\n\"strategy\", else dag) and of --baseline's two Gantt charts\n(default: dag, or the first of --strategies).",
+            choices: Strategy.allCases.map(\.rawValue))
+        static let allow = OptionSpec(
+            name: "allow", value: "<list>",
+            help:
+                "With --advise: what the plan may change (default:\nafter,priority,idle,qos and strategy unless --strategy\nis given; as advise --allow)."
+        )
+        static let keep = OptionSpec(
+            name: "keep", value: "<ids>", help: "With --advise: task ids the plan leaves as written.")
+        static let objective = OptionSpec(
+            name: "objective", value: "<metric>",
+            help: "With --advise: what to bring forward first (default:\nfirstFrame).",
+            choices: AdviseObjective.allCases.map(\.rawValue))
+        static let platform = OptionSpec(
+            name: "platform", value: "<platform>",
+            help: "With --advise: name each change's mechanism on ios or\nandroid (as advise --platform).",
+            choices: Platform.allCases.map(\.rawValue))
+    }
+
     static let spec = CommandSpec(
         name: "report",
         abstract: "Write one self-contained, interactive HTML page: the comparison, pictures, what to optimise.",
         arguments: [.scenario],
         options: [
-            OptionSpec(
-                name: "out", value: "<file.html>",
-                help: "The page to write (default: output/<name>-report.html;\nits directory is created if missing)."),
+            Options.out,
             .strategies,
             .maxConcurrent,
             .idleMode,
@@ -20,39 +58,14 @@ enum ReportCommand {
             .clusters,
             .tiers,
             .jobs,
-            OptionSpec(
-                name: "trace", value: "<file>",
-                help:
-                    "Add a traced launch against the simulated one (dag, or\nthe first strategy shown), task by task: the overlay\nGantt and the largest errors (as calibrate --trace)."
-            ),
-            OptionSpec(
-                name: "baseline", value: "<old.json>",
-                help:
-                    "Compare with an earlier version of the scenario (as 'diff\nOLD NEW'): the metrics old → new, the changes and their\neffects, both versions' Gantt charts on one time axis."
-            ),
-            .flag(
-                "advise",
-                "Add advise's plan: as written and the plan on one time\naxis, the changes with their gains, the first-frame bound."
-            ),
-            OptionSpec(
-                name: "strategy", value: "<strategy>",
-                help:
-                    "The strategy of --advise's plan (default: the scenario's\n\"strategy\", else dag) and of --baseline's two Gantt charts\n(default: dag, or the first of --strategies).",
-                choices: Strategy.allCases.map(\.rawValue)),
-            OptionSpec(
-                name: "allow", value: "<list>",
-                help:
-                    "With --advise: what the plan may change (default:\nafter,priority,idle,qos and strategy unless --strategy\nis given; as advise --allow)."
-            ),
-            OptionSpec(name: "keep", value: "<ids>", help: "With --advise: task ids the plan leaves as written."),
-            OptionSpec(
-                name: "objective", value: "<metric>",
-                help: "With --advise: what to bring forward first (default:\nfirstFrame).",
-                choices: AdviseObjective.allCases.map(\.rawValue)),
-            OptionSpec(
-                name: "platform", value: "<platform>",
-                help: "With --advise: name each change's mechanism on ios or\nandroid (as advise --platform).",
-                choices: Platform.allCases.map(\.rawValue)),
+            Options.trace,
+            Options.baseline,
+            Options.advise,
+            Options.strategy,
+            Options.allow,
+            Options.keep,
+            Options.objective,
+            Options.platform,
         ]
             + AdviseCommand.constraintOptions.map { option in
                 var option = option
@@ -88,14 +101,14 @@ enum ReportCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let strategies = try args.strategies(spec)
-        let options = try args.simulationOptions(spec)
-        let jobs = try args.jobs(spec)
+        let strategies = try args.strategies()
+        let options = try args.simulationOptions()
+        let jobs = try args.jobs()
         let advise = try adviseConfiguration(args, options: options, jobs: jobs)
         let scenario = try args.loadScenario()
         var baseline: Scenario?
-        if let file = args.value("baseline") { baseline = try DiffCommand.load(file) }
-        let path = args.value("out") ?? "output/\(args.scenarioStem)-report.html"
+        if let file = args.string(Options.baseline) { baseline = try DiffCommand.load(file) }
+        let path = args.string(Options.out) ?? "output/\(args.scenarioStem)-report.html"
         var advice: ReportAdvice?
         if var advise {
             advise.strategy = args.strategy(for: scenario)
@@ -107,12 +120,12 @@ enum ReportCommand {
             scenario, file: args.positionals[0], strategies: strategies, options: options, jobs: jobs,
             tiers: args.tiers())
         report.advice = advice
-        if let baseline, let file = args.value("baseline") {
+        if let baseline, let file = args.string(Options.baseline) {
             report.baseline = ReportBaseline(
                 old: baseline, oldFile: file, new: scenario, newFile: args.positionals[0], strategies: strategies,
-                options: options, panels: args.value("strategy").flatMap(Strategy.init(rawValue:)))
+                options: options, panels: args.choice(Options.strategy, as: Strategy.self))
         }
-        if let trace = args.value("trace") {
+        if let trace = args.string(Options.trace) {
             do {
                 report.traceComparison = try TraceComparison.run(
                     scenario, trace: trace, strategy: strategies.contains(.dag) ? .dag : strategies[0],
@@ -132,26 +145,26 @@ enum ReportCommand {
     static func adviseConfiguration(_ args: ParsedArguments, options: SimulationOptions, jobs: Int) throws(CLIError)
         -> AdviseConfiguration?
     {
-        guard args.has("advise") else {
-            for name in [
-                "allow", "keep", "objective", "max-blocked", "max-regression", "min-margin", "platform",
-            ] where args.has(name) {
-                throw CLIError.usage(spec, "'--\(name)' is an option of '--advise', which is not given")
+        guard args.isGiven(Options.advise) else {
+            let adviseOptions =
+                [Options.allow, Options.keep, Options.objective] + AdviseCommand.constraintOptions + [Options.platform]
+            for option in adviseOptions where args.isGiven(option) {
+                throw CLIError.usage(spec, "'--\(option.name)' is an option of '--advise', which is not given")
             }
-            if args.has("strategy") && !args.has("baseline") {
+            if args.isGiven(Options.strategy) && !args.isGiven(Options.baseline) {
                 throw CLIError.usage(spec, "'--strategy' is an option of '--advise' and '--baseline', neither is given")
             }
             return nil
         }
         var configuration = AdviseConfiguration()
         // The strategy is set once the scenario is read (its "strategy" is the default).
-        configuration.platform = args.value("platform").flatMap(Platform.init(rawValue:))
-        configuration.knobs = try AdviseCommand.knobs(args, spec)
-        configuration.keep = AdviseCommand.list(args.value("keep"))
-        if let text = args.value("objective") {
-            configuration.objective = AdviseObjective(rawValue: text) ?? .firstFrame
+        configuration.platform = args.choice(Options.platform, as: Platform.self)
+        configuration.knobs = try AdviseCommand.knobs(args)
+        configuration.keep = AdviseCommand.list(args.string(Options.keep))
+        if let objective = args.choice(Options.objective, as: AdviseObjective.self) {
+            configuration.objective = objective
         }
-        try AdviseCommand.constraints(args, spec, into: &configuration)
+        try AdviseCommand.constraints(args, into: &configuration)
         configuration.jobs = jobs
         configuration.options = options
         return configuration

@@ -2,21 +2,26 @@ import LaunchflowCore
 
 /// `launchflow simulate`: one strategy, a report or the §6 JSON.
 enum SimulateCommand {
+    enum Options {
+        static let format = OptionSpec(
+            name: "format", value: "<format>",
+            help:
+                "text (a readable report), json (docs/model.md §8; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
+            choices: ["text", "json", "trace"])
+        static let sort = OptionSpec(
+            name: "sort", value: "<order>",
+            help: "text only: the task table in file order or by start time\n(file or start; default: file).",
+            choices: TextReport.TaskOrder.allCases.map(\.rawValue))
+    }
+
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulate one strategy on a scenario and report its schedule and metrics.",
         arguments: [.scenario],
         options: [
             .strategy,
-            OptionSpec(
-                name: "format", value: "<format>",
-                help:
-                    "text (a readable report), json (docs/model.md §8; byte-identical\non every run) or trace (Chrome Trace Event JSON for Perfetto,\nchrome://tracing, speedscope). Default: text.",
-                choices: ["text", "json", "trace"]),
-            OptionSpec(
-                name: "sort", value: "<order>",
-                help: "text only: the task table in file order or by start time\n(file or start; default: file).",
-                choices: TextReport.TaskOrder.allCases.map(\.rawValue)),
+            Options.format,
+            Options.sort,
             .maxConcurrent,
             .idleMode,
             .device,
@@ -35,22 +40,22 @@ enum SimulateCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let options = try args.simulationOptions(spec)
+        let options = try args.simulationOptions()
         let scenario = try args.loadScenario()
         let strategy = args.strategy(for: scenario)
         let result = SimulationResult(scenario, strategy: strategy, options: options)
-        switch args.value("format") ?? "text" {
-        case "json":
+        switch args.format(Options.format) {
+        case .json:
             // Room for every task and every broken dependency: no regrowth of a large output.
             var writer = JSONWriter(
                 capacity: 128 * scenario.tasks.count + 128 * result.metrics.dependencyViolations + 4096)
             writer.result(result)
             writer.newline()
             streams.write(writer.bytes)
-        case "trace":
+        case .trace:
             streams.write(TraceExport.json(result))
-        default:
-            let order = args.value("sort").flatMap(TextReport.TaskOrder.init(rawValue:)) ?? .file
+        case .text, .markdown:
+            let order = args.choice(Options.sort, as: TextReport.TaskOrder.self) ?? .file
             streams.writeText(TextReport.simulation(result, order: order))
         }
         return 0

@@ -4,30 +4,30 @@ import LaunchflowRender
 
 /// `launchflow sweep`: Monte-Carlo launches with sampled task costs.
 enum SweepCommand {
+    enum Options {
+        static let runs = OptionSpec(
+            name: "runs", value: "<n>", help: "Sampled launches (1 … 1,000,000; default: 1000).", range: 1...1_000_000)
+        static let out = OptionSpec(
+            name: "out", value: "<dir>",
+            help:
+                "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis, and\nreport.html (as 'report' writes it, with this sweep)."
+        )
+    }
+
     static let spec = CommandSpec(
         name: "sweep",
         abstract: "Run many launches with sampled task costs: percentiles per strategy, how often each is best.",
         arguments: [.scenario],
         options: [
-            OptionSpec(name: "runs", value: "<n>", help: "Sampled launches (1 … 1,000,000; default: 1000)."),
-            OptionSpec(
-                name: "seed", value: "<s>",
-                help: "Base seed, an integer 0 … 2⁶⁴−1 (default: 1). The same seed\ngives the same output."),
+            Options.runs,
+            .seed,
             .strategies,
-            OptionSpec(
-                name: "jitter", value: "<σ>",
-                help:
-                    "Lognormal σ for tasks without costP90, instead of the\nscenario's jitter (a number ≥ 0; 0: fixed costs)."
-            ),
+            .jitter,
             .jobs,
             .maxConcurrent,
             .idleMode,
             .textOrJSON,
-            OptionSpec(
-                name: "out", value: "<dir>",
-                help:
-                    "Also write <name>-sweep.svg there (created if missing):\nthe time-to-first-frame distributions on one axis, and\nreport.html (as 'report' writes it, with this sweep)."
-            ),
+            Options.out,
         ],
         discussion: """
             Each run draws every task's cost from a lognormal whose median is the
@@ -45,12 +45,12 @@ enum SweepCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let runs = try args.integer("runs", spec, in: 1...1_000_000, default: 1000)
-        let seed = try args.seed(spec)
-        let strategies = try args.strategies(spec)
-        let jitter = try args.jitter(spec)
-        let jobs = try args.jobs(spec)
-        let options = try args.simulationOptions(spec)
+        let runs = try args.integer(Options.runs, default: 1000)
+        let seed = try args.seed()
+        let strategies = try args.strategies()
+        let jitter = try args.jitter()
+        let jobs = try args.jobs()
+        let options = try args.simulationOptions()
         let scenario = try args.loadScenario()
         let sampler: CostSampler
         do throws(ScenarioError) {
@@ -78,7 +78,7 @@ enum SweepCommand {
         bar?.finish()
 
         var pictures: [String] = []
-        if let directory = args.value("out") {
+        if let directory = args.string(Options.out) {
             let bytes: [UInt8]
             do throws(RenderError) {
                 bytes = try DistributionChart(result).svg()
@@ -98,7 +98,7 @@ enum SweepCommand {
             pictures = try RenderCommand.write(
                 [file, RenderedFile(name: Report.fileName, bytes: html)], into: directory)
         }
-        if args.value("format") == "json" {
+        if args.format() == .json {
             var writer = JSONWriter(capacity: 1024 * strategies.count + 1024)
             writer.sweep(result, pictures: pictures)
             writer.newline()
@@ -113,58 +113,37 @@ enum SweepCommand {
 extension OptionSpec {
     static let jobs = OptionSpec(
         name: "jobs", value: "<n>",
-        help: "Threads to use (1 … 1024; default: the number of cores).\nThe output is the same for any value.")
+        help: "Threads to use (1 … 1024; default: the number of cores).\nThe output is the same for any value.",
+        range: 1...1024)
+    static let seed = OptionSpec(
+        name: "seed", value: "<s>",
+        help: "Base seed, an integer 0 … 2⁶⁴−1 (default: 1). The same seed\ngives the same output.")
+    static let jitter = OptionSpec(
+        name: "jitter", value: "<σ>",
+        help:
+            "Lognormal σ for tasks without costP90, instead of the\nscenario's jitter (a number ≥ 0; 0: fixed costs).")
 }
 
 extension ParsedArguments {
-    /// An integer option within `range`, or `fallback` when absent.
-    func integer(_ name: String, _ command: CommandSpec, in range: ClosedRange<Int>, default fallback: Int)
-        throws(CLIError) -> Int
-    {
-        guard let text = value(name) else { return fallback }
-        guard let n = Int(text), range.contains(n) else {
-            let expected =
-                range.upperBound == Int.max
-                ? "an integer ≥ \(grouped(range.lowerBound))"
-                : "an integer from \(grouped(range.lowerBound)) to \(grouped(range.upperBound))"
-            throw CLIError.usage(command, "invalid value '\(text)' for '--\(name)': expected \(expected)")
-        }
-        return n
-    }
-
-    /// `--seed`: a decimal integer 0 … 2⁶⁴−1, default 1.
-    func seed(_ command: CommandSpec) throws(CLIError) -> UInt64 {
-        guard let text = value("seed") else { return 1 }
+    /// A seed option (`--seed` by default): a decimal integer 0 … 2⁶⁴−1, default 1.
+    func seed(_ option: OptionSpec = .seed) throws(CLIError) -> UInt64 {
+        guard let text = string(option) else { return 1 }
         guard let seed = UInt64(text) else {
-            throw CLIError.usage(
-                command, "invalid value '\(text)' for '--seed': expected an integer from 0 to 18446744073709551615")
+            throw usage(
+                "invalid value '\(text)' for '--\(option.name)': expected an integer from 0 to 18446744073709551615")
         }
         return seed
     }
 
     /// `--jitter`: a finite number ≥ 0, or nil.
-    func jitter(_ command: CommandSpec) throws(CLIError) -> Double? {
-        guard let text = value("jitter") else { return nil }
+    func jitter() throws(CLIError) -> Double? {
+        guard let text = string(.jitter) else { return nil }
         guard let sigma = Double(text), sigma.isFinite, sigma >= 0 else {
-            throw CLIError.usage(
-                command, "invalid value '\(text)' for '--jitter': expected a number ≥ 0 (the lognormal σ)")
+            throw usage("invalid value '\(text)' for '--jitter': expected a number ≥ 0 (the lognormal σ)")
         }
         return sigma
     }
 
     /// `--jobs`, or every core.
-    func jobs(_ command: CommandSpec) throws(CLIError) -> Int {
-        try integer("jobs", command, in: 1...1024, default: Parallel.availableCores)
-    }
-}
-
-/// 10000000 → "10,000,000".
-private func grouped(_ n: Int) -> String {
-    var digits = String(n)
-    var out = ""
-    while digits.count > 3 {
-        out = "," + digits.suffix(3) + out
-        digits.removeLast(3)
-    }
-    return digits + out
+    func jobs() throws(CLIError) -> Int { try integer(.jobs, default: Parallel.availableCores) }
 }

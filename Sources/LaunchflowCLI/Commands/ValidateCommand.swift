@@ -2,13 +2,19 @@ import LaunchflowCore
 
 /// `launchflow validate`: "ok" and a summary, or every problem.
 enum ValidateCommand {
+    enum Options {
+        static let strict = OptionSpec.flag("strict", "Treat warnings as errors (exit 2).")
+        static let verbose = OptionSpec.flag(
+            "verbose", "List every warning (default: the first two of each kind and a count).")
+    }
+
     static let spec = CommandSpec(
         name: "validate",
         abstract: "Check a scenario file: 'ok' and a one-line summary, or every problem in it.",
         arguments: [.scenario],
         options: [
-            .flag("strict", "Treat warnings as errors (exit 2)."),
-            .flag("verbose", "List every warning (default: the first two of each kind and a count)."),
+            Options.strict,
+            Options.verbose,
         ],
         discussion: """
             Besides errors (exit 2), validate warns (exit 0, on stderr, each line
@@ -39,12 +45,14 @@ enum ValidateCommand {
         let scenario = try args.loadScenario()
         let file = args.positionals[0]
         let warnings = Lint.warnings(scenario, file: file)
-        if args.has("strict") && !warnings.isEmpty {
+        if args.isGiven(Options.strict) && !warnings.isEmpty {
             let total = Diagnostic(
                 file: file, message: "\(plural(warnings.count, "warning")) (--strict makes warnings errors)")
             throw CLIError.diagnostics(warnings.map { $0.problem.with(.error) } + [total])
         }
-        if !warnings.isEmpty { streams.writeError(listing(warnings, file: file, verbose: args.has("verbose"))) }
+        if !warnings.isEmpty {
+            streams.writeError(listing(warnings, file: file, verbose: args.isGiven(Options.verbose)))
+        }
         var line = "ok: \(file): \(summary(of: scenario))"
         if !warnings.isEmpty { line += "; \(plural(warnings.count, "warning"))" }
         streams.writeText(line + "\n")

@@ -3,27 +3,35 @@ import LaunchflowCore
 
 /// `launchflow whatif`: which task to make faster first.
 enum WhatIfCommand {
+    enum Options {
+        static let reduce = OptionSpec(
+            name: "reduce", value: "<share>",
+            help:
+                "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100, % optional (default: 50%)."
+        )
+        static let target = OptionSpec(
+            name: "target", value: "<what>",
+            help: "What to reduce: each task's cost, or each task's latency\n(the tasks that have one).",
+            choices: WhatIfTarget.allCases.map(\.rawValue), defaultValue: WhatIfTarget.cost.rawValue)
+        static let objective = OptionSpec(
+            name: "objective", value: "<metric>",
+            help:
+                "What to rank by: time to first frame (then the first frame\nbefore vsync, then launch completion), or time to full display first.",
+            choices: WhatIfObjective.allCases.map(\.rawValue), defaultValue: WhatIfObjective.firstFrame.rawValue)
+        static let top = OptionSpec(
+            name: "top", value: "<n>", help: "Show only the n best-ranked tasks (default: all).", range: 1...Int.max)
+    }
+
     static let spec = CommandSpec(
         name: "whatif",
         abstract: "Rank the tasks by what making each one cheaper gains; show how much each could grow.",
         arguments: [.scenario],
         options: [
             .strategy,
-            OptionSpec(
-                name: "reduce", value: "<share>",
-                help:
-                    "How much cheaper each task is made, in turn: a percentage\nabove 0 and at most 100, % optional (default: 50%)."
-            ),
-            OptionSpec(
-                name: "target", value: "<what>",
-                help: "What to reduce: each task's cost, or each task's latency\n(the tasks that have one).",
-                choices: WhatIfTarget.allCases.map(\.rawValue), defaultValue: WhatIfTarget.cost.rawValue),
-            OptionSpec(
-                name: "objective", value: "<metric>",
-                help:
-                    "What to rank by: time to first frame (then the first frame\nbefore vsync, then launch completion), or time to full display first.",
-                choices: WhatIfObjective.allCases.map(\.rawValue), defaultValue: WhatIfObjective.firstFrame.rawValue),
-            OptionSpec(name: "top", value: "<n>", help: "Show only the n best-ranked tasks (default: all)."),
+            Options.reduce,
+            Options.target,
+            Options.objective,
+            Options.top,
             .textOrJSON,
             .jobs,
             .maxConcurrent,
@@ -50,15 +58,14 @@ enum WhatIfCommand {
             """)
 
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let reduction = try args.reduction(spec)
-        var top: Int?
-        if args.value("top") != nil { top = try args.integer("top", spec, in: 1...Int.max, default: 1) }
-        let jobs = try args.jobs(spec)
-        let options = try args.simulationOptions(spec)
+        let reduction = try args.reduction()
+        let top = try args.integer(Options.top)
+        let jobs = try args.jobs()
+        let options = try args.simulationOptions()
         let scenario = try args.loadScenario()
         let strategy = args.strategy(for: scenario)
-        let target: WhatIfTarget = args.choice(spec.options[2]) ?? .cost
-        let objective: WhatIfObjective = args.choice(spec.options[3]) ?? .firstFrame
+        let target = args.choice(Options.target, as: WhatIfTarget.self) ?? .cost
+        let objective = args.choice(Options.objective, as: WhatIfObjective.self) ?? .firstFrame
         let analysed = target == .cost ? scenario.tasks.count : scenario.tasks.filter { $0.latency > 0 }.count
         let bar =
             streams is StandardStreams && isatty(2) == 1 ? ProgressBar(total: analysed, unit: "tasks") : nil
@@ -68,7 +75,7 @@ enum WhatIfCommand {
             LaunchEngine(scenario), strategy: strategy, reduction: reduction, target: target, objective: objective,
             options: options, jobs: jobs, progress: progress)
         bar?.finish()
-        if args.value("format") == "json" {
+        if args.format() == .json {
             var writer = JSONWriter(capacity: 200 * scenario.tasks.count + 1024)
             writer.whatIf(analysis, top: top)
             writer.newline()
@@ -84,10 +91,9 @@ extension ParsedArguments {
     /// `--reduce 50%` (or `50`, a percentage without its sign) → 0.5: above 0
     /// and at most 100; default 50%. A bare number of at most 1 (`0.5`) could
     /// mean a share or a percentage, and is refused with both readings.
-    func reduction(_ command: CommandSpec) throws(CLIError) -> Double {
-        guard let text = value("reduce") else { return 0.5 }
-        let problem = CLIError.usage(
-            command,
+    func reduction() throws(CLIError) -> Double {
+        guard let text = string(WhatIfCommand.Options.reduce) else { return 0.5 }
+        let problem = usage(
             "invalid value '\(text)' for '--reduce': expected a percentage above 0% and at most 100%, such as 50%")
         let signed = text.hasSuffix("%")
         guard let percent = Double(signed ? String(text.dropLast()) : text), percent.isFinite, percent > 0,
@@ -95,8 +101,7 @@ extension ParsedArguments {
         else { throw problem }
         if !signed && percent <= 1 {
             func shown(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
-            throw CLIError.usage(
-                command,
+            throw usage(
                 "ambiguous value '\(text)' for '--reduce': write \(shown(percent * 100))% (a share of \(text)) or \(text)%"
             )
         }

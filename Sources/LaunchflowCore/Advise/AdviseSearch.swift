@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The keys `advise` may change, for every task.
 struct AdviseSettings: Sendable, Equatable {
     var after: [Bool]

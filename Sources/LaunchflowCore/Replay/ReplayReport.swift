@@ -34,6 +34,28 @@ public struct ReplayReport: Sendable {
         self.warnings = warnings
     }
 
+    /// What may make the real times later than the launch alone: runs not raised
+    /// above other processes, more threads than CPUs, a machine loaded meanwhile.
+    public static func machineWarnings(raisedPriority: Bool, threads: Int, cpus: Int, otherLoad: Double?) -> [String] {
+        var warnings: [String] = []
+        if !raisedPriority {
+            warnings.append(
+                "the runs could not raise their priority (nice −15 needs root or CAP_SYS_NICE): other processes took turns on the CPUs with them, so the real times may be later than the launch alone"
+            )
+        }
+        if threads > cpus {
+            warnings.append(
+                "the runs use \(threads) threads on \(cpus) CPUs: the model gives every thread a CPU, so the real times are later (docs/model.md §3.10: device.cpus models the sharing)"
+            )
+        }
+        if let otherLoad, otherLoad >= 0.1 {
+            warnings.append(
+                "the machine was loaded: other processes used \(Int((otherLoad * 100).rounded()))% of its CPUs during the runs, so the real times may be later than the launch alone"
+            )
+        }
+        return warnings
+    }
+
     /// The runtime's set-up before didFinishLaunching, median over the runs (µs).
     public var setUp: Micros { Replay.medianSetUp(comparisons) }
 
