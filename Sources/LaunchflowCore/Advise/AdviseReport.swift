@@ -413,130 +413,145 @@ public enum AdviseReport {
 }
 
 extension JSONWriter {
-    /// `advise --format json`.
+    /// `advise --format json`: what advise was asked, the metrics as written and of the plan, the
+    /// bounds and margins, the changes and their groups, the sampled check, the notes and the app's strategy.
     public mutating func advice(_ plan: AdvicePlan) {
         let c = plan.configuration
-        raw("{\n  "); key("scenario"); string(plan.written.name)
-        // The plan's strategy; the scenario as written's (baseline) beside it.
-        raw(",\n  "); key("strategy"); string(plan.strategy.rawValue)
-        raw(",\n  "); key("baselineStrategy"); string(c.strategy.rawValue)
-        raw(",\n  "); key("objective"); string(c.objective.rawValue)
-        raw(",\n  "); key("allow"); raw("[")
-        for (k, knob) in c.knobs.sorted().enumerated() {
-            if k > 0 { raw(", ") }
-            string(knob.rawValue)
-        }
-        raw("]")
-        raw(",\n  "); key("keep"); raw("[")
-        for (k, id) in c.keep.enumerated() {
-            if k > 0 { raw(", ") }
-            string(id)
-        }
-        raw("]")
-        raw(",\n  "); key("pinned"); raw("[")
-        for (k, task) in plan.written.tasks.filter({ $0.before != nil }).enumerated() {
-            if k > 0 { raw(", ") }
-            raw("{ "); key("task"); string(task.id); raw(", "); key("before"); string(task.before!.rawValue); raw(" }")
-        }
-        raw("]")
-        raw(",\n  "); key("baseline"); metricsObject(plan.baseline)
-        raw(",\n  "); key("plan"); metricsObject(plan.metrics)
-        if let other = plan.withoutAnchors {
-            raw(",\n  "); key("withoutAnchors"); metricsObject(other.metrics)
-        }
-        raw(",\n  "); key("bestBuiltIn"); raw("{ "); key("strategy"); string(plan.bestStrategy.rawValue)
-        raw(", "); key("metrics"); raw("{")
-        for (k, metric) in Metric.allCases.enumerated() {
-            raw(k == 0 ? " " : ", ")
-            key(metric.rawValue)
-            metricValue(metric, of: plan.bestStrategyMetrics)
-        }
-        raw(" } }")
-        raw(",\n  "); key("firstFrameBoundMs"); millis(plan.firstFrameBound)
-        raw(",\n  "); key("reachesBound"); bool(plan.metrics.timeToFirstFrame <= plan.firstFrameBound)
-        raw(",\n  "); key("marginMs"); millis(plan.margin)
-        raw(", "); key("fragile"); bool(plan.fragile)
-        raw(", "); key("minMarginMs"); millis(c.minMargin)
-        raw(", "); key("margins"); raw("{ ")
-        key("baseline"); millis(plan.baseline.margin)
-        raw(", "); key("plan"); millis(plan.metrics.margin)
-        if let other = plan.withoutAnchors { raw(", "); key("withoutAnchors"); millis(other.metrics.margin) }
-        raw(", "); key("bestBuiltIn"); millis(plan.bestStrategyMetrics.margin); raw(" }")
-        raw(",\n  "); key("dagFloorMs")
-        if let floor = plan.dagFloor { millis(floor) } else { raw("null") }
-        raw(",\n  "); key("reachesFloor"); bool(plan.metrics.timeToFirstFrame <= plan.dagFloor ?? plan.firstFrameBound)
-        raw(",\n  "); key("strategyChange")
-        if let change = plan.strategyChange { strategyChange(change, plan) } else { raw("null") }
-        raw(",\n  "); key("changes"); raw("[")
-        for (k, change) in plan.changes.enumerated() {
-            raw(k == 0 ? "\n    { " : ",\n    { ")
-            key("task"); string(plan.written.tasks[change.task].id)
-            raw(", "); key("key"); string(change.key.rawValue)
-            raw(", "); key("from"); raw(change.from)
-            raw(", "); key("to"); raw(change.to)
-            gains(change.gain, change.readyGain, change.fullDisplayGain, change.launchGain)
-            raw(", "); key("blockedMs"); millis(change.blocked)
-            costs(AdviseReport.effects(change), plan)
-            raw(" }")
-        }
-        raw(plan.changes.isEmpty ? "]" : "\n  ]")
-        raw(",\n  "); key("groups"); raw("[")
-        for (k, group) in plan.groups.enumerated() {
-            raw(k == 0 ? "\n    { " : ",\n    { ")
-            key("key"); string(group.key.rawValue)
-            raw(", "); key("mechanism"); string(AdviseMechanism.text(group.key, AdviseMechanism.platform(plan)))
-            raw(", "); key("count"); integer(group.changes.count)
-            gains(group.gain, group.readyGain, group.fullDisplayGain, group.launchGain)
-            raw(", "); key("blockedMs"); millis(group.blocked)
-            costs(AdviseReport.effects(group), plan)
-            raw(" }")
-        }
-        raw(plan.groups.isEmpty ? "]" : "\n  ]")
-        if let u = plan.uncertainty {
-            raw(",\n  "); key("uncertainty"); raw("{ ")
-            key("runs"); integer(u.runs)
-            raw(", "); key("seed"); raw(String(u.seed))
-            raw(", "); key("baselineP50Ms"); millis(u.baselineP50)
-            raw(", "); key("baselineP90Ms"); millis(u.baselineP90)
-            raw(", "); key("planP50Ms"); millis(u.planP50)
-            raw(", "); key("planP90Ms"); millis(u.planP90)
-            raw(", "); key("keepsGainAtP90"); bool(u.keepsGainAtP90)
-            raw(", "); key("fellBack"); bool(u.fellBack)
-            raw(" }")
-        }
-        raw(",\n  "); key("notes"); raw("[")
-        for (k, note) in AdviseReport.notes(plan).enumerated() {
-            if k > 0 { raw(", ") }
-            string(note)
-        }
-        raw("]")
-        if let app = plan.underAppStrategy {
-            let tasks = plan.written.tasks
-            raw(",\n  "); key("appStrategy"); raw("{ "); key("strategy"); string(app.strategy.rawValue)
-            raw(", "); key("brokenDependencies"); raw("[")
-            for (k, v) in app.broken.enumerated() {
-                raw(k == 0 ? "" : ", "); raw("{ "); key("task"); string(tasks[v.task].id)
-                raw(", "); key("dependency"); string(tasks[v.dependency].id); raw(" }")
+        object(.lines) { w in
+            w.field("scenario", plan.written.name)
+            // The plan's strategy; the scenario as written's (baseline) beside it.
+            w.field("strategy", plan.strategy.rawValue)
+            w.field("baselineStrategy", c.strategy.rawValue)
+            w.field("objective", c.objective.rawValue)
+            w.field("allow", strings: c.knobs.sorted().map(\.rawValue))
+            w.field("keep", strings: c.keep)
+            w.field("pinned", array: .compact) { w in
+                for task in plan.written.tasks where task.before != nil {
+                    w.object(.spaced) { w in
+                        w.field("task", task.id)
+                        w.field("before", task.before!.rawValue)
+                    }
+                }
             }
-            raw("], "); key("writtenBrokenDependencies"); integer(app.writtenBroken)
-            raw(", "); key("baseline"); metricsObject(app.written)
-            raw(", "); key("plan"); metricsObject(app.plan); raw(" }")
-        } else if let app = plan.written.strategy {
-            raw(",\n  "); key("appStrategy"); raw("{ "); key("strategy"); string(app.rawValue); raw(" }")
+            w.field("baseline", metrics: plan.baseline)
+            w.field("plan", metrics: plan.metrics)
+            if let other = plan.withoutAnchors { w.field("withoutAnchors", metrics: other.metrics) }
+            w.field("bestBuiltIn", object: .spaced) { w in
+                w.field("strategy", plan.bestStrategy.rawValue)
+                w.metrics(plan.bestStrategyMetrics)
+            }
+            w.bounds(plan)
+            w.key("strategyChange")
+            if let change = plan.strategyChange { w.strategyChange(change, plan) } else { w.null() }
+            w.changes(plan)
+            if let u = plan.uncertainty {
+                w.field("uncertainty", object: .spaced) { w in
+                    w.field("runs", u.runs)
+                    w.key("seed")
+                    w.integer(u.seed)
+                    w.field("baselineP50Ms", millis: u.baselineP50)
+                    w.field("baselineP90Ms", millis: u.baselineP90)
+                    w.field("planP50Ms", millis: u.planP50)
+                    w.field("planP90Ms", millis: u.planP90)
+                    w.field("keepsGainAtP90", u.keepsGainAtP90)
+                    w.field("fellBack", u.fellBack)
+                }
+            }
+            w.field("notes", strings: AdviseReport.notes(plan))
+            w.appStrategy(plan)
+            w.field("evaluations", plan.evaluations)
         }
-        raw(",\n  "); key("evaluations"); integer(plan.evaluations)
-        raw("\n}\n")
+        newline()
     }
 
-    /// `{ "metrics": { … } }`: every metric of `m`.
-    private mutating func metricsObject(_ m: Metrics) {
-        raw("{ "); key("metrics"); raw("{")
-        for (k, metric) in Metric.allCases.enumerated() {
-            raw(k == 0 ? " " : ", ")
-            key(metric.rawValue)
-            metricValue(metric, of: m)
+    /// The first-frame bound, the margins to the vsync (on one line) and dag's floor.
+    private mutating func bounds(_ plan: AdvicePlan) {
+        field("firstFrameBoundMs", millis: plan.firstFrameBound)
+        field("reachesBound", plan.metrics.timeToFirstFrame <= plan.firstFrameBound)
+        field("marginMs", millis: plan.margin)
+        key("fragile", sameLine: true)
+        bool(plan.fragile)
+        key("minMarginMs", sameLine: true)
+        millis(plan.configuration.minMargin)
+        key("margins", sameLine: true)
+        object(.spaced) { w in
+            w.field("baseline", millis: plan.baseline.margin)
+            w.field("plan", millis: plan.metrics.margin)
+            if let other = plan.withoutAnchors { w.field("withoutAnchors", millis: other.metrics.margin) }
+            w.field("bestBuiltIn", millis: plan.bestStrategyMetrics.margin)
         }
-        raw(" } }")
+        field("dagFloorMs", millis: plan.dagFloor)
+        field("reachesFloor", plan.metrics.timeToFirstFrame <= plan.dagFloor ?? plan.firstFrameBound)
+    }
+
+    /// The changes one a line, then their groups one a line.
+    private mutating func changes(_ plan: AdvicePlan) {
+        field("changes", array: .lines) { w in
+            for change in plan.changes {
+                w.object(.spaced) { w in
+                    w.field("task", plan.written.tasks[change.task].id)
+                    w.field("key", change.key.rawValue)
+                    w.key("from")
+                    w.json(change.from)
+                    w.key("to")
+                    w.json(change.to)
+                    w.gains(change.gain, change.readyGain, change.fullDisplayGain, change.launchGain)
+                    w.field("blockedMs", millis: change.blocked)
+                    w.costs(AdviseReport.effects(change), plan)
+                }
+            }
+        }
+        field("groups", array: .lines) { w in
+            for group in plan.groups {
+                w.object(.spaced) { w in
+                    w.field("key", group.key.rawValue)
+                    w.field("mechanism", AdviseMechanism.text(group.key, AdviseMechanism.platform(plan)))
+                    w.field("count", group.changes.count)
+                    w.gains(group.gain, group.readyGain, group.fullDisplayGain, group.launchGain)
+                    w.field("blockedMs", millis: group.blocked)
+                    w.costs(AdviseReport.effects(group), plan)
+                }
+            }
+        }
+    }
+
+    /// The app's own strategy: the plan under it (the dependencies it breaks) when it is not the
+    /// plan's, or only its name.
+    private mutating func appStrategy(_ plan: AdvicePlan) {
+        if let app = plan.underAppStrategy {
+            let tasks = plan.written.tasks
+            field("appStrategy", object: .spaced) { w in
+                w.field("strategy", app.strategy.rawValue)
+                w.field("brokenDependencies", array: .compact) { w in
+                    for v in app.broken {
+                        w.object(.spaced) { w in
+                            w.field("task", tasks[v.task].id)
+                            w.field("dependency", tasks[v.dependency].id)
+                        }
+                    }
+                }
+                w.field("writtenBrokenDependencies", app.writtenBroken)
+                w.field("baseline", metrics: app.written)
+                w.field("plan", metrics: app.plan)
+            }
+        } else if let app = plan.written.strategy {
+            field("appStrategy", object: .spaced) { w in w.field("strategy", app.rawValue) }
+        }
+    }
+
+    /// `"name": { "metrics": { … } }`: every metric of `m`.
+    private mutating func field(_ name: String, metrics m: Metrics) {
+        field(name, object: .spaced) { w in w.metrics(m) }
+    }
+
+    /// `"metrics": { … }`: every metric of `m`, on one line.
+    private mutating func metrics(_ m: Metrics) {
+        field("metrics", object: .spaced) { w in
+            for metric in Metric.allCases {
+                w.key(metric.rawValue)
+                w.metricValue(metric, of: m)
+            }
+        }
     }
 
     /// `"strategyChange"`: the switch, its effects as a change's (the switch
@@ -544,42 +559,46 @@ extension JSONWriter {
     /// written under the new strategy and the best plan keeping the old one.
     private mutating func strategyChange(_ change: AdviseStrategyChange, _ plan: AdvicePlan) {
         let e = change.effects
-        raw("{ "); key("from"); string(change.from.rawValue)
-        raw(", "); key("to"); string(change.to.rawValue)
-        gains(e.objective, e.ready, e.full, e.launch)
-        raw(", "); key("blockedMs"); millis(e.blocked)
-        costs(e, plan)
-        raw(", "); key("framesFrom"); integer(change.written.frames)
-        raw(", "); key("framesTo"); integer(change.switched.frames)
-        raw(", "); key("mechanism"); string(AdviseMechanism.strategyText(to: change.to, AdviseMechanism.platform(plan)))
-        raw(",\n    "); key("switched"); metricsObject(change.switched)
-        raw(",\n    "); key("keeping")
-        if let keeping = change.keeping {
-            raw("{ "); key("strategy"); string(change.from.rawValue)
-            raw(", "); key("changes"); integer(keeping.changeCount)
-            raw(", "); key("plan"); metricsObject(keeping.metrics); raw(" }")
-        } else {
-            raw("null")
+        object(.spaced) { w in
+            w.field("from", change.from.rawValue)
+            w.field("to", change.to.rawValue)
+            w.gains(e.objective, e.ready, e.full, e.launch)
+            w.field("blockedMs", millis: e.blocked)
+            w.costs(e, plan)
+            w.field("framesFrom", change.written.frames)
+            w.field("framesTo", change.switched.frames)
+            w.field("mechanism", AdviseMechanism.strategyText(to: change.to, AdviseMechanism.platform(plan)))
+            w.key("switched", onNewLineIndentedBy: 2)
+            w.object(.spaced) { w in w.metrics(change.switched) }
+            w.key("keeping", onNewLineIndentedBy: 2)
+            if let keeping = change.keeping {
+                w.object(.spaced) { w in
+                    w.field("strategy", change.from.rawValue)
+                    w.field("changes", keeping.changeCount)
+                    w.field("plan", metrics: keeping.metrics)
+                }
+            } else {
+                w.null()
+            }
         }
-        raw(" }")
     }
 
     /// A change's or a group's other effects: on the time to first frame, max input delay, input
     /// latency and the margin to the vsync, and whether it moves the first frame by a whole frame
     /// while moving its work by less than one (`belowFrame`).
     private mutating func costs(_ e: AdviseReport.Effects, _ plan: AdvicePlan) {
-        raw(", "); key("firstFrameGainMs"); millis(e.firstFrame)
-        raw(", "); key("inputDelayGainMs"); millis(e.inputDelay)
-        raw(", "); key("inputLatencyGainMs"); millis(e.inputLatency)
-        raw(", "); key("marginGainMs"); millis(e.margin)
-        raw(", "); key("belowFrame"); bool(e.firstFrame != 0 && abs(e.ready) < plan.written.device.frameInterval)
+        field("firstFrameGainMs", millis: e.firstFrame)
+        field("inputDelayGainMs", millis: e.inputDelay)
+        field("inputLatencyGainMs", millis: e.inputLatency)
+        field("marginGainMs", millis: e.margin)
+        field("belowFrame", e.firstFrame != 0 && abs(e.ready) < plan.written.device.frameInterval)
     }
 
     /// A change's or a group's effects: `"gainMs": …, "readyGainMs": …, …`.
     private mutating func gains(_ gain: Micros, _ ready: Micros, _ fullDisplay: Micros, _ launch: Micros) {
-        raw(", "); key("gainMs"); millis(gain)
-        raw(", "); key("readyGainMs"); millis(ready)
-        raw(", "); key("fullDisplayGainMs"); millis(fullDisplay)
-        raw(", "); key("launchGainMs"); millis(launch)
+        field("gainMs", millis: gain)
+        field("readyGainMs", millis: ready)
+        field("fullDisplayGainMs", millis: fullDisplay)
+        field("launchGainMs", millis: launch)
     }
 }

@@ -101,6 +101,16 @@ public struct JSONWriter {
         bytes.append(contentsOf: [UInt8(ascii: ":"), 0x20])
     }
 
+    /// `"key": ` after `, ` on the line of the member before it, whatever the object's layout (a
+    /// group of short members on one line of an object written one member a line).
+    public mutating func key(_ name: String, sameLine: Bool) {
+        guard sameLine, let k = scopes.indices.last, scopes[k].members > 0 else { return key(name) }
+        scopes[k].members += 1
+        bytes.append(contentsOf: [UInt8(ascii: ","), 0x20])
+        escaped(name)
+        bytes.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+    }
+
     public mutating func integer(_ value: Int) {
         beforeValue()
         if value < 0 {
@@ -164,7 +174,10 @@ public struct JSONWriter {
     }
 
     /// A number already written as JSON (a `UInt64` seed, a percentage formatted elsewhere).
-    public mutating func number(_ text: String) {
+    public mutating func number(_ text: String) { json(text) }
+
+    /// A value already written as JSON text (a scenario key's value as its writer spells it).
+    public mutating func json(_ text: String) {
         beforeValue()
         bytes.append(contentsOf: text.utf8)
     }
