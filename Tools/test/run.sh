@@ -70,8 +70,8 @@ run() {
 step lint "lint (swift format, .swift-format; beside the build)" \
     "${MAKE:-make}" --no-print-directory lint &
 lint=$!
-step floor "the runtime's deployment floor (Tools/deployment-floor/check.py: nothing in LaunchflowRuntime's closure newer than Package.swift's platforms; beside the build)" \
-    python3 Tools/deployment-floor/check.py &
+step floor "the deployment floor (Tools/deployment-floor/check.py: nothing newer than Package.swift's platforms in LaunchflowRuntime's closure, nor in the launchflow executable's, the simulator's targets; beside the build)" \
+    bash -c 'python3 Tools/deployment-floor/check.py; runtime=$?; python3 Tools/deployment-floor/check.py --target launchflow && exit $runtime' &
 floor=$!
 step portability "the Mac lint: Glibc-only spellings outside code guarded for Linux, and the Darwin branches type-checked against Darwin's declarations (Tools/portability; beside the build)" \
     "${MAKE:-make}" --no-print-directory portability &
