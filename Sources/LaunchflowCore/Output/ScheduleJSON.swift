@@ -58,13 +58,13 @@ extension JSONWriter {
             w.field("tasks", array: .linesEvenWhenEmpty) { w in
                 for (k, run) in schedule.tasks.enumerated() {
                     w.object { w in
-                        w.field("id", scenario.tasks[k].id)
-                        w.key("thread")
+                        w.field(Keys.id, scenario.tasks[k].id)
+                        w.key(Keys.thread)
                         w.threadName(run.thread)
-                        w.field("readyMs", millis: run.ready)
-                        w.field("startMs", millis: run.start)
-                        w.field("endMs", millis: run.end)
-                        w.field("doneMs", millis: run.done)
+                        w.field(Keys.readyMs, millis: run.ready)
+                        w.field(Keys.startMs, millis: run.start)
+                        w.field(Keys.endMs, millis: run.end)
+                        w.field(Keys.doneMs, millis: run.done)
                     }
                 }
             }
@@ -98,6 +98,16 @@ extension JSONWriter {
                 }
             }
         }
+    }
+
+    /// A task's keys, escaped once (a launch has up to 100,000s of tasks).
+    private enum Keys {
+        static let id = JSONKey("id")
+        static let thread = JSONKey("thread")
+        static let readyMs = JSONKey("readyMs")
+        static let startMs = JSONKey("startMs")
+        static let endMs = JSONKey("endMs")
+        static let doneMs = JSONKey("doneMs")
     }
 
     /// `"key": [ {"name": …, "startMs": …, "endMs": …}, … ]`, one span a line.

@@ -295,14 +295,33 @@ public enum TraceExport {
 
     // MARK: Events
 
+    /// The keys every event has, escaped once (a trace has an event per task and two per dependency).
+    private enum Keys {
+        static let name = JSONKey("name")
+        static let cat = JSONKey("cat")
+        static let ph = JSONKey("ph")
+        static let ts = JSONKey("ts")
+        static let dur = JSONKey("dur")
+        static let pid = JSONKey("pid")
+        static let tid = JSONKey("tid")
+        static let id = JSONKey("id")
+        static let args = JSONKey("args")
+        static let priority = JSONKey("priority")
+        static let mainThreadOnly = JSONKey("mainThreadOnly")
+        static let firstFrame = JSONKey("firstFrame")
+        static let readyMs = JSONKey("readyMs")
+        static let waitMs = JSONKey("waitMs")
+        static let dependsOn = JSONKey("dependsOn")
+    }
+
     private static func metadata(
         _ w: inout JSONWriter, _ name: String, tid: Int, key: String = "name", _ value: (inout JSONWriter) -> Void
     ) {
         w.object { w in
-            w.field("name", name)
-            w.field("ph", "M")
-            w.field("pid", pid)
-            w.field("tid", tid)
+            w.field(Keys.name, name)
+            w.field(Keys.ph, "M")
+            w.field(Keys.pid, pid)
+            w.field(Keys.tid, tid)
             w.field("args", object: .compact) { w in
                 w.key(key)
                 value(&w)
@@ -315,14 +334,17 @@ public enum TraceExport {
         args: ((inout JSONWriter) -> Void)? = nil
     ) {
         w.object { w in
-            w.field("name", name)
-            w.field("cat", cat)
-            w.field("ph", "X")
-            w.field("ts", span.start)
-            w.field("dur", span.duration)
-            w.field("pid", pid)
-            w.field("tid", tid)
-            if let args { w.field("args", object: .compact, args) }
+            w.field(Keys.name, name)
+            w.field(Keys.cat, cat)
+            w.field(Keys.ph, "X")
+            w.field(Keys.ts, span.start)
+            w.field(Keys.dur, span.duration)
+            w.field(Keys.pid, pid)
+            w.field(Keys.tid, tid)
+            if let args {
+                w.key(Keys.args)
+                w.object(.compact, args)
+            }
         }
     }
 
@@ -343,12 +365,12 @@ public enum TraceExport {
         let task = schedule.scenario.tasks[i]
         let run = schedule.tasks[i]
         slice(&w, task.id, cat: "task", tid: tid(ofThread: run.thread), TimeSpan(start: run.start, end: run.end)) { w in
-            w.field("id", task.id)
-            w.field("priority", task.priority)
-            w.field("mainThreadOnly", task.mainThreadOnly)
-            w.field("firstFrame", task.firstFrame)
-            w.field("readyMs", millis: run.ready)
-            w.field("waitMs", millis: run.wait)
+            w.field(Keys.id, task.id)
+            w.field(Keys.priority, task.priority)
+            w.field(Keys.mainThreadOnly, task.mainThreadOnly)
+            w.field(Keys.firstFrame, task.firstFrame)
+            w.field(Keys.readyMs, millis: run.ready)
+            w.field(Keys.waitMs, millis: run.wait)
             if let cpu { w.field("cpuMs", millis: cpu) }
             if run.isOnMain { w.field("iteration", Int(run.iteration)) }
             if run.done > run.end {
@@ -373,7 +395,8 @@ public enum TraceExport {
             if task.anchor { w.field("anchor", true) }
             if let group = task.group { w.field("group", group) }
             let ids = schedule.scenario.tasks
-            w.field("dependsOn", strings: task.dependsOn.map { ids[$0].id })
+            w.key(Keys.dependsOn)
+            w.strings(task.dependsOn.map { ids[$0].id })
             let early = task.dependsOn.filter { run.start < schedule.tasks[$0].done }
             if !early.isEmpty { w.field("startedBeforeDependencies", strings: early.map { ids[$0].id }) }
         }
@@ -384,26 +407,27 @@ public enum TraceExport {
         args: (inout JSONWriter) -> Void
     ) {
         w.object { w in
-            w.field("name", name)
-            w.field("cat", "frame")
-            w.field("ph", "i")
+            w.field(Keys.name, name)
+            w.field(Keys.cat, "frame")
+            w.field(Keys.ph, "i")
             w.field("s", scope)
-            w.field("ts", time)
-            w.field("pid", pid)
-            w.field("tid", tid)
-            w.field("args", object: .compact, args)
+            w.field(Keys.ts, time)
+            w.field(Keys.pid, pid)
+            w.field(Keys.tid, tid)
+            w.key(Keys.args)
+            w.object(.compact, args)
         }
     }
 
     private static func flow(_ w: inout JSONWriter, phase: String, id: Int, tid: Int, at time: Micros) {
         w.object { w in
-            w.field("name", "dependency")
-            w.field("cat", "dependency")
-            w.field("ph", phase)
-            w.field("id", id)
-            w.field("ts", time)
-            w.field("pid", pid)
-            w.field("tid", tid)
+            w.field(Keys.name, "dependency")
+            w.field(Keys.cat, "dependency")
+            w.field(Keys.ph, phase)
+            w.field(Keys.id, id)
+            w.field(Keys.ts, time)
+            w.field(Keys.pid, pid)
+            w.field(Keys.tid, tid)
             if phase == "f" { w.field("bp", "e") }
         }
     }

@@ -22,8 +22,12 @@
 /// ```
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
-    /// The open objects and arrays, innermost last.
-    private var scopes: [Scope] = []
+    /// The innermost open object or array (`.topLevel` when none is open): kept
+    /// apart from the others, so that a member's separator reads and counts it
+    /// without touching an array.
+    private var scope = Scope.topLevel
+    /// The open objects and arrays around ``scope``, outermost first.
+    private var outerScopes: [Scope] = []
     /// The indentation (spaces) of the line the innermost scope's members start on.
     private var indentation = 0
 
@@ -74,11 +78,11 @@ public struct JSONWriter {
         }
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x22: backslashed(0x22)
+            case 0x5C: backslashed(0x5C)
+            case 0x0A: backslashed(UInt8(ascii: "n"))
+            case 0x0D: backslashed(UInt8(ascii: "r"))
+            case 0x09: backslashed(UInt8(ascii: "t"))
             case 0..<0x20, 0x7F...0x9F: unicodeEscape(scalar.value)
             default: bytes.append(contentsOf: String(scalar).utf8)
             }
@@ -86,11 +90,17 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// A backslash and `byte`: an escape.
+    private mutating func backslashed(_ byte: UInt8) {
+        bytes.append(0x5C)
+        bytes.append(byte)
+    }
+
     /// `"key": ` with the key escaped, after the separator of the object it is in.
     public mutating func key(_ name: String) {
         separate()
         escaped(name)
-        bytes.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+        colon()
     }
 
     /// `"key": ` on a line of its own, `extra` spaces deeper than the
@@ -98,17 +108,31 @@ public struct JSONWriter {
     public mutating func key(_ name: String, onNewLineIndentedBy extra: Int) {
         separate(onNewLineIndentedBy: extra)
         escaped(name)
-        bytes.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+        colon()
     }
 
     /// `"key": ` after `, ` on the line of the member before it, whatever the object's layout (a
     /// group of short members on one line of an object written one member a line).
     public mutating func key(_ name: String, sameLine: Bool) {
-        guard sameLine, let k = scopes.indices.last, scopes[k].members > 0 else { return key(name) }
-        scopes[k].members += 1
-        bytes.append(contentsOf: [UInt8(ascii: ","), 0x20])
+        guard sameLine, scope.members > 0 else { return key(name) }
+        scope.members += 1
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(0x20)
         escaped(name)
-        bytes.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+        colon()
+    }
+
+    /// A key that needs no escaping, after the separator of the object it is in.
+    public mutating func key(_ key: JSONKey) {
+        separate()
+        key.append(to: &bytes)
+    }
+
+    /// `: ` after a key.
+    @inline(__always)
+    private mutating func colon() {
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(0x20)
     }
 
     public mutating func integer(_ value: Int) {
@@ -212,6 +236,38 @@ public struct JSONWriter {
     }
 }
 
+/// A key written once as `"name": `, for the writers of many small objects
+/// (the trace's events, a schedule's tasks): the same output as
+/// ``JSONWriter/key(_:)`` with the name, appended in one piece from inline
+/// storage — no escaping each time, no reference count. The name is a
+/// literal of printable ASCII without a quote or a backslash, at most 28
+/// bytes.
+public struct JSONKey: Sendable {
+    /// `"name": `, in the first `count` bytes.
+    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private let count: Int
+
+    public init(_ name: StaticString) {
+        let utf8 = name.withUTF8Buffer { Array($0) }
+        precondition(
+            utf8.count <= 28 && utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C },
+            "a JSONKey is at most 28 bytes of printable ASCII without a quote or a backslash")
+        let key = [UInt8(ascii: "\"")] + utf8 + [UInt8(ascii: "\""), UInt8(ascii: ":"), 0x20]
+        count = key.count
+        withUnsafeMutableBytes(of: &storage) { buffer in
+            for (k, byte) in key.enumerated() { buffer[k] = byte }
+        }
+    }
+
+    /// Appends `"name": ` to `bytes`.
+    @inline(__always)
+    func append(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: storage) { buffer in
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+}
+
 /// Where an object's or array's members go: on the line that opens it, or
 /// each on a line of its own.
 public struct JSONLayout: Sendable {
@@ -254,26 +310,28 @@ extension JSONWriter {
     fileprivate struct Scope {
         var layout: JSONLayout
         var isArray: Bool
+        /// Outside every object and array: values need no separator.
+        var isTopLevel = false
         var members = 0
         /// The indentation of the line that opened it.
         var outerIndentation: Int
+
+        static let topLevel = Scope(layout: .compact, isArray: false, isTopLevel: true, outerIndentation: 0)
     }
 
     /// An object: `body` writes its members (``key(_:)`` or a `field`, then the value).
-    public mutating func object<E: Error>(_ layout: JSONLayout = .compact, _ body: (inout JSONWriter) throws(E) -> Void)
-        throws(E)
-    {
+    @inlinable
+    public mutating func object(_ layout: JSONLayout = .compact, _ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "{"), layout, isArray: false)
-        try body(&self)
+        body(&self)
         close(UInt8(ascii: "}"))
     }
 
     /// An array: `body` writes its elements, each a value.
-    public mutating func array<E: Error>(_ layout: JSONLayout = .compact, _ body: (inout JSONWriter) throws(E) -> Void)
-        throws(E)
-    {
+    @inlinable
+    public mutating func array(_ layout: JSONLayout = .compact, _ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "["), layout, isArray: true)
-        try body(&self)
+        body(&self)
         close(UInt8(ascii: "]"))
     }
 
@@ -292,6 +350,26 @@ extension JSONWriter {
     }
 
     // MARK: Fields: a key and its value.
+
+    public mutating func field(_ key: JSONKey, _ value: String) {
+        self.key(key)
+        escaped(value)
+    }
+
+    public mutating func field(_ key: JSONKey, _ value: Int) {
+        self.key(key)
+        integer(value)
+    }
+
+    public mutating func field(_ key: JSONKey, millis micros: Micros) {
+        self.key(key)
+        millis(micros)
+    }
+
+    public mutating func field(_ key: JSONKey, _ value: Bool) {
+        self.key(key)
+        bool(value)
+    }
 
     public mutating func field(_ name: String, _ value: String) {
         key(name)
@@ -337,31 +415,37 @@ extension JSONWriter {
         strings(values)
     }
 
-    public mutating func field<E: Error>(
-        _ name: String, object layout: JSONLayout = .compact, _ body: (inout JSONWriter) throws(E) -> Void
-    ) throws(E) {
+    @inlinable
+    public mutating func field(
+        _ name: String, object layout: JSONLayout = .compact, _ body: (inout JSONWriter) -> Void
+    ) {
         key(name)
-        try object(layout, body)
+        object(layout, body)
     }
 
-    public mutating func field<E: Error>(
-        _ name: String, array layout: JSONLayout = .compact, _ body: (inout JSONWriter) throws(E) -> Void
-    ) throws(E) {
+    @inlinable
+    public mutating func field(
+        _ name: String, array layout: JSONLayout = .compact, _ body: (inout JSONWriter) -> Void
+    ) {
         key(name)
-        try array(layout, body)
+        array(layout, body)
     }
 
     // MARK: Punctuation, placed by the scopes alone.
 
-    private mutating func open(_ bracket: UInt8, _ layout: JSONLayout, isArray: Bool) {
+    @usableFromInline
+    mutating func open(_ bracket: UInt8, _ layout: JSONLayout, isArray: Bool) {
         beforeValue()
         bytes.append(bracket)
-        scopes.append(Scope(layout: layout, isArray: isArray, outerIndentation: indentation))
+        outerScopes.append(scope)
+        scope = Scope(layout: layout, isArray: isArray, outerIndentation: indentation)
         if let step = layout.lineIndent { indentation += step }
     }
 
-    private mutating func close(_ bracket: UInt8) {
-        let scope = scopes.removeLast()
+    @usableFromInline
+    mutating func close(_ bracket: UInt8) {
+        let scope = self.scope
+        self.scope = outerScopes.removeLast()
         indentation = scope.outerIndentation
         if scope.members > 0 || scope.layout.breaksWhenEmpty {
             if scope.layout.lineIndent != nil {
@@ -374,29 +458,30 @@ extension JSONWriter {
     }
 
     /// Before a member of the innermost scope: its comma and its place.
+    @inline(__always)
     private mutating func separate() {
-        guard let k = scopes.indices.last else { return }
-        let first = scopes[k].members == 0
-        scopes[k].members += 1
-        let layout = scopes[k].layout
+        guard !scope.isTopLevel else { return }
+        let first = scope.members == 0
+        scope.members &+= 1
         if !first { bytes.append(UInt8(ascii: ",")) }
-        if layout.lineIndent == nil || (first && layout.firstMemberInline) {
-            if !first || layout.padded { bytes.append(0x20) }
+        if scope.layout.lineIndent == nil || (first && scope.layout.firstMemberInline) {
+            if !first || scope.layout.padded { bytes.append(0x20) }
         } else {
             newLine(indentation)
         }
     }
 
     private mutating func separate(onNewLineIndentedBy extra: Int) {
-        guard let k = scopes.indices.last else { return }
-        if scopes[k].members > 0 { bytes.append(UInt8(ascii: ",")) }
-        scopes[k].members += 1
+        guard !scope.isTopLevel else { return }
+        if scope.members > 0 { bytes.append(UInt8(ascii: ",")) }
+        scope.members += 1
         newLine(indentation + extra)
     }
 
     /// A value: in an array, an element (its separator first); in an object, the value of the key just written.
+    @inline(__always)
     private mutating func beforeValue() {
-        if let last = scopes.last, last.isArray { separate() }
+        if scope.isArray { separate() }
     }
 
     private mutating func newLine(_ spaces: Int) {
