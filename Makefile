@@ -6,7 +6,7 @@ OUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: all demo images test deps deps-browser deps-perfetto perfetto-fixtures build release install bench crosscheck fuzz format lint portability clean
+.PHONY: all demo images test deps deps-browser deps-perfetto perfetto-fixtures build release install bench crosscheck fuzz format lint portability doc-snippets clean
 
 all: demo
 
@@ -196,6 +196,13 @@ portability:
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 	@python3 Tools/lint/function_length.py --max 100 --allow Sources/LaunchflowRuntime/Resolution.swift:merge
+
+## doc-snippets: compile every Swift snippet of docs/runtime.md (Tools/portability/doc_snippets.py): each
+## type-checked against the runtime and the UIKit/SwiftUI stand-ins (Tools/portability/apple/), and the
+## command-line host's package built and run to completion; make test runs it beside the tests
+doc-snippets:
+	$(SWIFT) build -q --target LaunchflowRuntime
+	python3 Tools/portability/doc_snippets.py
 
 clean:
 	rm -rf .build

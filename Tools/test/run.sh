@@ -8,7 +8,8 @@
 #   build                   swift build --build-tests (what swift test would build)
 #   tests                   swift test --skip-build; the real-run tests mostly wait
 #                           (latencies, delays), so beside them, one after another:
-#     the thread sanitizer's build of the replay host, the Python reference's
+#     the thread sanitizer's build of the replay host, docs/runtime.md's snippets
+#     (Tools/portability/doc_snippets.py), the Python reference's
 #     tests, the two cross-checks, advise's check and the fuzz run
 #   the runtime under the thread sanitizer (its real runs; after the tests, so
 #                           that no two real runs share the CPUs)
@@ -87,11 +88,13 @@ if [ $built != 0 ]; then
 fi
 
 # Beside the tests, one at a time (each of them uses both CPUs at times).
-BESIDE=(tsan-build reference crosscheck crosscheck-new-keys crosscheck-phases crosscheck-clusters advise advise-phases fuzz)
+BESIDE=(tsan-build doc-snippets reference crosscheck crosscheck-new-keys crosscheck-phases crosscheck-clusters advise advise-phases fuzz)
 {
     step tsan-build "the thread sanitizer's build of the replay host and the runtime probe (--sanitize=thread, .build/tsan; beside the tests)" \
         bash -c '"$0" build -q --build-path .build/tsan --sanitize=thread --product launchflow-replay-host &&
             "$0" build -q --build-path .build/tsan --sanitize=thread --product launchflow-runtime-probe' "$SWIFT"
+    step doc-snippets "docs/runtime.md's Swift snippets: each type-checked against the runtime and the UIKit/SwiftUI stand-ins, the command-line host built as a new package and run to completion (Tools/portability/doc_snippets.py; beside the tests)" \
+        python3 Tools/portability/doc_snippets.py
     step reference "the Python reference's own tests (beside the tests)" \
         python3 Tools/reference/test_ref.py
     step crosscheck "cross-check against the Python reference (60 random v2.1 scenarios; 'make crosscheck' runs 300; beside the tests)" \
