@@ -10,16 +10,11 @@ package enum ClusterRules {
         func report(_ location: Location, _ message: String, kind: Diagnostic.Kind = .other) {
             found.append(LocatedProblem(offset: 0, location: location, message: message, kind: kind))
         }
-        var seen: [String: Int] = [:]
-        for (k, cluster) in device.clusters.enumerated() where !cluster.name.isEmpty {
-            if let first = seen[cluster.name] {
-                report(
-                    .cluster(k, "name"),
-                    "cluster '\(cluster.name)' is declared twice (first at device.clusters[\(first)])",
-                    kind: .duplicateID)
-            } else {
-                seen[cluster.name] = k
-            }
+        _ = IDTable(device.clusters.map(\.name)) { k, first in
+            report(
+                .cluster(k, "name"),
+                "cluster '\(device.clusters[k].name)' is declared twice (first at device.clusters[\(first)])",
+                kind: .duplicateID)
         }
         // Speeds out of range are reported at the speed; the rule between clusters needs valid ones.
         let speeds = device.clusters.map(\.speed)

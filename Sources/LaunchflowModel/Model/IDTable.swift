@@ -1,8 +1,9 @@
 import Foundation
 
-/// Task id → index, with ids compared as Swift compares strings (canonical
+/// Id → index, with ids compared as Swift compares strings (canonical
 /// equivalence: "é" precomposed equals "e" + U+0301, and U+212A KELVIN SIGN
-/// equals "K").
+/// equals "K"). Task ids, and the names of launch phases and clusters,
+/// which compare as ids do.
 ///
 /// Swift's `Dictionary<String, Int>` has exactly those semantics but hashes
 /// slowly (SipHash over normalised text); a 100k-task scenario spends most of

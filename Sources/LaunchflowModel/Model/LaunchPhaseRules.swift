@@ -17,20 +17,15 @@ package enum LaunchPhaseRules {
             }
             return found
         }
-        var seen: [String: Int] = [:]
-        for (k, phase) in phases.enumerated() where !phase.name.isEmpty {
-            if let first = seen[phase.name] {
-                found.append(
-                    LocatedProblem(
-                        offset: 0, location: .launchPhase(k, "name"),
-                        message: "phase '\(phase.name)' is declared twice (first at launchPhases[\(first)])",
-                        kind: .duplicateID))
-            } else {
-                seen[phase.name] = k
-            }
+        let seen = IDTable(phases.map(\.name)) { k, first in
+            found.append(
+                LocatedProblem(
+                    offset: 0, location: .launchPhase(k, "name"),
+                    message: "phase '\(phases[k].name)' is declared twice (first at launchPhases[\(first)])",
+                    kind: .duplicateID))
         }
         let name = startsIn ?? Scenario.defaultStartsIn
-        if seen[name] == nil {
+        if seen.index(of: name) == nil {
             let names = phases.map(\.name).filter { !$0.isEmpty }
             let listed = names.map { "'\($0)'" }.joined(separator: ", ")
             let message =
