@@ -42,14 +42,16 @@ let package = Package(
         .target(name: "LaunchflowCLI", dependencies: ["LaunchflowCore", "LaunchflowImport", "LaunchflowRender"]),
         // The executable installs the process's signal handlers (Sources/launchflow/SignalCleanup.swift).
         .executableTarget(name: "launchflow", dependencies: ["LaunchflowCLI", "LaunchflowCore"]),
-        // The child process `launchflow replay` runs: a scenario on the runtime, with spinning bodies.
-        .executableTarget(name: "launchflow-replay-host", dependencies: ["LaunchflowRuntime"]),
+        // The child process `launchflow replay` runs: a scenario on the runtime, with spinning bodies. It reads the
+        // scenario file itself (ScenarioLoader), which an app does not: LaunchflowRuntime does not re-export the model.
+        .executableTarget(name: "launchflow-replay-host", dependencies: ["LaunchflowRuntime", "LaunchflowModel"]),
         .executableTarget(
             name: "launchflow-bench", dependencies: ["LaunchflowCore", "LaunchflowRender", "LaunchflowRuntime"]),
         // The runtime's concurrency and lifecycle cases, each on a real main run loop in a child process of
         // the runtime's tests (Tests/LaunchflowRuntimeTests/LifecycleTests.swift), through its test hooks.
         .executableTarget(
-            name: "launchflow-runtime-probe", dependencies: ["LaunchflowRuntime"], path: "Tests/RuntimeProbe"),
+            name: "launchflow-runtime-probe", dependencies: ["LaunchflowRuntime", "LaunchflowModel"],
+            path: "Tests/RuntimeProbe"),
         // Tests in three targets — the model and the library (unit), the command line, and the report in a
         // browser (headless Chromium) — sharing Tests/LaunchflowTests/Support (a symbolic link in the other two)
         // and reading the fixtures in place.

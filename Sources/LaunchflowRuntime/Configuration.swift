@@ -1,4 +1,5 @@
 import Foundation
+import LaunchflowModel
 
 /// How a ``Launch`` runs: the strategy, the worker pool, and what to do
 /// when a task fails.

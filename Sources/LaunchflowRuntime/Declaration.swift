@@ -1,3 +1,5 @@
+import LaunchflowModel
+
 /// What a task runs: the code an app hands to the launch.
 ///
 /// The four shapes are the four ways launch work ends:

@@ -1,5 +1,5 @@
 import Dispatch
-@_exported import LaunchflowModel
+import LaunchflowModel
 
 /// The launch scheduler an app links: its task graph is a launchflow
 /// scenario, it runs any of the four strategies (or the plan `launchflow
@@ -107,6 +107,14 @@ public final class Launch: Sendable {
     /// (``LaunchRecord/failure`` says so).
     public func whenComplete(_ handler: @escaping @Sendable (LaunchRecord) -> Void) {
         scheduler.whenComplete(handler)
+    }
+
+    /// Calls `handler` once the launch has ended, asynchronously on `queue`
+    /// (`.main` for UI work): every task done, or `didFinishLaunching` failed
+    /// (``LaunchRecord/failure`` says so). Registered after the end, it is
+    /// still called, on `queue`, never on the calling thread.
+    public func whenComplete(on queue: DispatchQueue, _ handler: @escaping @Sendable (LaunchRecord) -> Void) {
+        scheduler.whenComplete { record in queue.async { handler(record) } }
     }
 
     /// The record, once the launch has ended; nil before.

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchflowModel
 
 /// A launch's metrics as the simulator names them (MODEL.md §5, docs/model.md),
 /// from what the runtime recorded: a small `Codable` value for an app's

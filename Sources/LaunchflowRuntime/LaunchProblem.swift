@@ -1,3 +1,5 @@
+import LaunchflowModel
+
 /// How one task's run ended.
 public enum TaskOutcome: Sendable, Equatable {
     /// Not started (yet).
@@ -7,8 +9,8 @@ public enum TaskOutcome: Sendable, Equatable {
     case succeeded
     /// It threw (the error's description), or its completion timed out.
     case failed(String)
-    /// Not run because this task (by index) failed before it, with ``FailurePolicy/skipDependents``.
-    case skipped(because: Int)
+    /// Not run because the task with this id failed before it, with ``FailurePolicy/skipDependents``.
+    case skipped(because: String)
     /// Not run: handed to a worker after the launch had ended (``LaunchProblem/Kind/taskCancelled``),
     /// or waiting in the main queue when `didFinishLaunching` failed.
     case cancelled
@@ -29,8 +31,8 @@ public struct LaunchProblem: Sendable, Equatable, CustomStringConvertible {
         case taskCancelled
     }
 
-    /// The task's index in the scenario.
-    public var task: Int
+    /// The task's id.
+    public var task: String
     public var kind: Kind
     public var message: String
 

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchflowModel
 
 /// What one launch did: for every task its thread, run-loop iteration,
 /// ready, start, end and done times (µs from the launch clock's origin), its
@@ -16,7 +17,10 @@ public struct LaunchRecord: Sendable {
     /// Where and when everything ran, as a simulated schedule is (thread 0 is
     /// `main`, k is `worker-k`).
     public let schedule: Schedule
+    /// Each task's outcome, in the scenario's order (`schedule.scenario.tasks`);
+    /// ``outcome(of:)`` by id.
     public private(set) var outcomes: [TaskOutcome]
+    /// What went wrong, in the order it happened, each naming its task by id.
     public private(set) var problems: [LaunchProblem]
     /// Each task's thread CPU time around its body, µs (`CLOCK_THREAD_CPUTIME_ID`;
     /// 0 for a task that did not run). The trace carries it (`cpuMs`).
@@ -78,14 +82,20 @@ public struct LaunchRecord: Sendable {
         problems.append(problem)
     }
 
-    /// Every (task, dependency) pair, by index, where the task started before
+    /// The outcome of the task `id`; nil for an id the launch does not have.
+    public func outcome(of id: String) -> TaskOutcome? {
+        schedule.scenario.tasks.firstIndex { $0.id == id }.map { outcomes[$0] }
+    }
+
+    /// Every (task, dependency) pair, by id, where the task started before
     /// its dependency was done — what `priority` may do (it keeps its tiers,
     /// not the dependencies), as the simulator's `dependencyViolations`.
-    public var brokenDependencies: [(task: Int, dependency: Int)] {
-        var found: [(task: Int, dependency: Int)] = []
-        for (i, task) in schedule.scenario.tasks.enumerated() where outcomes[i] == .succeeded {
+    public var brokenDependencies: [(task: String, dependency: String)] {
+        let tasks = schedule.scenario.tasks
+        var found: [(task: String, dependency: String)] = []
+        for (i, task) in tasks.enumerated() where outcomes[i] == .succeeded {
             for d in task.dependsOn where schedule.tasks[i].start < schedule.tasks[d].done {
-                found.append((i, d))
+                found.append((task.id, tasks[d].id))
             }
         }
         return found

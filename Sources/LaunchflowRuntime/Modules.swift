@@ -1,4 +1,5 @@
 import Dispatch
+import LaunchflowModel
 
 /// A lifecycle event an app delegate (or scene delegate) receives, which
 /// modules handle: `didFinishLaunching`, `didBecomeActive`, a scene's

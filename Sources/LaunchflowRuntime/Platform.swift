@@ -1,6 +1,7 @@
 import CoreFoundation
 import Dispatch
 import Foundation
+import LaunchflowModel
 
 // The run loop, the one place the runtime touches CoreFoundation. Apple's
 // spelling differs from swift-corelibs' in a few names; the shims below are

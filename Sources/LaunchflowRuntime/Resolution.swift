@@ -1,3 +1,5 @@
+import LaunchflowModel
+
 /// The launch to run: the scenario (from code alone, or a scenario or plan
 /// file merged with the code) and each task's body, in the scenario's order.
 struct ResolvedLaunch: Sendable {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LaunchflowModel
 
 /// Runs one launch on the real main run loop and the worker pool: the
 /// ``SchedulerState`` under one lock decides, this class carries out its
@@ -166,7 +167,7 @@ final class Scheduler: Sendable {
                     if !state.completed(task, at: now) {
                         state.report(
                             LaunchProblem(
-                                task: task, kind: .completionCalledTwice,
+                                task: ids[task], kind: .completionCalledTwice,
                                 message: "task '\(ids[task])': its completion was called after it timed out (ignored)"))
                     }
                 }
@@ -175,7 +176,7 @@ final class Scheduler: Sendable {
                 update { state, _ in
                     state.report(
                         LaunchProblem(
-                            task: task, kind: .completionCalledTwice,
+                            task: ids[task], kind: .completionCalledTwice,
                             message: "task '\(ids[task])': its completion was called twice (the second call is ignored)"
                         ))
                 }

@@ -1,3 +1,5 @@
+import LaunchflowModel
+
 /// A main-thread hand-over: ordered by when it was handed over, then rank
 /// (MODEL.md §3: the main and idle queues).
 struct HandOver: Comparable, Sendable {
@@ -289,10 +291,11 @@ struct SchedulerState: Sendable {
         policy.taskEnded(task)
         if let failure {
             problems.append(
-                LaunchProblem(task: task, kind: .taskFailed, message: "task '\(taskID(task))' failed: \(failure)"))
+                LaunchProblem(
+                    task: taskID(task), kind: .taskFailed, message: "task '\(taskID(task))' failed: \(failure)"))
             fail(task, failure, at: now)
         } else if skip[task] {
-            outcomes[task] = .skipped(because: skippedBecause(task))
+            outcomes[task] = .skipped(because: taskID(skippedBecause(task)))
             done(task, at: now)
         } else if latencyPending && !completedEarly[task] {
             outcomes[task] = .waiting
@@ -329,7 +332,7 @@ struct SchedulerState: Sendable {
         // The cause first, then the dependents it skips.
         problems.append(
             LaunchProblem(
-                task: task, kind: .completionTimedOut,
+                task: taskID(task), kind: .completionTimedOut,
                 message: "task '\(taskID(task))': its completion was not called within \(timeout) of its start"
                     + (launchReturned
                         ? ""
@@ -343,7 +346,7 @@ struct SchedulerState: Sendable {
         guard outcomes[task] == .waiting else { return }
         runs[task].done = now
         problems.append(
-            LaunchProblem(task: task, kind: .taskFailed, message: "task '\(taskID(task))' failed: \(reason)"))
+            LaunchProblem(task: taskID(task), kind: .taskFailed, message: "task '\(taskID(task))' failed: \(reason)"))
         fail(task, reason, at: now)
     }
 
@@ -356,7 +359,7 @@ struct SchedulerState: Sendable {
         outcomes[task] = .cancelled
         freeWorkers.push(Int32(worker))
         let problem = LaunchProblem(
-            task: task, kind: .taskCancelled,
+            task: taskID(task), kind: .taskCancelled,
             message: "task '\(taskID(task))' was handed to worker-\(worker) after the launch had ended: it did not run")
         problems.append(problem)
         return problem
@@ -387,7 +390,7 @@ struct SchedulerState: Sendable {
                 let names = skipped.sorted().map { "'\(taskID($0))'" }.joined(separator: ", ")
                 problems.append(
                     LaunchProblem(
-                        task: task, kind: .dependentsSkipped,
+                        task: taskID(task), kind: .dependentsSkipped,
                         message: "task '\(taskID(task))' failed, so its dependents are not run: \(names)"))
             }
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LaunchflowModel
 
 /// The launch's own worker threads, `worker-1` … `worker-k`: the scheduler
 /// chooses the worker (lowest free index, as the model does), so each thread

@@ -19,6 +19,7 @@
 import CoreFoundation
 import Dispatch
 import Foundation
+import LaunchflowModel
 import LaunchflowRuntime
 
 struct HostOptions {
@@ -189,7 +190,7 @@ func json(_ record: LaunchRecord, ids: [String], setUp: Micros) -> Data {
         case .waiting: outcome = "waiting"
         case .succeeded: outcome = "succeeded"
         case .failed(let reason): outcome = "failed: \(reason)"
-        case .skipped(let because): outcome = "skipped: \(ids[because])"
+        case .skipped(let because): outcome = "skipped: \(because)"
         case .cancelled: outcome = "cancelled"
         }
         tasks.append([
@@ -208,7 +209,7 @@ func json(_ record: LaunchRecord, ids: [String], setUp: Micros) -> Data {
         "strategy": schedule.strategy.rawValue, "tasks": tasks, "commits": commits, "metrics": metrics,
         "blocked": schedule.blocked.map { [$0.start, $0.end] },
         "didFinishLaunching": [schedule.didFinishLaunching.start, schedule.didFinishLaunching.end],
-        "problems": record.problems.map { ["kind": $0.kind.rawValue, "task": ids[$0.task], "message": $0.message] },
+        "problems": record.problems.map { ["kind": $0.kind.rawValue, "task": $0.task, "message": $0.message] },
         "warnings": record.warnings.map(\.description),
         "setUp": setUp,
         // The process's nice value as it ran (−15 with --boost as root; 0 otherwise).

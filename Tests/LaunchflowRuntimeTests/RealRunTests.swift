@@ -172,7 +172,7 @@ struct RealRunTests {
     /// time: `import --cost running` reads it, one cost per task, never more
     /// than the task's wall time (issue 35, item 6).
     @Test(arguments: [Strategy.dag, .serial])
-    func recordMetricsAndCPUTime(strategy: Strategy) throws {
+    func recordMetricsAndCPUTime(strategy: LaunchflowRuntime.Strategy) throws {
         let scenario = try Self.bundled("article")
         let (real, output) = try RealRun.of(scenario, strategy: strategy, ["--workers", "1"])
         let run = try #require(real, "\(output.stderr)")

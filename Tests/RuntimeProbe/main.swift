@@ -11,6 +11,7 @@
 import CoreFoundation
 import Dispatch
 import Foundation
+import LaunchflowModel  // the test hooks' policy types (LaunchPolicy, LaunchStep)
 import LaunchflowRuntime
 
 /// What a case found, printed by `finish` (read and written on the main thread).
