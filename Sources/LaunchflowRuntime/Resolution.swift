@@ -25,8 +25,9 @@ enum Resolution {
         for (k, task) in graph.tasks.enumerated() {
             if byID[task.id] != nil {
                 problems.append(
-                    Diagnostic(file: "", path: "tasks", taskID: task.id, message: "task '\(task.id)' is declared twice")
-                )
+                    Diagnostic(
+                        file: "", path: "tasks", taskID: task.id, message: "task '\(task.id)' is declared twice",
+                        kind: .duplicateID))
             } else {
                 byID[task.id] = k
             }
@@ -84,7 +85,7 @@ enum Resolution {
                     fullyDrawn: keys.fullyDrawn))
         }
         // The scenario's own checks (a cycle among them) with the problems above, unless an id repeats.
-        let repeated = problems.contains { $0.message.hasSuffix("is declared twice") }
+        let repeated = problems.contains { $0.kind == .duplicateID }
         let scenario: Scenario
         do {
             scenario = try Scenario(
@@ -102,10 +103,46 @@ enum Resolution {
         _ graph: LaunchGraph, byID: [String: Int], with loaded: Scenario, file: String, strategy: Strategy?,
         problems: [Diagnostic]
     ) throws(LaunchError) -> ResolvedLaunch {
-        var problems = problems
+        var merging = Merging(graph: graph, byID: byID, loaded: loaded, file: file, problems: problems)
+        merging.checkStrategy(strategy)
+        merging.checkCodeTasksInFile()
+        var tasks = loaded.tasks
+        var bodies: [TaskBody] = []
+        for (i, task) in loaded.tasks.enumerated() {
+            guard let declaration = merging.declaration(of: task, at: i) else { continue }
+            bodies.append(declaration.body)
+            tasks[i].dependsOn = merging.merge(declaration, into: task, at: i)
+        }
+        let scenario = try merging.scenario(tasks, strategy: strategy)
+        try check(merging.problems)
+        return ResolvedLaunch(
+            scenario: scenario, bodies: bodies, strategy: strategy ?? loaded.strategy ?? .dag,
+            warnings: merging.warnings)
+    }
+
+    /// One merge of code and file under way: what it has found so far.
+    private struct Merging {
+        let graph: LaunchGraph
+        let byID: [String: Int]
+        let loaded: Scenario
+        let file: String
+        /// The file's task ids, each to its index (the first, when one repeats: the file's own check says so).
+        let fileIDs: [String: Int]
+        var problems: [Diagnostic]
         var warnings: [Diagnostic] = []
-        // The file's "strategy" is the one the app runs, unless the code pins one (reported when they differ).
-        if let strategy, let planned = loaded.strategy, strategy != planned {
+
+        init(graph: LaunchGraph, byID: [String: Int], loaded: Scenario, file: String, problems: [Diagnostic]) {
+            self.graph = graph
+            self.byID = byID
+            self.loaded = loaded
+            self.file = file
+            self.problems = problems
+            fileIDs = Dictionary(loaded.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        /// The file's "strategy" is the one the app runs, unless the code pins one (reported when they differ).
+        mutating func checkStrategy(_ strategy: Strategy?) {
+            guard let strategy, let planned = loaded.strategy, strategy != planned else { return }
             warnings.append(
                 Diagnostic(
                     .warning, file: file, path: "strategy",
@@ -113,27 +150,30 @@ enum Resolution {
                         "the code says strategy \(strategy.rawValue), the file says \(planned.rawValue); "
                         + "the code's wins (leave LaunchConfiguration(strategy:) nil to run the file's)"))
         }
-        let fileIDs = Dictionary(loaded.tasks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for declaration in graph.tasks where fileIDs[declaration.id] == nil {
-            problems.append(
-                Diagnostic(
-                    file: file, path: "tasks", taskID: declaration.id,
-                    message: "task '\(declaration.id)' is declared in code but not in the file",
-                    suggestion: closestMatch(to: declaration.id, in: loaded.tasks.map(\.id))))
+
+        /// Every task the code declares is in the file.
+        mutating func checkCodeTasksInFile() {
+            for declaration in graph.tasks where fileIDs[declaration.id] == nil {
+                problems.append(
+                    Diagnostic(
+                        file: file, path: "tasks", taskID: declaration.id,
+                        message: "task '\(declaration.id)' is declared in code but not in the file",
+                        suggestion: closestMatch(to: declaration.id, in: loaded.tasks.map(\.id))))
+            }
         }
-        var tasks = loaded.tasks
-        var bodies: [TaskBody] = []
-        for (i, task) in loaded.tasks.enumerated() {
+
+        /// The code's declaration of the file's task `i` (nil, reported, when the code has no body for it),
+        /// whose body runs where the file says.
+        mutating func declaration(of task: LaunchTask, at i: Int) -> TaskDeclaration? {
             guard let k = byID[task.id] else {
                 problems.append(
                     Diagnostic(
                         file: file, path: "tasks[\(i)]", taskID: task.id,
                         message: "task '\(task.id)' has no body in code",
                         suggestion: closestMatch(to: task.id, in: graph.tasks.map(\.id))))
-                continue
+                return nil
             }
             let declaration = graph.tasks[k]
-            bodies.append(declaration.body)
             if declaration.body.needsMainThread && !task.mainThreadOnly {
                 problems.append(
                     Diagnostic(
@@ -141,14 +181,18 @@ enum Resolution {
                         message:
                             "the code runs task '\(task.id)' on the main thread, the file says mainThreadOnly: false"))
             }
-            // The file wins for the other keys; what the code said otherwise is reported.
+            return declaration
+        }
+
+        /// The file wins for the keys (what the code said otherwise is reported); the dependencies are
+        /// the file's and the code's together. Returns the task's dependencies.
+        mutating func merge(_ declaration: TaskDeclaration, into task: LaunchTask, at i: Int) -> [Int] {
             for key in overridden(declaration.keys, by: task) {
                 warnings.append(
                     Diagnostic(
                         .warning, file: file, path: "tasks[\(i)]", taskID: task.id,
                         message: "the code says \(key) for task '\(task.id)', the file does not; the file's keys win"))
             }
-            // Dependencies: the file's and the code's together.
             var dependsOn = task.dependsOn
             for (j, dependency) in declaration.keys.dependsOn.enumerated() {
                 guard let d = fileIDs[dependency] else {
@@ -178,28 +222,29 @@ enum Resolution {
                             "the file says task '\(task.id)' depends on '\(loaded.tasks[d].id)', the code does not; kept"
                     ))
             }
-            tasks[i].dependsOn = dependsOn
+            return dependsOn
         }
-        let scenario: Scenario
-        do {
-            scenario = try Scenario(
-                name: loaded.name, description: loaded.description, device: loaded.device, preMain: loaded.preMain,
-                tasks: tasks, budgets: loaded.budgets, jitter: loaded.jitter, schema: loaded.schema,
-                idleMode: loaded.idleMode, inputs: loaded.inputs, mainExecutor: loaded.mainExecutor,
-                strategy: strategy ?? loaded.strategy ?? .dag, platform: loaded.platform)
-        } catch {
-            // The merged dependencies can make a cycle the file alone did not have.
-            throw LaunchError(
-                problems
-                    + error.problems.map { problem in
-                        var problem = problem
-                        if problem.file.isEmpty { problem.file = file }
-                        return problem
-                    })
+
+        /// The merged scenario: the file's, with `tasks`, under the strategy the launch runs.
+        func scenario(_ tasks: [LaunchTask], strategy: Strategy?) throws(LaunchError) -> Scenario {
+            do {
+                return try Scenario(
+                    name: loaded.name, description: loaded.description, device: loaded.device,
+                    preMain: loaded.preMain, tasks: tasks, budgets: loaded.budgets, jitter: loaded.jitter,
+                    schema: loaded.schema, idleMode: loaded.idleMode, inputs: loaded.inputs,
+                    mainExecutor: loaded.mainExecutor, strategy: strategy ?? loaded.strategy ?? .dag,
+                    platform: loaded.platform)
+            } catch {
+                // The merged dependencies can make a cycle the file alone did not have.
+                throw LaunchError(
+                    problems
+                        + error.problems.map { problem in
+                            var problem = problem
+                            if problem.file.isEmpty { problem.file = file }
+                            return problem
+                        })
+            }
         }
-        try check(problems)
-        return ResolvedLaunch(
-            scenario: scenario, bodies: bodies, strategy: strategy ?? loaded.strategy ?? .dag, warnings: warnings)
     }
 
     /// The scheduling keys the code set (to other than their defaults) that the file's task does not have.

@@ -74,7 +74,7 @@ func parse(_ arguments: [String]) -> HostOptions {
         case "--boost":
             // Ahead of other processes for the CPUs (root only; otherwise as it was): the
             // structural tests' runs, beside the test runner's other suites.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, -15)
+            setProcessNice(-15)
         case "--fail": options.fail.insert(value())
         case "--never-complete": options.neverComplete.insert(value())
         case "--complete-twice": options.completeTwice.insert(value())
@@ -213,7 +213,7 @@ func json(_ record: LaunchRecord, ids: [String], setUp: Micros) -> Data {
         "warnings": record.warnings.map(\.description),
         "setUp": setUp,
         // The process's nice value as it ran (−15 with --boost as root; 0 otherwise).
-        "nice": Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)),
+        "nice": processNice(),
     ]
     return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
 }

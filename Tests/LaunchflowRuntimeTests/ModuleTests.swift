@@ -1,6 +1,5 @@
 import Foundation
 import LaunchflowRuntime
-import Synchronization
 import Testing
 
 /// The app delegate split into modules by level: handlers in level order,
@@ -24,7 +23,7 @@ struct ModuleTests {
     }
 
     final class Log: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])  // the runtime's lock (package access)
         func append(_ line: String) { lines.withLock { $0.append(line) } }
         var all: [String] { lines.withLock { $0 } }
     }

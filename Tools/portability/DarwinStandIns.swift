@@ -31,6 +31,12 @@ extension sigaction {
 let RUSAGE_CHILDREN: Int32 = -1
 /// `int getrusage(int, struct rusage *)`.
 func getrusage(_ who: Int32, _ usage: UnsafeMutablePointer<rusage>!) -> Int32 { fatalError("stand-in") }
+/// `#define PRIO_PROCESS 0` (an Int32, where Glibc has the enum `__priority_which`).
+let PRIO_PROCESS: Int32 = 0
+/// `int getpriority(int, id_t)`.
+func getpriority(_ which: Int32, _ who: id_t) -> Int32 { fatalError("stand-in") }
+/// `int setpriority(int, id_t, int)`.
+func setpriority(_ which: Int32, _ who: id_t, _ prio: Int32) -> Int32 { fatalError("stand-in") }
 
 // MARK: <spawn.h>: opaque pointers, where Glibc has structs.
 

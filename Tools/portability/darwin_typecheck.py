@@ -40,6 +40,7 @@ CHECKED = {
     """,
     "Sources/LaunchflowCLI/LoadMeter.swift": "",
     "Sources/launchflow-bench/Spawn.swift": "",
+    "Sources/launchflow-replay-host/Priority.swift": "",
     "Tests/LaunchflowCLITests/SignalSupport.swift": "",
     "Tests/LaunchflowRenderTests/ResidentMemory.swift": "",
 }
