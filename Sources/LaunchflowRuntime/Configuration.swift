@@ -9,6 +9,11 @@ public struct LaunchConfiguration: Sendable {
     /// pinned here runs whatever the file says; one that differs from the
     /// file's is a warning (``Launch/warnings``).
     public var strategy: Strategy?
+    /// (MODEL.md §3.12) The launch phase in which the strategy starts
+    /// (``Launch/phaseBegan(_:)``). nil (the default): the plan file's
+    /// `startsIn` when it has `launchPhases`, else `didFinishLaunching`. One
+    /// pinned here that differs from the file's is a warning (``Launch/warnings``).
+    public var startsIn: Launch.Phase?
     /// Worker threads of the launch's own pool; default the machine's cores − 1 (at least 1).
     public var workers: Int
     /// At most this many worker tasks in flight under `dag` and `anchored` (`--max-concurrent`); nil: no limit.
@@ -28,11 +33,13 @@ public struct LaunchConfiguration: Sendable {
     public var traceSink: (any LaunchTraceSink)?
 
     public init(
-        strategy: Strategy? = nil, workers: Int? = nil, maxConcurrent: Int? = nil, idleMode: IdleMode? = nil,
+        strategy: Strategy? = nil, startsIn: Launch.Phase? = nil, workers: Int? = nil, maxConcurrent: Int? = nil,
+        idleMode: IdleMode? = nil,
         failurePolicy: FailurePolicy = .skipDependents, completionTimeout: Duration? = .seconds(20),
         frameClock: any FrameClock = VsyncFrameClock(), traceSink: (any LaunchTraceSink)? = nil
     ) {
         self.strategy = strategy
+        self.startsIn = startsIn
         self.workers = workers ?? Swift.max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
         self.maxConcurrent = maxConcurrent
         self.idleMode = idleMode

@@ -37,7 +37,7 @@ public final class Launch: Sendable {
         case failed(LaunchError)
     }
 
-    private let scheduler: Scheduler
+    let scheduler: Scheduler
 
     /// Resolves the graph (with the scenario or plan file at `plan`, when
     /// given: the file wins for the scheduling keys, dependencies are the
@@ -70,7 +70,8 @@ public final class Launch: Sendable {
             ])
         }
         let resolved = try Resolution.resolve(
-            graph, file: plan, workers: configuration.workers, strategy: configuration.strategy)
+            graph, file: plan, workers: configuration.workers, strategy: configuration.strategy,
+            startsIn: configuration.startsIn?.name)
         let clock = LaunchClock(origin: (origin ?? .now()).uptimeNanoseconds)
         scheduler = Scheduler(resolved, configuration: configuration, clock: clock, hooks: hooks)
     }

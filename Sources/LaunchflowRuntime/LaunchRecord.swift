@@ -34,11 +34,15 @@ public struct LaunchRecord: Sendable {
 
     init(
         resolved: ResolvedLaunch, strategy: Strategy, workers: Int, idleMode: IdleMode, state: SchedulerState,
-        failure: LaunchError? = nil
+        phases marks: PhaseMarks = PhaseMarks(), failure: LaunchError? = nil
     ) {
         let scenario = resolved.scenario
         var runs = state.runs
-        let t0 = state.launch.start
+        // (§3.12) The phases the app marked: the run loop's first turn starts with the first of them.
+        let phases = marks.recorded(didFinishLaunching: state.launch)
+        let t0 = Swift.min(state.launch.start, phases.runs.first?.start ?? state.launch.start)
+        var commits = state.commits
+        if !commits.isEmpty { commits[0].iterationStart = Swift.min(commits[0].iterationStart, t0) }
         // Tasks that never ran (skipped before they were handed over: not possible; kept for safety) start at t0.
         for i in runs.indices where runs[i].thread < 0 {
             runs[i] = TaskRun(
@@ -62,13 +66,16 @@ public struct LaunchRecord: Sendable {
         measuredScenario =
             (try? Scenario(
                 name: scenario.name, description: scenario.description, device: device, preMain: preMain,
+                launchPhases: phases.phases,
+                startsIn: phases.startsIn == Scenario.defaultStartsIn ? nil : phases.startsIn,
                 tasks: tasks, budgets: scenario.budgets, schema: scenario.schema, idleMode: idleMode,
                 mainExecutor: scenario.mainExecutor, strategy: strategy, platform: scenario.platform)) ?? scenario
         let spans = measuredScenario.preMain.spans
         schedule = Schedule(
             scenario: measuredScenario, strategy: strategy, maxConcurrent: nil, costs: costs, latencies: latencies,
-            t0: t0, preMain: spans, tasks: runs, commits: state.commits, blocked: state.blocked,
-            didFinishLaunching: state.launch, inputs: [], idleMode: idleMode)
+            t0: t0, preMain: spans, tasks: runs, commits: commits, blocked: state.blocked,
+            didFinishLaunching: state.launch, inputs: [], idleMode: idleMode,
+            launchPhases: measuredScenario.launchPhases.isEmpty ? [] : phases.runs)
         outcomes = state.outcomes
         problems = state.problems
         cpuTimes = state.cpuTimes

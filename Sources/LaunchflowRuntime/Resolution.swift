@@ -7,9 +7,11 @@ struct ResolvedLaunch: Sendable {
     let bodies: [TaskBody]
     /// The strategy to run: the code's, else the file's `"strategy"`, else `dag`.
     let strategy: Strategy
+    /// (§3.12) The launch phase the strategy starts in: the code's, else the file's, else `didFinishLaunching`.
+    var startsIn = Scenario.defaultStartsIn
     /// Differences between the code and the file that do not stop the launch
     /// (a dependency only one of them declares: kept).
-    let warnings: [Diagnostic]
+    var warnings: [Diagnostic]
 }
 
 /// Code and file together (docs/runtime.md, "Applying a plan"): the file wins
@@ -18,7 +20,7 @@ struct ResolvedLaunch: Sendable {
 /// problem is collected before anything runs.
 enum Resolution {
     static func resolve(
-        _ graph: LaunchGraph, file: String?, workers: Int, strategy: Strategy? = nil
+        _ graph: LaunchGraph, file: String?, workers: Int, strategy: Strategy? = nil, startsIn: String? = nil
     ) throws(LaunchError) -> ResolvedLaunch {
         var problems: [Diagnostic] = []
         var byID: [String: Int] = [:]
@@ -33,7 +35,9 @@ enum Resolution {
             }
         }
         guard let file else {
-            return try fromCode(graph, byID: byID, workers: workers, strategy: strategy, problems: problems)
+            var resolved = try fromCode(graph, byID: byID, workers: workers, strategy: strategy, problems: problems)
+            resolved.startsIn = startsIn ?? Scenario.defaultStartsIn
+            return resolved
         }
         let loaded: Scenario
         do {
@@ -48,7 +52,19 @@ enum Resolution {
             }
             throw LaunchError(codeProblems.isEmpty ? problems + error.problems : codeProblems + error.problems)
         }
-        return try merge(graph, byID: byID, with: loaded, file: file, strategy: strategy, problems: problems)
+        var resolved = try merge(graph, byID: byID, with: loaded, file: file, strategy: strategy, problems: problems)
+        resolved.startsIn =
+            startsIn ?? (loaded.launchPhases.isEmpty ? nil : loaded.startsIn) ?? Scenario.defaultStartsIn
+        // The file's startsIn (when it has launch phases) is where the launch starts, unless the code pins another.
+        if let startsIn, !loaded.launchPhases.isEmpty, startsIn != loaded.startsIn ?? Scenario.defaultStartsIn {
+            resolved.warnings.append(
+                Diagnostic(
+                    .warning, file: file, path: "startsIn",
+                    message:
+                        "the code says startsIn \(startsIn), the file says \(loaded.startsIn ?? Scenario.defaultStartsIn); "
+                        + "the code's wins (leave LaunchConfiguration(startsIn:) nil to start in the file's)"))
+        }
+        return resolved
     }
 
     private static func check(_ problems: [Diagnostic]) throws(LaunchError) {
@@ -230,7 +246,8 @@ enum Resolution {
             do {
                 return try Scenario(
                     name: loaded.name, description: loaded.description, device: loaded.device,
-                    preMain: loaded.preMain, tasks: tasks, budgets: loaded.budgets, jitter: loaded.jitter,
+                    preMain: loaded.preMain, launchPhases: loaded.launchPhases, startsIn: loaded.startsIn,
+                    tasks: tasks, budgets: loaded.budgets, jitter: loaded.jitter,
                     schema: loaded.schema, idleMode: loaded.idleMode, inputs: loaded.inputs,
                     mainExecutor: loaded.mainExecutor, strategy: strategy ?? loaded.strategy ?? .dag,
                     platform: loaded.platform)

@@ -28,6 +28,8 @@ final class Scheduler: Sendable {
     private let timers = DispatchQueue(label: "launchflow.timers")
     @MainActor private var observers: [RunLoopObserver] = []
     private let life = Locked(Life())
+    /// The launch phases the app marked (on the main thread; read by the record at the end).
+    private let phases = Locked(PhaseMarks())
     /// Signalled once the launch has ended (each waiter signals it again for the next).
     private let ended = DispatchSemaphore(value: 0)
 
@@ -77,6 +79,7 @@ final class Scheduler: Sendable {
                 "didFinishLaunching() was called a second time (the launch is \(earlier.name) already): call it "
                     + "once, from application(_:didFinishLaunchingWithOptions:)")
         }
+        phases.withLock { $0.launchPhase = $0.open }
         installObservers()
         update { state, now in state.beginLaunch(at: now) }
         while true {
@@ -99,6 +102,24 @@ final class Scheduler: Sendable {
                 throw error
             }
         }
+    }
+
+    // MARK: Launch phases
+
+    /// The app's callback `name` begins; in the `startsIn` phase, the launch starts.
+    @MainActor
+    func phaseBegan(_ name: String) {
+        let now = clock.now
+        phases.withLock { $0.began(name, at: now) }
+        guard name == resolved.startsIn, case .created = lifecycle else { return }
+        // A failure to start (it would wait forever) has ended the launch: its state and record say why.
+        try? didFinishLaunching()
+    }
+
+    @MainActor
+    func phaseEnded(_ name: String) {
+        let now = clock.now
+        phases.withLock { $0.ended(name, at: now) }
     }
 
     // MARK: Running tasks
@@ -305,11 +326,12 @@ final class Scheduler: Sendable {
     /// failed: the record, the lifecycle, the observers removed, the workers
     /// told to stop, the handlers called, the waiters woken.
     private func end(failure: LaunchError?) {
+        let marks = phases.withLock { $0 }
         let record = state.withLock { state in
             if failure != nil { state.stop(at: clock.now) }
             return LaunchRecord(
                 resolved: resolved, strategy: resolved.strategy, workers: configuration.workers,
-                idleMode: idleMode, state: state, failure: failure)
+                idleMode: idleMode, state: state, phases: marks, failure: failure)
         }
         let handlers = life.withLock { life in
             life.state = failure.map { .failed($0) } ?? .complete

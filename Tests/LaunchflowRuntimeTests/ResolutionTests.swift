@@ -83,6 +83,48 @@ struct ResolutionTests {
         #expect(warnings.contains { $0.contains("the code says priority: 3 for task 'config'") })
     }
 
+    /// (§3.12) The file's `startsIn` (with its `launchPhases`) is the phase
+    /// the launch starts in unless the code pins one; a pinned one that
+    /// differs is a warning; a file without phases says nothing about it.
+    @Test func theFilesStartsInUnlessTheCodePinsOne() throws {
+        let phases =
+            #""launchPhases": [{"name": "didFinishLaunching", "cost": 1}, {"name": "sceneWillConnect", "cost": 5}], "#
+        let path = try Self.file(
+            Self.plan.replacingOccurrences(
+                of: #""name": "plan","#, with: #""name": "plan", "# + phases + #""startsIn": "sceneWillConnect","#))
+        func graph() -> LaunchGraph {
+            var graph = LaunchGraph()
+            graph.task("config") {}
+            graph.mainTask("root") {}
+            graph.task("analytics") {}
+            return graph
+        }
+        let fromFile = try Launch(graph(), plan: path, configuration: LaunchConfiguration(workers: 1))
+        #expect(fromFile.startsIn == .sceneWillConnect)
+        #expect(fromFile.scenario.launchPhases.map(\.name) == ["didFinishLaunching", "sceneWillConnect"])
+        #expect(fromFile.warnings.isEmpty, "\(fromFile.warnings)")
+        let pinned = try Launch(
+            graph(), plan: path, configuration: LaunchConfiguration(startsIn: .didFinishLaunching, workers: 1))
+        #expect(pinned.startsIn == .didFinishLaunching)
+        let warnings = pinned.warnings.map(\.description)
+        #expect(
+            warnings.count == 1
+                && warnings[0].contains(path) && warnings[0].contains("startsIn")
+                && warnings[0].contains("sceneWillConnect") && warnings[0].contains("didFinishLaunching"),
+            "\(warnings)")
+        // Phases without startsIn: didFinishLaunching, and a pin of it is no difference.
+        let defaulted = try Self.file(
+            Self.plan.replacingOccurrences(of: #""name": "plan","#, with: #""name": "plan", "# + phases))
+        let same = try Launch(
+            graph(), plan: defaulted, configuration: LaunchConfiguration(startsIn: .didFinishLaunching, workers: 1))
+        #expect(same.startsIn == .didFinishLaunching && same.warnings.isEmpty, "\(same.warnings)")
+        // No phases in the file, or no file: the code's, else didFinishLaunching, silently.
+        let plain = try Self.file(Self.plan)
+        let code = try Launch(graph(), plan: plain, configuration: LaunchConfiguration(startsIn: .appInit, workers: 1))
+        #expect(code.startsIn == .appInit && code.warnings.isEmpty)
+        #expect(try Launch(graph(), configuration: LaunchConfiguration(workers: 1)).startsIn == .didFinishLaunching)
+    }
+
     /// The file's `"strategy"` is the strategy the app runs unless the code
     /// pins one; a pinned one that differs is a warning (issue 35, item 5).
     @Test func theFilesStrategyRunsUnlessTheCodePinsOne() throws {

@@ -7,6 +7,7 @@
 //
 //   launchflow-runtime-probe race | finish-twice | wait-on-main | wait-off-main
 //                            | deadlock | late-work | drop-unstarted | reenter-lock
+//                            | life-cycle KIND STRATEGY [TRACE]  (LifeCycles.swift)
 
 import CoreFoundation
 import Dispatch
@@ -310,5 +311,6 @@ case "deadlock": deadlock()
 case "late-work": lateWork()
 case "drop-unstarted": dropUnstarted()
 case "reenter-lock": reenterLock()
+case "life-cycle": lifeCycle(Array(CommandLine.arguments.dropFirst(2)))
 case let other: fail("unknown case \(other ?? "(none)")")
 }

@@ -26,6 +26,10 @@ comment (which Markdown does not show):
                                  launchflow to this checkout, built
                                  with `swift build` and run (its first executable
                                  product); it must exit 0 within 120 s.
+  <!-- snippet: group NAME… -->  a file of each app NAME: the blocks of one
+                                 app are type-checked together, as one module
+                                 (a block may be in several apps: the graph
+                                 they share).
   <!-- snippet: skip REASON -->  not compiled; REASON is printed.
 
 A block with no `import` gets `import LaunchflowRuntime` (and Foundation)
@@ -88,22 +92,31 @@ def build_stand_ins(swiftc, folder):
             sys.exit(f"doc_snippets: error: the {name} stand-in does not compile:\n{result.stdout}{result.stderr}")
 
 
-def typecheck(swiftc, modules, stand_ins, folder, line, code, fragment):
+def source(code, fragment):
     if fragment:
         body = "\n".join("    " + l if l else l for l in code.split("\n"))
         code = (f"@MainActor func snippet({FRAGMENT_PARAMETERS}) throws {{\n{body}}}\n")
     if not re.search(r"^\s*(@testable\s+)?import\s", code, re.M):
         code = "import Foundation\nimport LaunchflowRuntime\n\n" + code
-    library = "@main" in code or fragment
-    path = os.path.join(folder, f"line{line}.swift" if library else "main.swift")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(code)
+    return code
+
+
+def typecheck(swiftc, modules, stand_ins, folder, files):
+    """Type-checks files [(line, code)] as one module; a lone file without @main may have top-level code."""
+    library = len(files) > 1 or any("@main" in code or "func snippet(" in code for _, code in files)
+    paths = []
+    for line, code in files:
+        path = os.path.join(folder, f"line{line}.swift" if library else "main.swift")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(code)
+        paths.append(path)
     command = [swiftc, "-typecheck", "-swift-version", "6", "-module-name", "Snippet", "-I", modules,
-               "-I", stand_ins, path, os.path.join(APPLE, "AppStandIns.swift")]
+               "-I", stand_ins] + paths + [os.path.join(APPLE, "AppStandIns.swift")]
     if library:
         command.insert(2, "-parse-as-library")
     result = subprocess.run(command, capture_output=True, text=True)
-    os.remove(path)
+    for path in paths:
+        os.remove(path)
     return result
 
 
@@ -158,6 +171,7 @@ def main():
     problems = 0
     checked = 0
     packages = {}
+    groups = {}
     with tempfile.TemporaryDirectory(prefix="lf-snippets-") as folder:
         stand_ins = os.path.join(folder, "modules")
         os.makedirs(stand_ins)
@@ -175,11 +189,16 @@ def main():
                     continue
                 packages.setdefault(words[1], ({}, line))[0][words[2]] = code
                 continue
+            if kind == "group":
+                for name in words[1:]:
+                    groups.setdefault(name, []).append((line, source(code, False)))
+                continue
             if kind not in ("", "fragment"):
                 print(f"{doc}:{line}: error: unknown snippet directive '{directive}'", file=sys.stderr)
                 problems += 1
                 continue
-            result = typecheck(options.swiftc, options.modules, stand_ins, folder, line, code, kind == "fragment")
+            result = typecheck(options.swiftc, options.modules, stand_ins, folder,
+                               [(line, source(code, kind == "fragment"))])
             checked += 1
             if result.returncode != 0:
                 problems += 1
@@ -187,6 +206,16 @@ def main():
                       file=sys.stderr)
             else:
                 print(f"{doc}:{line}: type-checks" + (" (a fragment)" if kind else ""))
+        for name, files in sorted(groups.items()):
+            result = typecheck(options.swiftc, options.modules, stand_ins, folder, files)
+            checked += 1
+            lines = ", ".join(str(line) for line, _ in files)
+            if result.returncode != 0:
+                problems += 1
+                print(f"{doc}:{files[0][0]}: error: the app '{name}' (the blocks at lines {lines}) does not "
+                      f"type-check:\n{result.stdout}{result.stderr}", file=sys.stderr)
+            else:
+                print(f"{doc}:{files[0][0]}: the app '{name}' (the blocks at lines {lines}) type-checks")
     for name, (files, line) in sorted(packages.items()):
         failure = run_package(options.swift, name, files, line)
         checked += 1

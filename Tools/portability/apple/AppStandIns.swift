@@ -4,6 +4,7 @@
 // here cites a page; bodies are never run.
 import Foundation
 import LaunchflowRuntime
+import SwiftUI
 import UIKit
 
 enum CrashReporter { static func start() {} }
@@ -34,4 +35,15 @@ struct FeedModule: LaunchModule {
     let name = "feed", level = 2
     let events: Set<LifecycleEvent> = [.didFinishLaunching]
     @MainActor func handle(_ event: LifecycleEvent) throws {}
+}
+
+@MainActor final class FeedModel {
+    static let shared = FeedModel()
+    func showFirstPage() {}
+}
+@MainActor enum BackgroundTasks { static func register() {} }
+@MainActor enum Appearance { static func configure() {} }
+
+struct FeedView: View {
+    var body: some View { Text("feed") }
 }
