@@ -32,3 +32,7 @@ public typealias TaskRun = LaunchflowModel.TaskRun
 public typealias Commit = LaunchflowModel.Commit
 /// A span of the launch clock: `schedule.blocked`, `schedule.didFinishLaunching`.
 public typealias TimeSpan = LaunchflowModel.TimeSpan
+/// (§3.12) A launch phase and its own cost: `scenario.launchPhases` (``LaunchRecord/measuredScenario``).
+public typealias LaunchPhase = LaunchflowModel.LaunchPhase
+/// (§3.12) When a launch phase ran: `schedule.launchPhases` (``Launch/phaseBegan(_:)``).
+public typealias LaunchPhaseRun = LaunchflowModel.LaunchPhaseRun

@@ -1,3 +1,5 @@
+import LaunchflowModel
+
 /// (MODEL.md §3.12) The app's life-cycle callbacks of the first run-loop
 /// turn, as the app marks them: the scenario's `launchPhases`. The strategy
 /// starts in the `startsIn` phase; the record and its trace give each

@@ -34,7 +34,9 @@ struct SurfaceTests {
                 if case .skipped(let because)? = record.outcome(of: "root") { _ = because as String }
                 let broken: [(task: String, dependency: String)] = record.brokenDependencies
                 let metrics: LaunchMetrics? = record.metrics
-                _ = (commit, blocked, start, who, broken, metrics)
+                let phases: [LaunchPhase] = record.measuredScenario.launchPhases
+                let phaseRuns: [LaunchPhaseRun] = schedule.launchPhases
+                _ = (commit, blocked, start, who, broken, metrics, phases, phaseRuns)
             }
         }
         """
