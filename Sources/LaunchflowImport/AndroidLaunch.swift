@@ -141,24 +141,54 @@ struct AndroidLaunch {
         }
     }
 
+    /// How a phase's time is costed: as the tasks are. Its wall time, or
+    /// with `--cost running` the main thread's running time in it (time
+    /// before the thread's first scheduler event counted as running, as for
+    /// the tasks); wall time, with one warning, when the trace has no
+    /// scheduler events for the main thread.
+    struct PhaseClock {
+        private let schedule: SchedTimeline?
+        private let tid: Int
+
+        init(_ schedule: SchedTimeline?, tid: Int, running: Bool, file: String, log: inout ImportLog) {
+            self.tid = tid
+            self.schedule = running && schedule?.has(tid: tid) == true ? schedule : nil
+            if running, self.schedule == nil {
+                log.warning(
+                    file,
+                    "--cost running: the trace has no scheduler events for the main thread (tid \(tid)): the Android launch phases are costed at their wall time (as the main thread's tasks are: time before a thread's first scheduler event counts as running)"
+                )
+            }
+        }
+
+        var isRunning: Bool { schedule != nil }
+
+        func cost(_ start: Nanos, _ end: Nanos) -> Nanos {
+            guard end > start else { return 0 }
+            guard let schedule else { return end - start }
+            let breakdown = schedule.breakdown(tid: tid, from: start, to: end)
+            return breakdown.running + breakdown.unknown
+        }
+    }
+
     /// The launch phases, pre-main phase and measured times, into the run.
-    func apply(to run: inout ImportedRun, file: String, log: inout ImportLog) {
+    func apply(to run: inout ImportedRun, clock: PhaseClock, file: String, log: inout ImportLog) {
         let origin = window?.start ?? phases.first?.start ?? 0
         if let window, let bind = phases.first(where: { $0.name == "bindApplication" }), bind.start > window.start {
             run.preMain.insert(
                 ImportedPhase(
-                    name: "process start (to bindApplication)", cost: bind.start - window.start,
+                    name: "process start (to bindApplication)", cost: clock.cost(window.start, bind.start),
                     span: window.start...bind.start), at: 0)
         }
         let mainTasks = run.tasks.filter { $0.onMain == true }.compactMap(\.span)
         for phase in phases {
             let inside = mainTasks.reduce(Nanos(0)) { sum, span in
-                let overlap = min(span.upperBound, phase.end) - max(span.lowerBound, phase.start)
-                return overlap > 0 ? sum.addingSaturated(overlap) : sum
+                sum.addingSaturated(clock.cost(max(span.lowerBound, phase.start), min(span.upperBound, phase.end)))
             }
             run.launchPhases.append(
                 ImportedPhase(
-                    name: phase.name, cost: max(0, phase.end - phase.start - inside), span: phase.start...phase.end))
+                    name: phase.name, cost: max(0, clock.cost(phase.start, phase.end) - inside),
+                    span: phase.start...phase.end))
         }
         if !phases.isEmpty { run.startsIn = phases[0].name }
         var parts: [String] = []
@@ -170,7 +200,7 @@ struct AndroidLaunch {
             parts.append("no 'launching:' slice of the app: times are from bindApplication, and no pre-main phase")
         }
         parts.append(
-            "the launch phases are \(phases.map { "\($0.name) \(formatMillis(nanos: $0.end - $0.start)) ms" }.joined(separator: ", ")) (each costing its time less the app's sections inside it; startsIn \(run.startsIn ?? "bindApplication"))"
+            "the launch phases are \(phases.map { "\($0.name) \(formatMillis(nanos: $0.end - $0.start)) ms" }.joined(separator: ", ")) (each costing \(clock.isRunning ? "the main thread's running time in it" : "its time") less the app's sections inside it; startsIn \(run.startsIn ?? "bindApplication"))"
         )
         if let frame = firstFrame {
             run.measuredFirstFrame = frame.time - origin

@@ -202,8 +202,8 @@ enum AtraceReader {
         for (tid, list) in open.sorted(by: { $0.key < $1.key }) {
             for begin in list {
                 let threadIndex = threads.index(tid, in: &trace)
-                trace.record(
-                    pid: lines.pidOf[tid] ?? tid,
+                trace.cutSlices.record(
+                    thread: threadIndex, neverEnds: begin.name, isEnd: false,
                     ImportDiagnostic(
                         .warning, file: file, line: begin.line, location: location(begin, trace, threadIndex),
                         message:

@@ -417,10 +417,7 @@ enum ChromeTraceReader {
             switch letter {
             case UInt8(ascii: "X"):
                 guard let dur = event.dur else {
-                    report(
-                        event, index: index, offset: offset, .warning,
-                        "an 'X' event without 'dur': a slice the recording cut (still running when it stopped?); not imported"
-                    )
+                    cutComplete(event, index: index, offset: offset, thread: thread, ts: ts)
                     return
                 }
                 guard dur >= 0 else {
@@ -498,6 +495,18 @@ enum ChromeTraceReader {
             let diagnostic = ImportDiagnostic(
                 severity, file: trace.file, line: trace.lines.line(of: offset), location: location, message: message)
             trace.record(pid: event.pid, diagnostic)
+        }
+
+        /// An `X` without `dur`: a slice the recording cut (``CutSlices``).
+        private mutating func cutComplete(_ event: Event, index: Int, offset: Int, thread: Int32, ts: Double) {
+            let owner = trace.threads[Int(thread)]
+            var cut = diagnostic(
+                .warning, index: index, offset: offset,
+                "an 'X' event without 'dur': a slice the recording cut (still running when it stopped?); not imported")
+            let name = event.name.flatMap { $0.isEmpty ? nil : ", name '\($0)'" } ?? ""
+            cut.location =
+                "traceEvents[\(index)] (ph 'X'\(name), pid \(owner.pid), tid \(owner.tid), ts \(formatNumber(ts)))"
+            trace.cutSlices.record(thread: thread, neverEnds: event.name, isEnd: false, cut)
         }
 
         private mutating func diagnostic(
@@ -587,7 +596,7 @@ enum ChromeTraceReader {
                 }
                 for b in open {
                     unbalanced(
-                        events[Int(b)],
+                        events[Int(b)], cut: .neverEnds,
                         "this 'B' event never ends on \(trace.describe(thread: events[Int(b)].thread)): a slice the recording cut (still running when it stopped?); not imported"
                     )
                 }
@@ -600,7 +609,7 @@ enum ChromeTraceReader {
             let event = events[Int(k)]
             guard let b = begin else {
                 unbalanced(
-                    event,
+                    event, cut: .endOnly,
                     "an 'E' event with no open 'B' on \(trace.describe(thread: event.thread)): a slice the recording cut (begun before it started?); not imported"
                 )
                 return
@@ -620,8 +629,10 @@ enum ChromeTraceReader {
 
         /// A `B`/`E` event without its other half (a slice the recording cut: a warning), or
         /// an `E` that names another slice (a warning too).
+        enum Cut { case neverEnds, endOnly }
+
         private mutating func unbalanced(
-            _ event: BeginEnd, _ message: String, severity: ImportDiagnostic.Severity = .warning
+            _ event: BeginEnd, cut: Cut? = nil, _ message: String, severity: ImportDiagnostic.Severity = .warning
         ) {
             let thread = trace.threads[Int(event.thread)]
             var details = ["ph '\(event.isBegin ? "B" : "E")'"]
@@ -630,7 +641,13 @@ enum ChromeTraceReader {
             let diagnostic = ImportDiagnostic(
                 severity, file: trace.file, line: trace.lines.line(of: event.offset),
                 location: "traceEvents[\(event.event)] (\(details.joined(separator: ", ")))", message: message)
-            trace.record(pid: thread.pid, diagnostic)
+            if let cut {
+                trace.cutSlices.record(
+                    thread: event.thread, neverEnds: event.name != 0 ? trace.names[event.name] : nil,
+                    isEnd: cut == .endOnly, diagnostic)
+            } else {
+                trace.record(pid: thread.pid, diagnostic)
+            }
         }
     }
 }

@@ -24,13 +24,7 @@ extension PerfettoState {
         }
         let name = eventName(fields, sequence: sequence)
         let category = fields.category ?? fields.categoryID.flatMap { sequence.categories[$0] }
-        // Track: the event's, the sequence's default, else the legacy thread.
-        let key: TrackKey
-        if let uuid = fields.track ?? sequence.defaultTrack, uuid != 0 {
-            key = .uuid(uuid)
-        } else if let thread = sequence.thread {
-            key = .legacyThread(pid: thread.pid, tid: thread.tid)
-        } else {
+        guard let key = trackKey(fields, sequence: sequence, category: category ?? 0) else {
             eventsWithoutTrack += 1
             return
         }
@@ -47,7 +41,8 @@ extension PerfettoState {
                 duration: kind == .complete ? min(max(fields.legacyDuration ?? 0, 0), 1 << 40) * 1000 : 0,
                 slot: slot(key), name: name ?? 0, category: category ?? 0, kind: kind, clock: clock,
                 flowRef: flowRef,
-                flowCount: flowRef < 0 ? 0 : Int32(truncatingIfNeeded: flowRefs.count) - flowRef, offset: offset))
+                flowCount: flowRef < 0 ? 0 : Int32(truncatingIfNeeded: flowRefs.count) - flowRef, offset: offset,
+                isTask: fields.postedFrom != nil))
     }
 
     /// What a TrackEvent says, as read (names given as text are interned at once).
@@ -65,6 +60,16 @@ extension PerfettoState {
         var legacyPhase: UInt8?
         var legacyDuration: Int64?
         var legacyNameID: UInt64?
+        /// Whether the event sets `type` (an event with a type does not fall back to the sequence's thread).
+        var hasType = false
+        var pidOverride: Int?
+        var tidOverride: Int?
+        /// A legacy async event's id (`unscoped_id`, `global_id`, or `local_id`: then scoped to its process).
+        var asyncID: UInt64?
+        var asyncIDIsLocal = false
+        var idScope: String?
+        /// `task_execution.posted_from_iid`: where Chrome posted the task this slice runs.
+        var postedFrom: UInt64?
     }
 
     @inline(__always)
@@ -74,7 +79,9 @@ extension PerfettoState {
         var fields = TrackEventFields()
         while let (number, wire) = try reader.nextField() {
             switch number {
-            case 9: fields.type = try reader.unsigned(wire, field: 9, of: what)
+            case 9:
+                fields.type = try reader.unsigned(wire, field: 9, of: what)
+                fields.hasType = true
             case 11: fields.track = try reader.unsigned(wire, field: 11, of: what)
             case 23: fields.name = trace.names.intern(try reader.string(wire, field: 23, of: what))
             case 10: fields.nameID = try reader.unsigned(wire, field: 10, of: what)
@@ -92,6 +99,15 @@ extension PerfettoState {
             case 1: fields.deltaMicros = try reader.signed(wire, field: 1, of: what)
             case 16: fields.absoluteMicros = try reader.signed(wire, field: 16, of: what)
             case 6: try readLegacyEvent(try reader.message(wire, field: 6, of: what), into: &fields)
+            case 5:
+                var task = try reader.message(wire, field: 5, of: what)
+                while let (field, type) = try task.nextField() {
+                    if field == 1 {
+                        fields.postedFrom = try task.unsigned(type, field: 1, of: "TaskExecution")
+                    } else {
+                        try task.skip(type, number: field)
+                    }
+                }
             default: try reader.skip(wire, number: number)
             }
         }
@@ -110,6 +126,16 @@ extension PerfettoState {
             case 2:
                 fields.legacyPhase = UInt8(truncatingIfNeeded: try legacy.unsigned(wire, field: 2, of: "LegacyEvent"))
             case 3: fields.legacyDuration = try legacy.signed(wire, field: 3, of: "LegacyEvent")
+            case 6, 10, 11:
+                fields.asyncID = try legacy.unsigned(wire, field: field, of: "LegacyEvent")
+                fields.asyncIDIsLocal = field == 10
+            case 7: fields.idScope = try legacy.string(wire, field: 7, of: "LegacyEvent")
+            case 18:
+                fields.pidOverride = Int(
+                    Int32(truncatingIfNeeded: try legacy.signed(wire, field: 18, of: "LegacyEvent")))
+            case 19:
+                fields.tidOverride = Int(
+                    Int32(truncatingIfNeeded: try legacy.signed(wire, field: 19, of: "LegacyEvent")))
             case 8:  // bind_id: a legacy (v1) flow, not read
                 _ = try legacy.unsigned(wire, field: 8, of: "LegacyEvent")
                 legacyFlows += 1
@@ -118,24 +144,68 @@ extension PerfettoState {
         }
     }
 
-    /// A slice event's kind from its type (or, for type 0, its legacy phase); nil for anything else.
+    /// A slice event's kind from its legacy phase when it has one (as the
+    /// trace processor reads it: the phase first), else its type; nil for
+    /// anything else. Legacy async phases (`b`/`e`/`n`, `S`/`F`) begin, end
+    /// or mark a slice of their own async track (``trackKey(_:sequence:category:)``).
     @inline(__always)
     private static func sliceKind(type: UInt64, legacyPhase: UInt8?) -> Kind? {
+        if let legacyPhase, legacyPhase != 0 {
+            switch legacyPhase {
+            case UInt8(ascii: "B"), UInt8(ascii: "b"), UInt8(ascii: "S"): return .begin
+            case UInt8(ascii: "E"), UInt8(ascii: "e"), UInt8(ascii: "F"): return .end
+            case UInt8(ascii: "X"): return .complete
+            case UInt8(ascii: "I"), UInt8(ascii: "i"), UInt8(ascii: "R"), UInt8(ascii: "n"): return .instant
+            default: return nil
+            }
+        }
         switch type {
         case 1: return .begin
         case 2: return .end
         case 3: return .instant
-        case 0:
-            switch legacyPhase {
-            case UInt8(ascii: "B"): return .begin
-            case UInt8(ascii: "E"): return .end
-            case UInt8(ascii: "X"): return .complete
-            case UInt8(ascii: "I"), UInt8(ascii: "i"), UInt8(ascii: "R"): return .instant
-            default: return nil
-            }
         default: return nil
         }
     }
+
+    /// The track an event goes on, by the trace processor's rules
+    /// (`track_event_parser.cc`, ParseTrackAssociation): the event's
+    /// `track_uuid`, else its sequence's default; with neither (or 0), the
+    /// sequence's thread (from a `thread_descriptor`, or the thread track
+    /// described on the sequence) when the event has no track of its own or
+    /// no type, with `pid_override` (the thread then tid -1 of that process)
+    /// and `tid_override` applied. A legacy async event (`b`/`e`/`n`, `S`/`F`)
+    /// goes on the async track of its id, its category (and `id_scope`) and,
+    /// for a `local_id`, its process; nil when the event has no track.
+    @inline(__always)
+    private mutating func trackKey(_ fields: TrackEventFields, sequence: Sequence, category: Int32) -> TrackKey? {
+        var key: TrackKey?
+        var pid: Int?
+        if let uuid = fields.track ?? sequence.defaultTrack, uuid != 0 {
+            key = .uuid(uuid)
+            if let info = tracks[uuid] { pid = info.pid ?? info.tid.flatMap { threadPIDs[$0] } }
+        } else if (fields.track == nil || !fields.hasType) && sequence.thread != nil || fields.pidOverride != nil
+            || fields.tidOverride != nil && sequence.thread != nil
+        {
+            var thread = sequence.thread ?? (pid: 0, tid: 0)
+            if let override = fields.pidOverride { thread = (override, -1) }
+            if let override = fields.tidOverride { thread.tid = override }
+            key = .legacyThread(pid: thread.pid, tid: thread.tid)
+            pid = thread.pid
+        }
+        guard let phase = fields.legacyPhase, Self.asyncPhases.contains(phase) else { return key }
+        guard let id = fields.asyncID else { return nil }
+        var scope = category
+        if let idScope = fields.idScope { scope = trace.names.intern("\(trace.names[category]):\(idScope)") }
+        let nestable = phase == UInt8(ascii: "b") || phase == UInt8(ascii: "e") || phase == UInt8(ascii: "n")
+        let async = TrackKey.legacyAsync(
+            id: id, scope: scope, pid: fields.asyncIDIsLocal ? (pid ?? 0) : -1, nestable: nestable)
+        if asyncPIDs[async] == nil, let pid { asyncPIDs[async] = pid }
+        return async
+    }
+
+    private static let asyncPhases: Set<UInt8> = [
+        UInt8(ascii: "b"), UInt8(ascii: "e"), UInt8(ascii: "n"), UInt8(ascii: "S"), UInt8(ascii: "F"),
+    ]
 
     /// The packet's time, else the legacy µs fields (absolute, or a delta on the sequence's clock).
     @inline(__always)
@@ -153,14 +223,24 @@ extension PerfettoState {
     }
 
     /// The event's name: given as text, else interned on its sequence (an
-    /// unknown iid is named `(name iid N)` and counted).
+    /// unknown iid is named `(name iid N)` and counted); a Chrome task's
+    /// (`task_execution`) with where it was posted from: `RunTask (posted
+    /// from Notify, simple_watcher.cc)`, so that each posting site is a task of its own.
     @inline(__always)
     private mutating func eventName(_ fields: TrackEventFields, sequence: Sequence) -> Int32? {
-        if let name = fields.name { return name }
-        guard let id = fields.nameID ?? fields.legacyNameID else { return nil }
-        if let known = sequence.names[id] { return known }
-        unknownNameIDs += 1
-        return trace.names.intern("(name iid \(id))")
+        var name = fields.name
+        if name == nil, let id = fields.nameID ?? fields.legacyNameID {
+            if let known = sequence.names[id] {
+                name = known
+            } else {
+                unknownNameIDs += 1
+                name = trace.names.intern("(name iid \(id))")
+            }
+        }
+        guard let name, let posted = fields.postedFrom, let place = sequence.sourceLocations[posted] else {
+            return name
+        }
+        return trace.names.intern("\(trace.names[name]) (posted from \(place))")
     }
 
     /// A flow id on an event (its flow is told apart in ``PerfettoState/finish(log:)``, in time order).

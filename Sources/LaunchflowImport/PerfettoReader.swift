@@ -88,6 +88,8 @@ struct PerfettoState {
     struct Sequence {
         var names: [UInt64: Int32] = [:]
         var categories: [UInt64: Int32] = [:]
+        /// Interned source locations (`function, file`), for Chrome's tasks' `posted_from`.
+        var sourceLocations: [UInt64: String] = [:]
         var defaultTrack: UInt64?
         var defaultClock: UInt32?
         /// Set up by a packet with `SEQ_INCREMENTAL_STATE_CLEARED`; lost with `previous_packet_dropped`.
@@ -123,6 +125,9 @@ struct PerfettoState {
         case ftraceThread(Int)
         /// Legacy events without a track, on the sequence's thread.
         case legacyThread(pid: Int, tid: Int)
+        /// Legacy async events (`b`/`e`/`n`, `S`/`F`): their id, category
+        /// (with `id_scope`), process (a `local_id`'s; -1 for the others).
+        case legacyAsync(id: UInt64, scope: Int32, pid: Int, nestable: Bool)
     }
 
     struct TrackInfo {
@@ -133,6 +138,8 @@ struct PerfettoState {
         var isThread = false
         var isProcess = false
         var isCounter = false
+        /// `chrome_thread.thread_type` (or the thread descriptor's `chrome_thread_type`): names a thread without a name.
+        var chromeThreadType: Int?
     }
 
     enum Kind: UInt8 {
@@ -153,6 +160,8 @@ struct PerfettoState {
         var flowRef: Int32
         var flowCount: Int32
         var offset: Int
+        /// A Chrome task's slice (`task_execution`): the slices around it are the run loop's.
+        var isTask = false
     }
 
     struct FlowRef {
@@ -170,6 +179,10 @@ struct PerfettoState {
     var threadNames: [Int: String] = [:]
     var threadPIDs: [Int: Int] = [:]
     var processNames: [Int: String] = [:]
+    /// `chrome_process.process_type` by pid (browser, renderer, GPU…: names a main thread without a name).
+    var chromeProcessTypes: [Int: Int] = [:]
+    /// The process of each legacy async track (its first event's), when its key has none.
+    var asyncPIDs: [TrackKey: Int] = [:]
     /// Global clocks: offset to the boot clock, from the first snapshot holding both.
     var clockOffsets: [UInt32: Int64] = [:]
     var schedule = SchedTimeline()
@@ -184,6 +197,9 @@ struct PerfettoState {
     var counters = 0
     var instants = 0
     var legacyFlows = 0
+    var asyncEndsWithoutBegin = 0
+    /// Slices holding Chrome tasks (the run loop's own), left out: the tasks are the slices.
+    var runLoopWrappers = 0
     var otherPrints: [String: Int] = [:]
     var packetsRead = 0
 
@@ -231,7 +247,7 @@ struct PerfettoState {
         if let threadDescriptor = fields.threadDescriptor {
             try readThreadDescriptor(threadDescriptor, into: &sequence)
         }
-        if let descriptor = fields.descriptor { try readTrackDescriptor(descriptor) }
+        if let descriptor = fields.descriptor { try readTrackDescriptor(descriptor, sequence: &sequence) }
         if let processTree = fields.processTree { try readProcessTree(processTree) }
         if let ftrace = fields.ftrace { try readFtrace(ftrace) }
         if let cpuInfo = fields.cpuInfo { try readCPUInfo(cpuInfo) }
@@ -367,6 +383,7 @@ struct PerfettoState {
         if fields.cleared || fields.flags & 1 != 0 {
             sequence.names = [:]
             sequence.categories = [:]
+            sequence.sourceLocations = [:]
             sequence.defaultTrack = nil
             sequence.defaultClock = nil
             sequence.isValid = true
@@ -423,6 +440,10 @@ struct PerfettoState {
     mutating func readInterned(_ message: ProtoReader, into sequence: inout Sequence) throws(ProtoError) {
         var reader = message
         while let (number, type) = try reader.nextField() {
+            if number == 4 {
+                try readSourceLocation(try reader.message(type, field: 4, of: "InternedData"), into: &sequence)
+                continue
+            }
             guard number == 1 || number == 2 else {
                 try reader.skip(type, number: number)
                 continue
@@ -441,6 +462,24 @@ struct PerfettoState {
             let interned = trace.names.intern(name)
             if number == 1 { sequence.categories[iid] = interned } else { sequence.names[iid] = interned }
         }
+    }
+
+    /// An interned `SourceLocation`: its function and the last part of its file's path.
+    private func readSourceLocation(_ message: ProtoReader, into sequence: inout Sequence) throws(ProtoError) {
+        var reader = message
+        var iid: UInt64 = 0
+        var file = ""
+        var function = ""
+        while let (field, type) = try reader.nextField() {
+            switch field {
+            case 1: iid = try reader.unsigned(type, field: 1, of: "SourceLocation")
+            case 2: file = try reader.string(type, field: 2, of: "SourceLocation")
+            case 3: function = try reader.string(type, field: 3, of: "SourceLocation")
+            default: try reader.skip(type, number: field)
+            }
+        }
+        let base = file.split(separator: "/").last.map(String.init) ?? ""
+        sequence.sourceLocations[iid] = [function, base].filter { !$0.isEmpty }.joined(separator: ", ")
     }
 
     /// A `ClockSnapshot`: the readings of several clocks at one instant. A
@@ -501,12 +540,14 @@ struct PerfettoState {
         }
     }
 
-    /// A `ThreadDescriptor`: pid, tid, name (and the legacy reference time).
+    /// A `ThreadDescriptor`: pid, tid, name, its (legacy) `chrome_thread_type`, and the legacy reference time.
     mutating func readThread(_ message: ProtoReader) throws(ProtoError) -> (
-        pid: Int?, tid: Int?, name: String?, referenceMicros: Int64?
+        pid: Int?, tid: Int?, name: String?, referenceMicros: Int64?, chromeType: Int?
     ) {
         var reader = message
-        var result: (pid: Int?, tid: Int?, name: String?, referenceMicros: Int64?) = (nil, nil, nil, nil)
+        var result: (pid: Int?, tid: Int?, name: String?, referenceMicros: Int64?, chromeType: Int?) = (
+            nil, nil, nil, nil, nil
+        )
         while let (number, type) = try reader.nextField() {
             switch number {
             case 1:
@@ -515,6 +556,9 @@ struct PerfettoState {
                 result.tid = Int(Int32(truncatingIfNeeded: try reader.signed(type, field: 2, of: "ThreadDescriptor")))
             case 5: result.name = try reader.string(type, field: 5, of: "ThreadDescriptor")
             case 6: result.referenceMicros = try reader.signed(type, field: 6, of: "ThreadDescriptor")
+            case 4:
+                let value = Int(Int32(truncatingIfNeeded: try reader.signed(type, field: 4, of: "ThreadDescriptor")))
+                if value != 0 { result.chromeType = value }
             default: try reader.skip(type, number: number)
             }
         }
@@ -525,10 +569,14 @@ struct PerfettoState {
         return result
     }
 
-    mutating func readTrackDescriptor(_ message: ProtoReader) throws(ProtoError) {
+    /// A `TrackDescriptor`. A thread track described on a sequence (whose
+    /// state is valid) also makes that thread the sequence's, for its events
+    /// without a track (as `thread_descriptor` does).
+    mutating func readTrackDescriptor(_ message: ProtoReader, sequence: inout Sequence) throws(ProtoError) {
         var reader = message
         var uuid: UInt64?
         var info = TrackInfo()
+        var chromeProcessType: Int?
         while let (number, type) = try reader.nextField() {
             switch number {
             case 1: uuid = try reader.unsigned(type, field: 1, of: "TrackDescriptor")
@@ -560,12 +608,26 @@ struct PerfettoState {
                 let thread = try readThread(try reader.message(type, field: 4, of: "TrackDescriptor"))
                 info.pid = thread.pid
                 info.tid = thread.tid
+                if info.chromeThreadType == nil { info.chromeThreadType = thread.chromeType }
+                if let pid = thread.pid, let tid = thread.tid, sequence.isValid { sequence.thread = (pid, tid) }
+            case 6, 7:
+                let what = number == 6 ? "ChromeProcessDescriptor" : "ChromeThreadDescriptor"
+                var chrome = try reader.message(type, field: number, of: "TrackDescriptor")
+                while let (field, type) = try chrome.nextField() {
+                    guard field == 1 else {
+                        try chrome.skip(type, number: field)
+                        continue
+                    }
+                    let value = Int(Int32(truncatingIfNeeded: try chrome.signed(type, field: 1, of: what)))
+                    if number == 6 { chromeProcessType = value } else { info.chromeThreadType = value }
+                }
             case 8:
                 info.isCounter = true
                 try reader.skip(type, number: number)
             default: try reader.skip(type, number: number)
             }
         }
+        if let chromeProcessType, let pid = info.pid, info.isProcess { chromeProcessTypes[pid] = chromeProcessType }
         guard let uuid else { return }
         if info.isThread, let tid = info.tid, threadNames[tid] == nil, let name = info.name, !name.isEmpty {
             threadNames[tid] = name

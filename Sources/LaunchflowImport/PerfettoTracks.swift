@@ -5,8 +5,10 @@ import LaunchflowCore
 /// everything left out.
 extension PerfettoState {
     /// Where a track's slices go: a thread of the trace, or nowhere (and why).
-    private enum Resolved {
+    enum Resolved {
         case thread(Int32)
+        /// An async track (not on a thread): its slices are async spans (``AsyncSpan``), not tasks.
+        case async(name: String?, pid: Int?)
         case unknownTrack
         case counter
     }
@@ -14,7 +16,7 @@ extension PerfettoState {
     mutating func finish(log: inout ImportLog) -> Trace? {
         let unconverted = convertGlobalClocks()
         for (pid, name) in processNames { trace.processNames[pid] = name }
-        let (resolved, asyncTracks) = resolveTracks()
+        let resolved = resolveTracks()
         let matched = matchTracks(resolved)
         bindFlows(resolved, sliceOfRef: matched.sliceOfRef)
         events = []
@@ -23,8 +25,8 @@ extension PerfettoState {
             trace.schedule = schedule
         }
         notes(
-            asyncTracks: asyncTracks, droppedEvents: matched.dropped, counterEvents: matched.counters,
-            unconverted: unconverted, outOfRange: matched.outOfRange)
+            droppedEvents: matched.dropped, counterEvents: matched.counters, unconverted: unconverted,
+            outOfRange: matched.outOfRange)
         return trace
     }
 
@@ -42,15 +44,19 @@ extension PerfettoState {
         return unconverted
     }
 
-    /// Tracks → threads, slot by slot; and the async tracks read as threads of their own.
-    private mutating func resolveTracks() -> (resolved: [Resolved], asyncTracks: [String]) {
-        var asyncTracks: [String] = []
+    /// Tracks → threads, slot by slot; the tracks not on a thread (async
+    /// tracks: described without a thread, children of a process or thread
+    /// track, legacy async ids) → async tracks, in the process they (or
+    /// their nearest ancestor) belong to.
+    private mutating func resolveTracks() -> [Resolved] {
         var resolved: [Resolved] = []
         resolved.reserveCapacity(slots.count)
-        for (k, key) in slots.enumerated() {
+        for key in slots {
             switch key {
             case .ftraceThread(let tid): resolved.append(.thread(thread(pid: threadPIDs[tid] ?? tid, tid: tid)))
             case .legacyThread(let pid, let tid): resolved.append(.thread(thread(pid: pid, tid: tid)))
+            case .legacyAsync(_, _, let pid, _):
+                resolved.append(.async(name: nil, pid: pid >= 0 ? pid : asyncPIDs[key]))
             case .uuid(let uuid):
                 guard let info = tracks[uuid] else {
                     resolved.append(.unknownTrack)
@@ -59,21 +65,19 @@ extension PerfettoState {
                 if info.isCounter {
                     resolved.append(.counter)
                 } else if info.isThread, let tid = info.tid {
-                    resolved.append(.thread(thread(pid: info.pid ?? threadPIDs[tid] ?? tid, tid: tid)))
-                } else if let (index, name) = asyncTrack(uuid, info, slot: k) {
-                    asyncTracks.append(name)
+                    let index = thread(pid: info.pid ?? threadPIDs[tid] ?? tid, tid: tid)
+                    nameChromeThread(index, type: info.chromeThreadType)
                     resolved.append(.thread(index))
                 } else {
-                    resolved.append(.unknownTrack)
+                    resolved.append(.async(name: info.name, pid: processOf(info)))
                 }
             }
         }
-        return (resolved, asyncTracks)
+        return resolved
     }
 
-    /// An async (custom) track: a thread of its own in the process it belongs
-    /// to (its own, or the nearest ancestor track's); nil when none says.
-    private mutating func asyncTrack(_ uuid: UInt64, _ info: TrackInfo, slot: Int) -> (Int32, String)? {
+    /// The process a track belongs to: its own, or its nearest ancestor's.
+    private func processOf(_ info: TrackInfo) -> Int? {
         var pid = info.pid
         var parent = info.parent
         var steps = 0
@@ -82,11 +86,7 @@ extension PerfettoState {
             parent = above.parent
             steps += 1
         }
-        guard let pid else { return nil }
-        let name = info.name ?? "track \(uuid)"
-        let index = trace.thread(pid: pid, tid: -(slot + 1))
-        trace.threads[Int(index)].name = name
-        return (index, "'\(name)' (pid \(pid))")
+        return pid
     }
 
     /// Each track's events in time order (file order at equal times), matched
@@ -109,18 +109,18 @@ extension PerfettoState {
         var counterEvents = 0
         let all = events
         for slot in bySlot.indices where !bySlot[slot].isEmpty {
-            guard case .thread(let thread) = resolved[slot] else {
-                if case .counter = resolved[slot] {
-                    counterEvents += bySlot[slot].count
-                } else {
-                    droppedEvents += bySlot[slot].count
-                }
-                continue
-            }
             var list = bySlot[slot]
             bySlot[slot] = []
             if !zip(list, list.dropFirst()).allSatisfy({ all[Int($0)].time <= all[Int($1)].time }) {
                 list.sort { (all[Int($0)].time, $0) < (all[Int($1)].time, $1) }
+            }
+            guard case .thread(let thread) = resolved[slot] else {
+                switch resolved[slot] {
+                case .counter: counterEvents += list.count
+                case .async(let name, let pid): matchAsync(list, track: name, pid: pid)
+                default: droppedEvents += list.count
+                }
+                continue
             }
             match(
                 list, thread: thread, isFtrace: { if case .ftraceThread = slots[slot] { true } else { false } }(),
@@ -182,7 +182,8 @@ extension PerfettoState {
             var refs: [Int32]
         }
         var open: [Open] = []
-        let pid = trace.threads[Int(thread)].pid
+        let firstSlice = trace.slices.count
+        defer { dropRunLoopWrappers(from: firstSlice, sliceOfRef: &sliceOfRef) }
         func refs(of event: Event) -> Range<Int32> {
             event.flowRef < 0 ? 0..<0 : event.flowRef..<(event.flowRef + event.flowCount)
         }
@@ -203,8 +204,8 @@ extension PerfettoState {
                 for ref in refs(of: event) { sliceOfRef[Int(ref)] = slice }
             case .end:
                 guard let begin = open.popLast() else {
-                    trace.record(
-                        pid: pid,
+                    trace.cutSlices.record(
+                        thread: thread, neverEnds: nil, isEnd: true,
                         ImportDiagnostic(
                             .warning, file: trace.file,
                             location:
@@ -228,8 +229,8 @@ extension PerfettoState {
         for begin in open {
             let event = events[Int(begin.event)]
             let name = trace.names[event.name]
-            trace.record(
-                pid: pid,
+            trace.cutSlices.record(
+                thread: thread, neverEnds: name, isEnd: false,
                 ImportDiagnostic(
                     .warning, file: trace.file,
                     location:
@@ -242,19 +243,11 @@ extension PerfettoState {
     }
 
     /// What was read but not imported, one note each.
-    private mutating func notes(
-        asyncTracks: [String], droppedEvents: Int, counterEvents: Int, unconverted: Int, outOfRange: Int
-    ) {
+    private mutating func notes(droppedEvents: Int, counterEvents: Int, unconverted: Int, outOfRange: Int) {
         var notes: [String] = []
         if outOfRange > 0 {
             notes.append(
                 "\(plural(outOfRange, "event")) have a timestamp beyond ±146 years (a corrupt trace?); not imported")
-        }
-        if !asyncTracks.isEmpty {
-            let shown = asyncTracks.prefix(6).joined(separator: ", ") + (asyncTracks.count > 6 ? ", …" : "")
-            notes.append(
-                "\(plural(asyncTracks.count, "track")) not on a thread (async tracks: \(shown)) are read as threads of their own"
-            )
         }
         if droppedEvents + eventsWithoutTrack > 0 {
             notes.append(
@@ -268,6 +261,16 @@ extension PerfettoState {
         }
         if counters + counterEvents > 0 {
             notes.append("\(plural(counters + counterEvents, "counter or other non-slice event")) are not imported")
+        }
+        if asyncEndsWithoutBegin > 0 {
+            notes.append(
+                "\(plural(asyncEndsWithoutBegin, "async slice end")) with nothing open on its async track (begun before the recording) are not read"
+            )
+        }
+        if runLoopWrappers > 0 {
+            notes.append(
+                "\(plural(runLoopWrappers, "slice")) holding Chrome tasks (the run loop's own: 'ThreadController active', 'RunNormalPriorityTask', 'SequenceManager RunTask'…) are not imported: the tasks they hold are (each a slice with task_execution, named after where it was posted from)"
+            )
         }
         if legacyFlows > 0 {
             notes.append(

@@ -48,6 +48,9 @@ struct SchedTimeline {
 
     var threadCount: Int { byThread.count }
 
+    /// Whether thread `tid` has scheduler events.
+    func has(tid: Int) -> Bool { Int32(exactly: tid).map { byThread[$0] != nil } ?? false }
+
     /// Time of thread `tid` in each state between `start` and `end` (nanoseconds).
     struct Breakdown: Equatable {
         var running: Nanos = 0

@@ -38,6 +38,7 @@ enum SliceSelection {
         trace.report(appPID: app.pid, into: &log)
         guard log.errorCount == errorsBefore else { return nil }
         for note in trace.readerNotes { log.note(trace.file, note) }
+        if let note = trace.asyncSpansNote(appPID: app.pid) { log.note(trace.file, note) }
         let cpus = trace.cpus.resolved(file: trace.file, log: &log)
         // launchflow's runtime traces give each task's thread CPU time (`cpuMs`): its running time.
         let declaresCPU =
@@ -77,7 +78,11 @@ enum SliceSelection {
             walk.select(log: &log)
             if !rules.isInto { walk.bindFlows(log: &log) }  // --into changes costs only
             walk.finish(into: &run, log: &log)
-            android?.apply(to: &run, file: trace.file, log: &log)
+            if let android {
+                let clock = AndroidLaunch.PhaseClock(
+                    trace.schedule, tid: main.tid, running: rules.cost == .running, file: trace.file, log: &log)
+                android.apply(to: &run, clock: clock, file: trace.file, log: &log)
+            }
         }
         if trace.format == .xctrace { lifecycleRun(trace, app: app, into: &run, log: &log) }
         guard log.errorCount == errorsBefore else { return nil }

@@ -30,6 +30,8 @@ struct Trace {
     /// Problems found while reading; those of one process (pid) count only if
     /// that process turns out to be the app, those without a pid always.
     private(set) var problems: [(pid: Int?, diagnostic: ImportDiagnostic)] = []
+    /// Slices the recording cut, summed per thread when reported (``CutSlices``).
+    var cutSlices = CutSlices()
     /// Problems beyond ``ImportLog/limit``, by pid.
     private(set) var uncountedProblems: [Int?: [ImportDiagnostic.Severity: Int]] = [:]
     /// launchflow's own traces: the task each `task` slice declares in its
@@ -42,6 +44,8 @@ struct Trace {
     var declaredInputs: [Int: Nanos] = [:]
     /// atrace async sections (`S`/`F`), among them Android's `launching: PACKAGE`.
     var asyncMarkers: [AsyncMarker] = []
+    /// Slices of async tracks (Perfetto): not on a thread, so not tasks; the app's are listed in a note.
+    var asyncSpans: [AsyncSpan] = []
     /// Chrome JSON's `systemTraceEvents`: the atrace text recorded beside the events.
     var systemTraceEvents: String?
     /// `otherData.generator`, and `otherData.scenario` (launchflow's traces).
@@ -97,6 +101,8 @@ struct Trace {
     /// those of other processes are dropped.
     mutating func report(appPID: Int?, into log: inout ImportLog) {
         for (pid, diagnostic) in problems where pid == nil || pid == appPID { log.add(diagnostic) }
+        if let appPID { for diagnostic in cutSlices.diagnostics(of: appPID, in: self) { log.add(diagnostic) } }
+        cutSlices = CutSlices()
         for (pid, counts) in uncountedProblems where pid == nil || pid == appPID {
             for (severity, count) in counts { log.countDropped(severity, count) }
         }

@@ -49,8 +49,8 @@ struct RealRecordingsTests {
     // MARK: Perfetto TrackEvent as Chrome writes it
 
     /// The spec's expectation, computed from the spec alone: the top-level
-    /// slices (and async tracks) of the browser process, in order of their
-    /// first start, their costs summed by name; cut slices left out.
+    /// slices of the browser process's threads, in order of their first
+    /// start, their costs summed by name; cut slices and async tracks left out.
     static func chromeExpectation() throws -> [Task] {
         let spec = try #require(
             JSONSerialization.jsonObject(
@@ -63,10 +63,6 @@ struct RealRecordingsTests {
             let start = slice["start"] as! Int
             entries.append(
                 (start, slice["name"] as! String, (slice["end"] as! Int) - start, slice["tid"] as! Int == 7000))
-        }
-        for slice in spec["async"] as! [[String: Any]] {
-            let start = slice["start"] as! Int
-            entries.append((start, slice["name"] as! String, (slice["end"] as! Int) - start, false))
         }
         var order: [String] = []
         var sums: [String: (Int, Bool)] = [:]
@@ -89,10 +85,72 @@ struct RealRecordingsTests {
             #expect(tasks.map(\.main) == expected.map(\.main))
             #expect(summary.contains("main thread 'CrBrowserMain' (tid 7000)"))
             // The slice begun before the recording and the one never ended: warnings, not tasks.
+            // Summed for the thread: one warning, its counts, names and first.
+            #expect(
+                log.contains(
+                    "thread 'CrBrowserMain' (pid 7000, tid 7000): 2 slices the recording cut, not imported: 1 never ends (still running when it stopped: 'Looper.dispatch'); 1 ends with nothing open (begun before it started); the first at thread 'CrBrowserMain' (pid 7000, tid 7000), the packet at byte "
+                ))
             #expect(log.contains("a TYPE_SLICE_END with no open slice on its track: a slice the recording cut"))
-            #expect(log.contains("slice 'Looper.dispatch' never ends"))
+            #expect(log.components(separatedBy: "slices the recording cut").count == 2)
             #expect(!tasks.contains { $0.id == "Looper.dispatch" || $0.id == "RenderThreadImpl::Init" })
+            // The async track under the process track: an async span, not a thread's task.
+            #expect(!tasks.contains { $0.id == "Startup.LoadTime" })
+            #expect(log.contains("1 async span of the app"))
+            #expect(log.contains("'Startup.LoadTime' (2.66 ms"))
         }
+    }
+
+    /// The legacy shapes of a real Chrome recording, written with the official
+    /// protos: tasks marked with `task_execution` inside the run loop's slices,
+    /// threads named only by their Chrome thread type, legacy async events
+    /// (`b`/`e` with a local id, `S`/`F`), an async track under a thread's,
+    /// and legacy events with `pid_override` / `tid_override`.
+    @Test func chromeLegacyShapesImportAsChromeMeantThem() throws {
+        let (scenario, log, summary) = try Self.run([Self.fixture("perfetto-chrome-legacy.pftrace")])
+        // From the spec: the tasks, named after where they were posted from; summed by name.
+        let tasks = Self.tasks(scenario)
+        #expect(
+            tasks.map(\.id) == [
+                "ThreadControllerImpl::RunTask (posted from StartupTask, startup.cc)",
+                "ThreadPool_RunTask (posted from Load, prefs.cc)",
+                "ThreadControllerImpl::RunTask (posted from OnNavigate, navigation.cc)", "Looper.idle",
+            ])
+        #expect(tasks.map(\.cost) == [0.2, 0.1, 0.05, 0.05])
+        #expect(tasks.map(\.main) == [true, false, true, true])
+        // The browser's main thread has no name but its type: found without flags.
+        #expect(summary.contains("app 'com.android.chrome' (pid 7000), main thread 'CrBrowserMain' (tid 7000)"))
+        #expect(log.contains("5 slices holding Chrome tasks"))
+        // Async spans (legacy b/e and S/F by id, the track under the thread's, the process's): not tasks.
+        #expect(log.contains("4 async spans of the app"))
+        for name in [
+            "'Startup.LoadTime' (0.75 ms", "'PageLoad' (0.605 ms", "'Navigation' (0.43 ms", "'Scheduler.Async' (0.3 ms",
+        ] {
+            #expect(log.contains(name), "\(name)")
+        }
+        // The overridden legacy events are the other process's: its thread 7101, and tid -1 (pid_override alone).
+        let renderer = try Self.run(
+            [Self.fixture("perfetto-chrome-legacy.pftrace")],
+            ImportOptions(process: "com.android.chrome:sandboxed_process0"))
+        #expect(Self.tasks(renderer.scenario).map(\.id) == ["RenderThreadImpl::Init", "RendererHang", "ProcessWide"])
+        #expect(Self.tasks(renderer.scenario).map(\.cost) == [0.06, 0.05, 0.01])
+        #expect(renderer.summary.contains("main thread 'CrRendererMain' (tid 7100)"))
+    }
+
+    /// Threads named by their Chrome type, and the overridden events' threads, as read.
+    @Test func chromeThreadTypesNameThreadsWithoutNames() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.fixture("perfetto-chrome-legacy.pftrace"))))
+        var log = ImportLog()
+        let trace = try #require(PerfettoReader.read(bytes, file: "t.pftrace", log: &log))
+        let threads = trace.threads.map { "\($0.pid)/\($0.tid) \($0.name ?? "-")" }.sorted()
+        #expect(
+            threads == [
+                "7000/7000 CrBrowserMain", "7000/7021 ThreadPoolForegroundWorker", "7100/-1 -",
+                "7100/7100 CrRendererMain",
+                "7100/7101 -",
+            ])
+        #expect(
+            trace.asyncSpans.map(\.name).sorted() == ["Navigation", "PageLoad", "Scheduler.Async", "Startup.LoadTime"])
+        #expect(trace.asyncSpans.allSatisfy { $0.pid == 7000 && $0.end != nil })
     }
 
     // MARK: Android's launch markers
@@ -116,6 +174,31 @@ struct RealRecordingsTests {
         #expect(summary.contains("Full display: measured 600 ms"))
         #expect(log.contains("frame slices (Choreographer#doFrame, DrawFrame and what they hold) are not tasks"))
         #expect(log.contains("1 slice after the launch is not a task"))
+    }
+
+    /// `--cost running`: the launch phases are costed as the tasks are, from
+    /// the main thread's running time (the spec's sched_switch events: the
+    /// main thread sleeps 1105–1115, 1220–1240, 1262–1275 and 1300–1320 ms).
+    @Test func androidPhasesUnderCostRunningUseTheMainThreadsRunningTime() throws {
+        let file = Self.fixture("perfetto-android-startup-sched.pftrace")
+        let wall = try Self.run([file])
+        #expect(Self.phases(wall.scenario, "launchPhases").map(\.1) == [55, 30, 15])
+        let (scenario, log, _) = try Self.run([file], ImportOptions(cost: .running))
+        // Before the first event (1100 ms) the state is unknown: counted as running, as for tasks.
+        #expect(Self.phases(scenario, "preMain").map(\.1) == [110])
+        // bindApplication: 110 running less 75 in its tasks; activityStart: 65 less 40 (inflate); activityResume 15.
+        #expect(Self.phases(scenario, "launchPhases").map(\.1) == [35, 25, 15])
+        #expect(Self.tasks(scenario).first { $0.id == "MainActivity.onCreate: inflate" }?.cost == 40)
+        #expect(log.contains("each costing the main thread's running time in it less the app's sections inside it"))
+        #expect(!log.contains("no scheduler events for the main thread"))
+    }
+
+    /// Scheduler events, but none of the main thread: wall time, said once.
+    @Test func androidPhasesUnderCostRunningWithoutMainThreadEventsSayWallTime() throws {
+        let (scenario, log, _) = try Self.run(
+            [Self.fixture("perfetto-android-startup-sched-other.pftrace")], ImportOptions(cost: .running))
+        #expect(Self.phases(scenario, "launchPhases").map(\.1) == [55, 30, 15])
+        #expect(log.components(separatedBy: "no scheduler events for the main thread (tid 9100)").count == 2)
     }
 
     // MARK: atrace and systrace
@@ -183,9 +266,9 @@ struct RealRecordingsTests {
         #expect(Self.tasks(scenario).map(\.id) == ["startup"])
         #expect(
             log.contains(
-                "traceEvents[2] (ph 'X', name 'still-running', pid 5, tid 5, ts 60): an 'X' event without 'dur': a slice the recording cut"
+                "thread 'CrBrowserMain' (pid 5, tid 5): 2 slices the recording cut, not imported: 2 never end (still running when it stopped: 'still-running', 'open'); the first at line 4: traceEvents[2] (ph 'X', name 'still-running', pid 5, tid 5, ts 60): an 'X' event without 'dur': a slice the recording cut"
             ))
-        #expect(log.contains("this 'B' event never ends"))
+        #expect(!log.contains("this 'B' event never ends"))
         #expect(Self.errorLines(log).isEmpty)
     }
 
@@ -259,6 +342,33 @@ struct RealRecordingsTests {
         #expect(lines.first?.contains(message) == true, "\(text)")
     }
 
+    /// A real Chrome recording (Windows desktop, Perfetto protobuf; cut, see
+    /// the README): at least 10 tasks on its browser main thread, found
+    /// without flags and with `--main-thread TID`, each named after where it was posted from.
+    @Test func corpusChromeRecordingImportsTasksOnItsBrowserMainThread() throws {
+        let file = Self.fixture("corpus/microsoft-perf-tools-chrome-cut.pftrace.gz")
+        for options in [ImportOptions(), ImportOptions(mainThread: "14448")] {
+            let (scenario, log, summary) = try Self.run([file], options)
+            let main = Self.tasks(scenario).filter(\.main)
+            #expect(main.count >= 10, "\(summary)")
+            #expect(main.filter { $0.id.contains(" (posted from ") }.count >= 10)
+            #expect(summary.contains("app 'Browser' (pid 9252), main thread 'CrBrowserMain' (tid 14448)"))
+            #expect(
+                !Self.tasks(scenario).contains {
+                    $0.id == "RunNormalPriorityTask" || $0.id == "SequenceManager RunTask"
+                })
+            #expect(log.contains("slices holding Chrome tasks"))
+            // Cut slices: one warning per thread at most (they were one per slice, 21 here).
+            let cut = log.split(separator: "\n").filter {
+                $0.hasPrefix("warning: ") && $0.contains("the recording cut")
+            }
+            let threads = cut.map { $0.components(separatedBy: "pftrace.gz: ")[1].components(separatedBy: ": ")[0] }
+            #expect(!cut.isEmpty)
+            #expect(Set(threads).count == cut.count, "\(cut)")
+            #expect(cut.contains { $0.contains(" slices the recording cut, not imported: ") })
+        }
+    }
+
     @Test func corpusAsyncBeginEndImportsItsSlice() throws {
         let (scenario, _, _) = try Self.run([Self.fixture("corpus/catapult-async_begin_end.json")])
         // BE1 120–170 and 220–350 (BE2 230–270 nested in the second); S/T/F async events are not slices.
@@ -272,7 +382,11 @@ struct RealRecordingsTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let script = repositoryRoot.appendingPathComponent("Tools/perfetto-fixtures/write_chrome_trace.py").path
-        for (kind, stem) in [("chrome", "perfetto-chrome-android"), ("android-startup", "perfetto-android-startup")] {
+        for (kind, stem) in [
+            ("chrome", "perfetto-chrome-android"), ("chrome", "perfetto-chrome-legacy"),
+            ("android-startup", "perfetto-android-startup"), ("android-startup", "perfetto-android-startup-sched"),
+            ("android-startup", "perfetto-android-startup-sched-other"),
+        ] {
             let out = folder.path(stem + ".pftrace")
             let result = try runProcess(
                 PerfettoWriter.venvPython, [script, kind, Self.fixture(stem + ".spec.json"), out])

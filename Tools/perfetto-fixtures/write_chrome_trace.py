@@ -29,6 +29,16 @@ SPEC (times are integer µs on the monotonic clock):
   "cutAfter": [{"tid": 7000, "name": "Looper", "start": 900}],   # BEGIN never ended
   "async": [{"pid": 7000, "name": "Startup.LoadTime", "start": 0, "end": 800}]
 }
+Optional (the shapes of a real Chrome recording, issue 37):
+  a thread without "name" (only its chrome_thread type);
+  a slice's "postedFrom": ["Function", "path/file.cc"] (its task_execution,
+  with an interned source location) and "wrap": ["ThreadController active",
+  "RunNormalPriorityTask"] (slices around it, outermost first, 1 µs wider each);
+  "threadAsync": [{"tid", "name", "start", "end"}] (a track under the thread's);
+  "legacyAsync": [{"tid", "name", "id", "start", "end", "phases": "be"|"SF",
+  "local": bool}] (legacy async events on the thread's sequence, track_uuid 0);
+  "overrides": [{"tid", "name", "start", "end", "pid", "overrideTid"}]
+  (legacy 'X' events with pid_override / tid_override, track_uuid 0).
 
 `android-startup`: a system trace of an app's cold start in the shape
 Perfetto's android startup tables read (atrace in ftrace print events):
@@ -37,7 +47,8 @@ system_server's async `launchingActivity#N:...`/`launching: PACKAGE` slice
 `Choreographer#doFrame N`, RenderThread's `DrawFrame`, `reportFullyDrawn`,
 plus the app's own sections. SPEC: {"package", "pid", "renderTid",
 "systemServer": {"pid", "tid"}, "launch": [start, end],
-"sections": [{"tid", "name", "start", "end"}], "fullyDrawn": time} (ns).
+"sections": [{"tid", "name", "start", "end"}], "fullyDrawn": time} (ns); and
+"sched": [[time, prev_pid, prev_state, next_pid], ...] written as sched_switch.
 """
 import json
 import sys
@@ -54,25 +65,39 @@ REALTIME = pb.BuiltinClock.BUILTIN_CLOCK_REALTIME
 
 
 def thread_events(spec, tid):
-    """(time µs, order, kind, name, cat, legacy duration or None) of thread tid, in time order."""
+    """(time µs, order, kind, name, cat, legacy duration or None, extra) of thread tid, in time order."""
     out = []
     for c in spec.get("cutBefore", []):
         if c["tid"] == tid:
-            out.append((c["end"], 0, "E", c["name"], "toplevel", None))
+            out.append((c["end"], 0, "E", c["name"], "toplevel", None, {}))
     for s in spec["slices"]:
         if s["tid"] != tid:
             continue
         if s.get("legacy"):
-            out.append((s["start"], 2, "X", s["name"], s.get("cat", "toplevel"), s["end"] - s["start"]))
+            out.append((s["start"], 2, "X", s["name"], s.get("cat", "toplevel"), s["end"] - s["start"], {}))
             continue
-        out.append((s["start"], 2, "B", s["name"], s.get("cat", "toplevel"), None))
+        wrap = s.get("wrap", [])
+        for depth, name in enumerate(wrap):
+            margin = len(wrap) - depth
+            out.append((s["start"] - margin, 2, "B", name, "toplevel", None, {}))
+            out.append((s["end"] + margin, 0, "E", name, "toplevel", None, {}))
+        extra = {"postedFrom": s["postedFrom"]} if "postedFrom" in s else {}
+        out.append((s["start"], 2, "B", s["name"], s.get("cat", "toplevel"), None, extra))
         for c in s.get("children", []):
-            out.append((c["start"], 3, "B", c["name"], "inner", None))
-            out.append((c["end"], 1, "E", c["name"], "inner", None))
-        out.append((s["end"], 0, "E", s["name"], "toplevel", None))
+            out.append((c["start"], 3, "B", c["name"], "inner", None, {}))
+            out.append((c["end"], 1, "E", c["name"], "inner", None, {}))
+        out.append((s["end"], 0, "E", s["name"], "toplevel", None, {}))
     for c in spec.get("cutAfter", []):
         if c["tid"] == tid:
-            out.append((c["start"], 2, "B", c["name"], "toplevel", None))
+            out.append((c["start"], 2, "B", c["name"], "toplevel", None, {}))
+    for a in spec.get("legacyAsync", []):
+        if a["tid"] == tid:
+            begin, end = a.get("phases", "be")
+            out.append((a["start"], 2, begin, a["name"], "async", None, {"async": a}))
+            out.append((a["end"], 0, end, a["name"], "async", None, {"async": a}))
+    for o in spec.get("overrides", []):
+        if o["tid"] == tid:
+            out.append((o["start"], 2, "X", o["name"], "toplevel", o["end"] - o["start"], {"override": o}))
     out.sort(key=lambda e: (e[0], e[1]))
     return out
 
@@ -122,7 +147,8 @@ def write_thread(spec, trace, seq, puuid, proc, th):
     d.parent_uuid = puuid
     d.thread.pid = proc["pid"]
     d.thread.tid = th["tid"]
-    d.thread.thread_name = th["name"]
+    if "name" in th:
+        d.thread.thread_name = th["name"]
     d.chrome_thread.thread_type = th.get("type", 0)
     # The sequence clock, related to the monotonic clock only (µs).
     c = trace.packet.add()
@@ -139,8 +165,8 @@ def write_thread(spec, trace, seq, puuid, proc, th):
     own.unit_multiplier_ns = 1000
     own.is_incremental = clock == 64
     last = first
-    names, cats = {}, {}
-    for time, _, kind, name, cat, duration in events:
+    names, cats, places = {}, {}, {}
+    for time, _, kind, name, cat, duration, extra in events:
         q = trace.packet.add()
         q.trusted_packet_sequence_id = seq
         q.sequence_flags = NEEDS
@@ -149,6 +175,9 @@ def write_thread(spec, trace, seq, puuid, proc, th):
         ev = q.track_event
         if kind == "E":
             ev.type = END
+            continue
+        if kind in "beSF":
+            write_legacy_async(q, ev, kind, name, extra["async"])
             continue
         if name not in names:
             names[name] = len(names) + 1
@@ -169,9 +198,38 @@ def write_thread(spec, trace, seq, puuid, proc, th):
             ev.legacy_event.phase = ord("X")
             ev.legacy_event.duration_us = duration
             ev.legacy_event.name_iid = names[name]
+            if "override" in extra:
+                o = extra["override"]
+                ev.track_uuid = 0  # explicitly: the legacy thread, overridden
+                if "pid" in o:
+                    ev.legacy_event.pid_override = o["pid"]
+                if "overrideTid" in o:
+                    ev.legacy_event.tid_override = o["overrideTid"]
         else:
             ev.type = BEGIN
             ev.name_iid = names[name]
+        if "postedFrom" in extra:
+            place = tuple(extra["postedFrom"])
+            if place not in places:
+                places[place] = len(places) + 1
+                loc = q.interned_data.source_locations.add()
+                loc.iid, loc.function_name, loc.file_name = places[place], place[0], place[1]
+            ev.task_execution.posted_from_iid = places[place]
+    for a in spec.get("threadAsync", []):
+        if a["tid"] == th["tid"]:
+            write_async(trace, seq + 700, tuuid, a, spec["monotonicToBootUs"] * 1000)
+
+
+def write_legacy_async(q, ev, kind, name, a):
+    """A legacy async event (phase b/e or S/F) on the sequence's thread (track_uuid 0), by id."""
+    ev.track_uuid = 0
+    ev.legacy_event.phase = ord(kind)
+    if a.get("local"):
+        ev.legacy_event.local_id = a["id"]
+    else:
+        ev.legacy_event.global_id = a["id"]
+    if kind in "bS" or kind == "F":
+        ev.name = name
 
 
 def write_async(trace, seq, puuid, a, offset):
@@ -231,6 +289,14 @@ def write_android_startup(spec, trace):
         ev.timestamp = time
         ev.pid = tid
         ev.print.buf = buf
+    # "sched": [[time, prev_pid, prev_state, next_pid], ...]: sched_switch events (state 0: R, 1: S).
+    for time, prev, state, nxt in spec.get("sched", []):
+        ev = bundle.ftrace_events.event.add()
+        ev.timestamp = time
+        ev.pid = prev
+        ev.sched_switch.prev_pid = prev
+        ev.sched_switch.prev_state = state
+        ev.sched_switch.next_pid = nxt
 
 
 def main():
