@@ -8,6 +8,7 @@
 //   launchflow-runtime-probe race | finish-twice | wait-on-main | wait-off-main
 //                            | deadlock | late-work | drop-unstarted | reenter-lock
 //                            | life-cycle KIND STRATEGY [TRACE]  (LifeCycles.swift)
+//                            | concurrency STRATEGY  (Concurrency.swift)
 
 import CoreFoundation
 import Dispatch
@@ -312,5 +313,6 @@ case "late-work": lateWork()
 case "drop-unstarted": dropUnstarted()
 case "reenter-lock": reenterLock()
 case "life-cycle": lifeCycle(Array(CommandLine.arguments.dropFirst(2)))
+case "concurrency": concurrency(Array(CommandLine.arguments.dropFirst(2)))
 case let other: fail("unknown case \(other ?? "(none)")")
 }

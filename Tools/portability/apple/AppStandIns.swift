@@ -47,3 +47,5 @@ struct FeedModule: LaunchModule {
 struct FeedView: View {
     var body: some View { Text("feed") }
 }
+@MainActor enum Badge { static func refresh() {} }
+enum Push { static func register() async {} }
