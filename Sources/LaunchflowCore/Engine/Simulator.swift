@@ -224,6 +224,9 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     // core (or a share of several) by its QoS at every visited instant, so
     // each running worker keeps its own work left. Only with `clusters`.
     private var clusters: ClusterCores?
+    /// `clusters != nil`, kept apart: testing the optional itself copies it
+    /// (its arrays retained and released) at every event of every run.
+    private let onClusters: Bool
     private var clusterEnded: [Int32] = []
 
     /// Runs `policy` on the scenario from `t0` (the end of pre-main) until
@@ -289,8 +292,9 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         workerEnds = FixedHeap(capacity: workers)
         workerTask = FixedArray(repeating: -1, count: workers + 1)
         contended = scenario.device.sharesCPUs
+        onClusters = scenario.device.hasClusters
         clusters =
-            scenario.device.hasClusters
+            onClusters
             ? ClusterCores(device: scenario.device, workers: workers, qos: scenario.tasks.map(\.qos)) : nil
         cpus = scenario.device.cpuCount
         mainThreadPriority = scenario.device.mainThreadPriority
@@ -353,7 +357,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             }
             // Step 3: the next event.
             var next = Micros.max
-            if clusters != nil {
+            if onClusters {
                 next = advanceOnClusters()
             } else if contended {
                 next = advanceSharingCPUs()
@@ -584,6 +588,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         return false
     }
 
+    @inline(__always)
     private mutating func finishMainWork() {
         let finished = work
         work = .nothing
@@ -638,7 +643,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             }
             freeWorkers.popMin()
             workerTask[Int(worker)] = task
-            if clusters != nil {
+            if onClusters {
                 clusters!.start(task, cost: run.cost[task], on: worker)
             } else if contended {
                 workerWork.push(WorkerEnd(time: workerWorkDone + run.cost[task], worker: worker))
