@@ -48,7 +48,7 @@ enum SliceSelection {
             log.error(
                 trace.file,
                 trace.format == .launchflow
-                    ? "--cost running needs each task's thread CPU time (cpuMs on its slice, which LaunchflowRuntime's traces have): this launchflow trace has none (a simulated one)"
+                    ? "--cost running needs each task's thread CPU time (cpuMs on its slice): this launchflow trace has none — a simulated trace, or a LaunchflowRuntime record made without LaunchConfiguration(recordsCPUTime: true) (launchflow replay records it); import it with --cost wall"
                     : trace.format == .xctrace
                         ? "--cost running needs thread states: export the thread-state table too (a recording with the System Trace template or the Thread State Trace instrument); these exports have none"
                         : "--cost running needs the kernel's scheduler events (sched_switch, in a Perfetto trace with the ftrace 'sched/sched_switch' event): this trace has none"

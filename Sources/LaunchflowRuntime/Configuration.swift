@@ -31,12 +31,20 @@ public struct LaunchConfiguration: Sendable {
     public var frameClock: any FrameClock
     /// Receives each task's start and end as it happens (signposts on Apple platforms).
     public var traceSink: (any LaunchTraceSink)?
+    /// Read each task's thread CPU time around its body (``LaunchRecord/cpuTimes``,
+    /// ``LaunchMetrics/Task/cpuMs``, the trace's `cpuMs` that `launchflow import
+    /// --cost running` reads). Off by default: two `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`
+    /// per task, a system call each on Linux (about 0.8 µs on the machine of
+    /// docs/benchmarks.md), about as much as the rest of the runtime's own work
+    /// per task. `launchflow replay` turns it on.
+    public var recordsCPUTime: Bool
 
     public init(
         strategy: Strategy? = nil, startsIn: Launch.Phase? = nil, workers: Int? = nil, maxConcurrent: Int? = nil,
         idleMode: IdleMode? = nil,
         failurePolicy: FailurePolicy = .skipDependents, completionTimeout: Duration? = .seconds(20),
-        frameClock: any FrameClock = VsyncFrameClock(), traceSink: (any LaunchTraceSink)? = nil
+        frameClock: any FrameClock = VsyncFrameClock(), traceSink: (any LaunchTraceSink)? = nil,
+        recordsCPUTime: Bool = false
     ) {
         self.strategy = strategy
         self.startsIn = startsIn
@@ -47,6 +55,7 @@ public struct LaunchConfiguration: Sendable {
         self.completionTimeout = completionTimeout
         self.frameClock = frameClock
         self.traceSink = traceSink
+        self.recordsCPUTime = recordsCPUTime
     }
 }
 

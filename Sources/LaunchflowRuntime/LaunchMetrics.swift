@@ -42,8 +42,9 @@ public struct LaunchMetrics: Codable, Sendable, Equatable {
         /// Its body's wall time, start to end.
         public var runMs: Double
         /// Its body's thread CPU time (`CLOCK_THREAD_CPUTIME_ID`): `runMs`
-        /// less what it waited for (I/O, a lock, another thread on its CPU).
-        public var cpuMs: Double
+        /// less what it waited for (I/O, a lock, another thread on its CPU);
+        /// nil (left out of the JSON) unless ``LaunchConfiguration/recordsCPUTime``.
+        public var cpuMs: Double?
         /// From its body's end to done (its completion called): the measured latency.
         public var latencyMs: Double
         /// `succeeded`, `failed`, `skipped`, `cancelled` or `notRun`.
@@ -51,7 +52,7 @@ public struct LaunchMetrics: Codable, Sendable, Equatable {
     }
 
     /// The metrics of `schedule` (a runtime's record: at least one commit).
-    init(_ schedule: Schedule, cpuTimes: [Micros], outcomes: [TaskOutcome]) {
+    init(_ schedule: Schedule, cpuTimes: [Micros]?, outcomes: [TaskOutcome]) {
         let specs = schedule.scenario.tasks
         let runs = schedule.tasks
         let commits = schedule.commits
@@ -72,7 +73,7 @@ public struct LaunchMetrics: Codable, Sendable, Equatable {
         tasks = specs.indices.map { i in
             Task(
                 id: specs[i].id, thread: Int(runs[i].thread), waitMs: Self.ms(runs[i].wait),
-                runMs: Self.ms(runs[i].end - runs[i].start), cpuMs: Self.ms(cpuTimes[i]),
+                runMs: Self.ms(runs[i].end - runs[i].start), cpuMs: cpuTimes.map { Self.ms($0[i]) },
                 latencyMs: Self.ms(runs[i].done - runs[i].end), outcome: outcomes[i].name)
         }
     }

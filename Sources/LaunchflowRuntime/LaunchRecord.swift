@@ -23,8 +23,9 @@ public struct LaunchRecord: Sendable {
     /// What went wrong, in the order it happened, each naming its task by id.
     public private(set) var problems: [LaunchProblem]
     /// Each task's thread CPU time around its body, µs (`CLOCK_THREAD_CPUTIME_ID`;
-    /// 0 for a task that did not run). The trace carries it (`cpuMs`).
-    public let cpuTimes: [Micros]
+    /// 0 for a task that did not run); nil unless ``LaunchConfiguration/recordsCPUTime``.
+    /// The trace carries it (`cpuMs`).
+    public let cpuTimes: [Micros]?
     /// Differences between code and file (kept dependencies).
     public let warnings: [Diagnostic]
     /// Why the launch failed (`didFinishLaunching()` threw it): the record
@@ -34,7 +35,7 @@ public struct LaunchRecord: Sendable {
 
     init(
         resolved: ResolvedLaunch, strategy: Strategy, workers: Int, idleMode: IdleMode, state: SchedulerState,
-        phases marks: PhaseMarks = PhaseMarks(), failure: LaunchError? = nil
+        phases marks: PhaseMarks = PhaseMarks(), recordsCPUTime: Bool = false, failure: LaunchError? = nil
     ) {
         let scenario = resolved.scenario
         var runs = state.runs
@@ -78,7 +79,7 @@ public struct LaunchRecord: Sendable {
             launchPhases: measuredScenario.launchPhases.isEmpty ? [] : phases.runs)
         outcomes = state.outcomes
         problems = state.problems
-        cpuTimes = state.cpuTimes
+        cpuTimes = recordsCPUTime ? state.cpuTimes : nil
         warnings = resolved.warnings
         self.failure = failure
     }
@@ -139,7 +140,8 @@ public struct LaunchRecord: Sendable {
     /// metadata): `launchflow import` reads it back to the same tasks,
     /// threads and dependencies, and `device.cpus` from the CPUs of the
     /// device it ran on (`metadata.num-cpus`); each task slice's `cpuMs` is
-    /// its thread CPU time, which `launchflow import --cost running` reads.
+    /// its thread CPU time, which `launchflow import --cost running` reads
+    /// (with ``LaunchConfiguration/recordsCPUTime``; without, no `cpuMs`).
     public func traceJSON() -> [UInt8] {
         TraceExport.json(
             schedule, metrics: nil, cpus: ProcessInfo.processInfo.activeProcessorCount, taskCPUTimes: cpuTimes)

@@ -149,7 +149,7 @@ final class Scheduler: Sendable {
         sink?.taskBegan(ids[task], thread: worker)
         var latencyPending = false
         var failure: String?
-        let cpuStart = threadCPUTime()
+        let cpuStart = configuration.recordsCPUTime ? threadCPUTime() : 0
         do {
             switch resolved.bodies[task] {
             case .sync(let body):
@@ -174,7 +174,7 @@ final class Scheduler: Sendable {
         } catch {
             failure = String(describing: error)
         }
-        let cpuTime = threadCPUTime() - cpuStart
+        let cpuTime = configuration.recordsCPUTime ? threadCPUTime() - cpuStart : 0
         sink?.taskEnded(ids[task], thread: worker)
         update { state, now in
             state.ended(task, at: now, latencyPending: latencyPending, failure: failure, cpuTime: cpuTime)
@@ -331,7 +331,8 @@ final class Scheduler: Sendable {
             if failure != nil { state.stop(at: clock.now) }
             return LaunchRecord(
                 resolved: resolved, strategy: resolved.strategy, workers: configuration.workers,
-                idleMode: idleMode, state: state, phases: marks, failure: failure)
+                idleMode: idleMode, state: state, phases: marks, recordsCPUTime: configuration.recordsCPUTime,
+                failure: failure)
         }
         let handlers = life.withLock { life in
             life.state = failure.map { .failed($0) } ?? .complete

@@ -44,7 +44,7 @@ private func onMainRunLoop(_ body: @escaping @MainActor (@escaping @Sendable () 
 }
 
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-private func runtime(_ deps: [[Int]], workers: Int, onMain: Bool) -> Double {
+private func runtime(_ deps: [[Int]], workers: Int, onMain: Bool, cpuTime: Bool = false) -> Double {
     var graph = LaunchGraph()
     for (i, d) in deps.enumerated() {
         if onMain {
@@ -53,7 +53,8 @@ private func runtime(_ deps: [[Int]], workers: Int, onMain: Bool) -> Double {
             graph.task("t\(i)", dependsOn: d.map { "t\($0)" }) {}
         }
     }
-    let launch = try! Launch(graph, configuration: LaunchConfiguration(strategy: .dag, workers: workers))
+    let launch = try! Launch(
+        graph, configuration: LaunchConfiguration(strategy: .dag, workers: workers, recordsCPUTime: cpuTime))
     return onMainRunLoop { done in
         launch.whenComplete { _ in done() }
         try! launch.didFinishLaunching()
@@ -112,22 +113,37 @@ func runRuntimeBenchmark() {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let workers = max(1, cores - 1)
     print("LaunchflowRuntime benchmark — release build, \(cores) CPUs, \(workers) worker threads")
-    print("zero-cost tasks, a random DAG (up to 3 dependencies each among the 50 before); best of 5; µs per task\n")
-    print("tasks    where    LaunchflowRuntime  OperationQueue  Dispatch (counters + group)")
+    print("zero-cost tasks, a random DAG (up to 3 dependencies each among the 50 before); best of 5; µs per task")
+    print("LaunchflowRuntime as configured by default, and with recordsCPUTime (two thread CPU-time reads per task)\n")
+    print(
+        "tasks    where    LaunchflowRuntime  + CPU time  OperationQueue  Dispatch (counters + group)"
+            + "  runtime/Dispatch")
     for count in [1_000, 10_000] {
         let deps = dependencies(count: count)
         for onMain in [false, true] {
             func best(_ body: () -> Double) -> Double { (0..<5).map { _ in body() }.min()! }
             let ours = best { runtime(deps, workers: workers, onMain: onMain) }
+            let withCPU = best { runtime(deps, workers: workers, onMain: onMain, cpuTime: true) }
             let operations = best { operationQueue(deps, workers: workers, onMain: onMain) }
             let plain = best { dispatch(deps, onMain: onMain) }
             let per = { (seconds: Double) in String(format: "%.2f", seconds * 1e6 / Double(count)) }
             print(
                 String(count).padding(toLength: 9, withPad: " ", startingAt: 0)
                     + (onMain ? "main   " : "workers").padding(toLength: 9, withPad: " ", startingAt: 0)
-                    + per(ours).leftPadded(17) + per(operations).leftPadded(16) + per(plain).leftPadded(29))
+                    + per(ours).leftPadded(17) + per(withCPU).leftPadded(12) + per(operations).leftPadded(16)
+                    + per(plain).leftPadded(29) + String(format: "%.2f×", ours / plain).leftPadded(18))
         }
     }
+}
+
+/// `--runtime --profile workers|main`: the runtime alone, 10,000 tasks twenty times (default
+/// configuration), for a profiler (`perf record`, `valgrind --tool=callgrind`) to say where its time goes.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+func runRuntimeProfile(onMain: Bool) {
+    let workers = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    let deps = dependencies(count: 10_000)
+    let seconds = (0..<20).map { _ in runtime(deps, workers: workers, onMain: onMain) }.min()!
+    print(String(format: "%.2f µs per task (best of 20)", seconds * 1e6 / Double(deps.count)))
 }
 
 extension String {

@@ -36,7 +36,11 @@ var sizes = [1_000, 10_000, 100_000, 1_000_000]
 let arguments = CommandLine.arguments
 if arguments.contains("--runtime") {  // LaunchflowRuntime against OperationQueue and Dispatch (RuntimeBench.swift)
     if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-        runRuntimeBenchmark()
+        if let k = arguments.firstIndex(of: "--profile"), k + 1 < arguments.count {
+            runRuntimeProfile(onMain: arguments[k + 1] == "main")
+        } else {
+            runRuntimeBenchmark()
+        }
     } else {
         print("the runtime benchmark needs macOS 15 (its plain Dispatch baseline counts with Synchronization's Atomic)")
     }

@@ -12,7 +12,7 @@
 //       [--trace TRACE.json] [--scenario-out MEASURED.json] [--workers K]
 //       [--max-concurrent N] [--idle-mode batch|oneByOne] [--scale F]
 //       [--fail ID]… [--never-complete ID]… [--complete-twice ID]…
-//       [--timeout-ms MS] [--run-dependents] [--code-only] [--wall-clock] [--boost]
+//       [--timeout-ms MS] [--run-dependents] [--code-only] [--no-cpu-time] [--wall-clock] [--boost]
 //
 // Exit status: 0 done, 2 refused (the errors on stderr), 3 no end within 60 s.
 
@@ -39,6 +39,8 @@ struct HostOptions {
     var runDependents = false
     /// Declare the keys in code only (no plan file): the code's graph is the scenario.
     var codeOnly = false
+    /// Record each task's thread CPU time (what replay needs; off: an app's default configuration).
+    var cpuTime = true
 }
 
 func fail(_ message: String) -> Never {
@@ -81,6 +83,7 @@ func parse(_ arguments: [String]) -> HostOptions {
         case "--timeout-ms": options.timeoutMs = Int(value())
         case "--run-dependents": options.runDependents = true
         case "--code-only": options.codeOnly = true
+        case "--no-cpu-time": options.cpuTime = false
         case let argument where !argument.hasPrefix("-") && options.scenario.isEmpty: options.scenario = argument
         case let argument: fail("unknown argument '\(argument)'")
         }
@@ -242,7 +245,9 @@ var configuration = LaunchConfiguration(
     failurePolicy: options.runDependents ? .runDependents : .skipDependents,
     completionTimeout: options.timeoutMs.map { .milliseconds($0) } ?? .seconds(30),
     frameClock: VsyncFrameClock(
-        refreshRate: scenario.device.refreshRate, renderTimeMs: Double(scenario.device.renderTime) / 1000))
+        refreshRate: scenario.device.refreshRate, renderTimeMs: Double(scenario.device.renderTime) / 1000),
+    // Each task's thread CPU time, in the record and the trace (import --cost running reads it).
+    recordsCPUTime: options.cpuTime)
 let launch: Launch
 do {
     launch = try Launch(

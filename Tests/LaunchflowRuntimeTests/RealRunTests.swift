@@ -197,9 +197,10 @@ struct RealRunTests {
             #expect(task.waitMs == Double(recorded.start - recorded.ready) / 1000, "\(task.id)")
             #expect(task.outcome == "succeeded", "\(task.id)")
             // CPU time is part of the wall time (the bodies spin: most of it); a microsecond of rounding apart.
-            #expect(task.cpuMs <= task.runMs + 0.002, "\(task.id): cpu \(task.cpuMs) > run \(task.runMs)")
+            let cpu = try #require(task.cpuMs, "\(task.id): no CPU time (replay records it)")
+            #expect(cpu <= task.runMs + 0.002, "\(task.id): cpu \(cpu) > run \(task.runMs)")
         }
-        #expect(metrics.tasks.contains { $0.cpuMs > 0 })
+        #expect(metrics.tasks.contains { ($0.cpuMs ?? 0) > 0 })
         // The trace: every task slice has cpuMs, and import --cost running takes it as the task's cost.
         let trace = run.folder.appendingPathComponent("trace.json").path
         let imported = try TraceImport.run(
@@ -208,8 +209,36 @@ struct RealRunTests {
         #expect(back.strategy == strategy)
         let byID = Dictionary(uniqueKeysWithValues: back.tasks.map { ($0.id, $0.cost) })
         for task in metrics.tasks {
-            #expect(byID[task.id] == microseconds(fromMilliseconds: task.cpuMs), "\(task.id)")
+            #expect(byID[task.id] == microseconds(fromMilliseconds: task.cpuMs ?? -1), "\(task.id)")
         }
+    }
+
+    /// CPU time is opt-in (LaunchConfiguration.recordsCPUTime, off by default; replay turns it on): a
+    /// record made without it has no CPU times, its metrics no cpuMs, its trace no cpuMs — and
+    /// `import --cost running` of that trace says what is missing and how to get it.
+    @Test func aRecordWithoutCPUTime() throws {
+        let scenario = try Self.bundled("article")
+        let (real, output) = try RealRun.of(scenario, strategy: .dag, ["--workers", "1", "--no-cpu-time"])
+        let run = try #require(real, "\(output.stderr)")
+        let bytes = try Data(contentsOf: run.folder.appendingPathComponent("record.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        let metrics = try #require(object["metrics"] as? [String: Any])
+        let tasks = try #require(metrics["tasks"] as? [[String: Any]])
+        #expect(tasks.count == scenario.tasks.count)
+        #expect(tasks.allSatisfy { $0["cpuMs"] == nil && $0["runMs"] != nil }, "\(tasks)")
+        let trace = run.folder.appendingPathComponent("trace.json").path
+        #expect(try !String(contentsOfFile: trace, encoding: .utf8).contains("cpuMs"))
+        var message = ""
+        do {
+            _ = try TraceImport.run(ImportRequest(traces: [trace], options: ImportOptions(cost: .running)))
+        } catch {
+            message = String(describing: error)
+        }
+        #expect(message.contains("recordsCPUTime: true"), "\(message)")
+        #expect(message.contains("--cost wall"), "\(message)")
+        // Imported by wall time, it reads back every task.
+        let imported = try TraceImport.run(ImportRequest(traces: [trace], options: ImportOptions()))
+        #expect(try ScenarioLoader.decode(imported.scenario, file: trace).tasks.count == scenario.tasks.count)
     }
 
     /// The code alone (no file) declares the same launch: the same structure.
