@@ -15,7 +15,7 @@ extension PerfettoState {
     ) throws(ProtoError) {
         let fields = try readTrackEventFields(message)
         guard let kind = Self.sliceKind(type: fields.type, legacyPhase: fields.legacyPhase) else {
-            counters += 1  // counters, async and other non-slice types
+            counters += 1  // counters, async and other non-slice types, legacy metadata
             return
         }
         guard let time = eventTime(fields, packetTime: packetTime, sequence: &sequence) else {
@@ -40,9 +40,9 @@ extension PerfettoState {
                 time: time,
                 duration: kind == .complete ? min(max(fields.legacyDuration ?? 0, 0), 1 << 40) * 1000 : 0,
                 slot: slot(key), name: name ?? 0, category: category ?? 0, kind: kind, clock: clock,
+                isTask: fields.postedFrom != nil,
                 flowRef: flowRef,
-                flowCount: flowRef < 0 ? 0 : Int32(truncatingIfNeeded: flowRefs.count) - flowRef, offset: offset,
-                isTask: fields.postedFrom != nil))
+                flowCount: flowRef < 0 ? 0 : Int32(truncatingIfNeeded: flowRefs.count) - flowRef, offset: offset))
     }
 
     /// What a TrackEvent says, as read (names given as text are interned at once).
@@ -182,7 +182,6 @@ extension PerfettoState {
         var pid: Int?
         if let uuid = fields.track ?? sequence.defaultTrack, uuid != 0 {
             key = .uuid(uuid)
-            if let info = tracks[uuid] { pid = info.pid ?? info.tid.flatMap { threadPIDs[$0] } }
         } else if (fields.track == nil || !fields.hasType) && sequence.thread != nil || fields.pidOverride != nil
             || fields.tidOverride != nil && sequence.thread != nil
         {
@@ -194,6 +193,9 @@ extension PerfettoState {
         }
         guard let phase = fields.legacyPhase, Self.asyncPhases.contains(phase) else { return key }
         guard let id = fields.asyncID else { return nil }
+        if case .uuid(let uuid) = key, let info = tracks[uuid] {
+            pid = info.pid ?? info.tid.flatMap { threadPIDs[$0] }
+        }
         var scope = category
         if let idScope = fields.idScope { scope = trace.names.intern("\(trace.names[category]):\(idScope)") }
         let nestable = phase == UInt8(ascii: "b") || phase == UInt8(ascii: "e") || phase == UInt8(ascii: "n")
@@ -240,7 +242,11 @@ extension PerfettoState {
         guard let name, let posted = fields.postedFrom, let place = sequence.sourceLocations[posted] else {
             return name
         }
-        return trace.names.intern("\(trace.names[name]) (posted from \(place))")
+        let key = Int64(name) << 32 | Int64(UInt32(bitPattern: place))
+        if let known = postedNames[key] { return known }
+        let named = trace.names.intern("\(trace.names[name]) (posted from \(trace.names[place]))")
+        postedNames[key] = named
+        return named
     }
 
     /// A flow id on an event (its flow is told apart in ``PerfettoState/finish(log:)``, in time order).

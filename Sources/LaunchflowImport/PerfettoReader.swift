@@ -89,7 +89,7 @@ struct PerfettoState {
         var names: [UInt64: Int32] = [:]
         var categories: [UInt64: Int32] = [:]
         /// Interned source locations (`function, file`), for Chrome's tasks' `posted_from`.
-        var sourceLocations: [UInt64: String] = [:]
+        var sourceLocations: [UInt64: Int32] = [:]
         var defaultTrack: UInt64?
         var defaultClock: UInt32?
         /// Set up by a packet with `SEQ_INCREMENTAL_STATE_CLEARED`; lost with `previous_packet_dropped`.
@@ -156,12 +156,12 @@ struct PerfettoState {
         var kind: Kind
         /// A global clock (1…63) still to convert to the boot clock, or 0.
         var clock: UInt8
+        /// A Chrome task's slice (`task_execution`): the slices around it are the run loop's.
+        var isTask = false
         /// The first of this event's ``flowRefs`` (they are contiguous), or -1.
         var flowRef: Int32
         var flowCount: Int32
         var offset: Int
-        /// A Chrome task's slice (`task_execution`): the slices around it are the run loop's.
-        var isTask = false
     }
 
     struct FlowRef {
@@ -198,6 +198,8 @@ struct PerfettoState {
     var instants = 0
     var legacyFlows = 0
     var asyncEndsWithoutBegin = 0
+    /// A task's name with where it was posted from, by (name, place) (both interned).
+    var postedNames: [Int64: Int32] = [:]
     /// Slices holding Chrome tasks (the run loop's own), left out: the tasks are the slices.
     var runLoopWrappers = 0
     var otherPrints: [String: Int] = [:]
@@ -465,7 +467,7 @@ struct PerfettoState {
     }
 
     /// An interned `SourceLocation`: its function and the last part of its file's path.
-    private func readSourceLocation(_ message: ProtoReader, into sequence: inout Sequence) throws(ProtoError) {
+    private mutating func readSourceLocation(_ message: ProtoReader, into sequence: inout Sequence) throws(ProtoError) {
         var reader = message
         var iid: UInt64 = 0
         var file = ""
@@ -479,7 +481,8 @@ struct PerfettoState {
             }
         }
         let base = file.split(separator: "/").last.map(String.init) ?? ""
-        sequence.sourceLocations[iid] = [function, base].filter { !$0.isEmpty }.joined(separator: ", ")
+        sequence.sourceLocations[iid] = trace.names.intern(
+            [function, base].filter { !$0.isEmpty }.joined(separator: ", "))
     }
 
     /// A `ClockSnapshot`: the readings of several clocks at one instant. A
