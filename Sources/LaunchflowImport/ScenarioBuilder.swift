@@ -163,12 +163,20 @@ enum ScenarioBuilder {
         } else if runs[0].isDistribution {
             text += ": cost is the histogram's median, costP90 its 90th percentile"
         } else if runs[0].runningCost {
-            let source = runs[0].format == Trace.Format.xctrace.rawValue ? "Instruments' thread-state" : "sched_switch"
-            text += ": costs are the time the slices' threads were running (\(source))"
+            text += ": costs are \(runningCostSource(format: runs[0].format))"
         } else {
             text += ": costs are the slices' wall times"
         }
         return text + "."
+    }
+
+    /// Where `--cost running` read a trace's running times from.
+    static func runningCostSource(format: String) -> String {
+        switch Trace.Format(rawValue: format) {
+        case .xctrace: "the time the slices' threads were running (Instruments' thread-state)"
+        case .launchflow: "each task's thread CPU time (the runtime's cpuMs)"
+        default: "the time the slices' threads were running (sched_switch)"
+        }
     }
 
     /// `launch.json (Chrome trace)` or `5 traces (run1.json … run5.json, Chrome trace)`.

@@ -207,6 +207,8 @@ struct RealRunTests {
             ImportRequest(traces: [trace], options: ImportOptions(cost: .running)))
         let back = try ScenarioLoader.decode(imported.scenario, file: trace)
         #expect(back.strategy == strategy)
+        // It says where the costs came from: the runtime's CPU times, not scheduler events.
+        #expect(back.description.contains("each task's thread CPU time (the runtime's cpuMs)"), "\(back.description)")
         let byID = Dictionary(uniqueKeysWithValues: back.tasks.map { ($0.id, $0.cost) })
         for task in metrics.tasks {
             #expect(byID[task.id] == microseconds(fromMilliseconds: task.cpuMs ?? -1), "\(task.id)")
