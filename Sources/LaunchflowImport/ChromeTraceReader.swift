@@ -104,6 +104,8 @@ enum ChromeTraceReader {
         var atMs: Nanos?
         /// The runtime's traces: the task body's thread CPU time.
         var cpuMs: Nanos?
+        /// (§3.13) The task's `qos` (absent: `default`).
+        var qos: String?
     }
 
     /// A `B` or `E` event, kept until the thread's events are matched.
@@ -296,6 +298,7 @@ enum ChromeTraceReader {
             case ("cpuMs", .number): args.cpuMs = try milliseconds(&r)
             case ("queue", .string): args.queue = try r.readString()
             case ("group", .string): args.group = try r.readString()
+            case ("qos", .string): args.qos = try r.readString()
             case ("idle", .bool): args.idle = try r.readBool()
             case ("anchor", .bool): args.anchor = try r.readBool()
             case ("after", .string): args.after = try r.readString()
@@ -470,7 +473,8 @@ enum ChromeTraceReader {
                     id: id, dependsOn: args.dependsOn ?? [], mainThreadOnly: args.mainThreadOnly ?? false,
                     firstFrame: args.firstFrame ?? false, priority: args.priority ?? 0, latency: args.latencyMs,
                     delay: args.delayMs, queue: args.queue, idle: args.idle ?? false, anchor: args.anchor ?? false,
-                    group: args.group, after: args.after, fullyDrawn: args.fullyDrawn ?? false, cpu: args.cpuMs)
+                    group: args.group, after: args.after, fullyDrawn: args.fullyDrawn ?? false, cpu: args.cpuMs,
+                    qos: args.qos)
             } else if event.category == "preMain", let phase = args.phase {
                 trace.declaredPhases[slice] = phase
             } else if event.category == "launchPhase", let phase = args.phase {

@@ -33,6 +33,8 @@ struct MergedImport {
         /// (v2) launchflow traces only.
         var v2: ImportedTask.V2? = nil
         var latencyP90: Nanos? = nil
+        /// (§3.13) What every trace says of its QoS (one value, or nothing).
+        var qos: QualityOfService? = nil
     }
 
     var tasks: [Task] = []
@@ -97,6 +99,7 @@ struct MergedImport {
                 v2.delay = declared.map(\.delay).max()!
                 task.v2 = v2
             }
+            task.qos = Self.qos(of: id, seen, several: several, file: runs[0].file, log: &log)
             if several && seen.count < runs.count {
                 log.warning(
                     runs[0].file,
@@ -192,5 +195,20 @@ public enum Percentile {
         let index = Int(position.rounded(.down))
         guard index + 1 < sorted.count else { return sorted[sorted.count - 1] }
         return sorted[index] + (sorted[index + 1] - sorted[index]) * (position - Double(index))
+    }
+}
+
+extension MergedImport {
+    /// (§3.13) The task's QoS where every slice of it says one and the same
+    /// (``QoSReading``): a suggestion, never a guess; slices that disagree, a note.
+    fileprivate static func qos(
+        of id: String, _ seen: [ImportedTask], several: Bool, file: String, log: inout ImportLog
+    ) -> QualityOfService? {
+        let reading = seen.dropFirst().reduce(seen[0].qos) { $0.with($1.qos) }
+        if reading == .ambiguous {
+            let scope = several ? "over the traces" : "in the trace"
+            log.note(file, "task '\(id)': its slices do not all say one qos (\(scope)): none is suggested")
+        }
+        return reading.value
     }
 }

@@ -141,6 +141,7 @@ enum ScenarioBuilder {
             built.after = v2.after.flatMap(LaunchMilestone.init(rawValue:))
             built.fullyDrawn = onMain && v2.fullyDrawn
         }
+        if let qos = task.qos { built.qos = qos }
         return built
     }
 

@@ -121,6 +121,7 @@ enum SliceSelection {
             if let slot = tasks[decision.task] {
                 run.tasks[slot].cost = run.tasks[slot].cost.addingSaturated(cost)
                 run.tasks[slot].slices += 1
+                run.tasks[slot].qos = run.tasks[slot].qos.with(QoSReading(declared: declared.qos))
                 if let span = run.tasks[slot].span {
                     run.tasks[slot].span = min(span.lowerBound, slice.start)...max(span.upperBound, slice.end)
                 }
@@ -135,7 +136,7 @@ enum SliceSelection {
                         latency: declared.latency ?? 0, delay: declared.delay ?? 0, queue: declared.queue,
                         idle: declared.idle, anchor: declared.anchor, group: declared.group, after: declared.after,
                         fullyDrawn: declared.fullyDrawn),
-                    span: slice.start...slice.end))
+                    qos: QoSReading(declared: declared.qos), span: slice.start...slice.end))
             declaredDependencies.append(declared.dependsOn.map { rules.decide($0).task })
         }
         for (slot, dependencies) in declaredDependencies.enumerated() {
@@ -244,6 +245,9 @@ struct ImportedTask {
     var priority: Int? = nil
     var firstFrame: Bool? = nil
     var v2: V2? = nil
+    /// (§3.13) The QoS the trace says the task ran at: set only where the
+    /// trace says it for the task's slices, all alike (``QoSReading``).
+    var qos: QoSReading = .unsaid
     /// From the start of its first slice to the end of its last (trace clock), when the trace says.
     var span: ClosedRange<Nanos>? = nil
 
@@ -280,4 +284,39 @@ struct UnmatchedSlice {
     var name: String
     var count: Int
     var total: Nanos
+}
+
+/// (§3.13) What a trace says of a task's QoS: a suggestion, never a guess.
+/// A task gets `qos` only when every slice of it that the trace reads says
+/// one and the same; slices that disagree, or a trace that does not say,
+/// leave it out.
+enum QoSReading: Equatable {
+    /// The trace does not say (a foreign trace's slice; a thread without a priority).
+    case unsaid
+    case said(QualityOfService)
+    /// Slices of the task say different things (or one says a value that is not a QoS).
+    case ambiguous
+
+    /// A launchflow trace's slice: its `qos` arg, `default` when absent (as launchflow writes it).
+    init(declared: String?) {
+        guard let declared else {
+            self = .said(.default)
+            return
+        }
+        self = QualityOfService(rawValue: declared).map(QoSReading.said) ?? .ambiguous
+    }
+
+    /// This reading and another slice's of the same task.
+    func with(_ other: QoSReading) -> QoSReading {
+        switch (self, other) {
+        case (.unsaid, .unsaid): .unsaid
+        case (.said(let a), .said(let b)): a == b ? self : .ambiguous
+        default: .ambiguous  // one slice says, another does not: not unambiguous
+        }
+    }
+
+    var value: QualityOfService? {
+        if case .said(let qos) = self { return qos }
+        return nil
+    }
 }

@@ -200,6 +200,8 @@ struct DeclaredTask {
     var fullyDrawn = false
     /// The runtime's traces: the body's thread CPU time (`cpuMs`), its cost under `--cost running`.
     var cpu: Nanos? = nil
+    /// (§3.13) The slice's `qos` (absent: `default`, as launchflow writes it).
+    var qos: String? = nil
 }
 
 /// Interned strings: each distinct string once, numbered in order of first use.

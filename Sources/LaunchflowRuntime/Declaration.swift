@@ -1,3 +1,4 @@
+import Foundation
 import LaunchflowModel
 
 /// What a task runs: the code an app hands to the launch.
@@ -55,12 +56,16 @@ public struct TaskKeys: Sendable, Equatable {
     /// What the task is expected to cost, in milliseconds, for the scenario
     /// ``Launch/scenario()`` writes before a run has measured it.
     public var costMs: Double = 0
+    /// The quality of service a worker runs the body at (§3.13; docs/runtime.md,
+    /// "Quality of service"). The main thread keeps its own.
+    public var qos: Foundation.QualityOfService = .default
 
     public init(
         dependsOn: [String] = [], priority: Int = 0, firstFrame: Bool = false, fullyDrawn: Bool = false,
         afterFirstFrame: Bool = false, idle: Bool = false, anchor: Bool = false, delayMs: Double = 0,
-        queue: String? = nil, group: String? = nil, costMs: Double = 0
+        queue: String? = nil, group: String? = nil, costMs: Double = 0, qos: Foundation.QualityOfService = .default
     ) {
+        self.qos = qos
         self.dependsOn = dependsOn
         self.priority = priority
         self.firstFrame = firstFrame
@@ -107,13 +112,13 @@ public struct LaunchGraph: Sendable {
     public mutating func task(
         _ id: String, dependsOn: [String] = [], priority: Int = 0, afterFirstFrame: Bool = false,
         anchor: Bool = false, delayMs: Double = 0, queue: String? = nil, group: String? = nil, costMs: Double = 0,
-        _ body: @escaping @Sendable () throws -> Void
+        qos: Foundation.QualityOfService = .default, _ body: @escaping @Sendable () throws -> Void
     ) {
         add(
             id,
             keys: TaskKeys(
                 dependsOn: dependsOn, priority: priority, afterFirstFrame: afterFirstFrame, anchor: anchor,
-                delayMs: delayMs, queue: queue, group: group, costMs: costMs),
+                delayMs: delayMs, queue: queue, group: group, costMs: costMs, qos: qos),
             body: .sync(body))
     }
 
@@ -138,13 +143,14 @@ public struct LaunchGraph: Sendable {
     public mutating func callbackTask(
         _ id: String, onMain: Bool = false, dependsOn: [String] = [], priority: Int = 0,
         afterFirstFrame: Bool = false, anchor: Bool = false, delayMs: Double = 0, queue: String? = nil,
-        group: String? = nil, costMs: Double = 0, _ body: @escaping @Sendable (TaskCompletion) throws -> Void
+        group: String? = nil, costMs: Double = 0, qos: Foundation.QualityOfService = .default,
+        _ body: @escaping @Sendable (TaskCompletion) throws -> Void
     ) {
         add(
             id,
             keys: TaskKeys(
                 dependsOn: dependsOn, priority: priority, afterFirstFrame: afterFirstFrame, anchor: anchor,
-                delayMs: delayMs, queue: queue, group: group, costMs: costMs),
+                delayMs: delayMs, queue: queue, group: group, costMs: costMs, qos: qos),
             body: .completion(onMain: onMain, body))
     }
 
@@ -152,13 +158,13 @@ public struct LaunchGraph: Sendable {
     public mutating func asyncTask(
         _ id: String, dependsOn: [String] = [], priority: Int = 0, afterFirstFrame: Bool = false,
         anchor: Bool = false, delayMs: Double = 0, queue: String? = nil, group: String? = nil, costMs: Double = 0,
-        _ body: @escaping @Sendable () async throws -> Void
+        qos: Foundation.QualityOfService = .default, _ body: @escaping @Sendable () async throws -> Void
     ) {
         add(
             id,
             keys: TaskKeys(
                 dependsOn: dependsOn, priority: priority, afterFirstFrame: afterFirstFrame, anchor: anchor,
-                delayMs: delayMs, queue: queue, group: group, costMs: costMs),
+                delayMs: delayMs, queue: queue, group: group, costMs: costMs, qos: qos),
             body: .async(body))
     }
 }

@@ -26,6 +26,10 @@ public struct LaunchRecord: Sendable {
     /// 0 for a task that did not run); nil unless ``LaunchConfiguration/recordsCPUTime``.
     /// The trace carries it (`cpuMs`).
     public let cpuTimes: [Micros]?
+    /// Each task's quality of service: its `qos` and what its body ran at
+    /// (docs/runtime.md, "Quality of service"); nil for a task whose body did
+    /// not run. The trace carries them (`qos`, `qosApplied`).
+    public let qos: [TaskQoS?]
     /// Differences between code and file (kept dependencies).
     public let warnings: [Diagnostic]
     /// Why the launch failed (`didFinishLaunching()` threw it): the record
@@ -80,6 +84,7 @@ public struct LaunchRecord: Sendable {
         outcomes = state.outcomes
         problems = state.problems
         cpuTimes = recordsCPUTime ? state.cpuTimes : nil
+        qos = state.qos
         warnings = resolved.warnings
         self.failure = failure
     }
@@ -144,7 +149,8 @@ public struct LaunchRecord: Sendable {
     /// (with ``LaunchConfiguration/recordsCPUTime``; without, no `cpuMs`).
     public func traceJSON() -> [UInt8] {
         TraceExport.json(
-            schedule, metrics: nil, cpus: ProcessInfo.processInfo.activeProcessorCount, taskCPUTimes: cpuTimes)
+            schedule, metrics: nil, cpus: ProcessInfo.processInfo.activeProcessorCount, taskCPUTimes: cpuTimes,
+            taskQoSApplied: qos.map { $0?.traceText })
     }
 
     /// The declared graph, dependencies included, with the measured costs and

@@ -98,7 +98,7 @@ enum Resolution {
                     dependsOn: dependsOn, firstFrame: keys.firstFrame,
                     delay: microseconds(fromMilliseconds: keys.delayMs), queue: keys.queue, idle: keys.idle,
                     anchor: keys.anchor, group: keys.group, after: keys.afterFirstFrame ? .firstFrame : nil,
-                    fullyDrawn: keys.fullyDrawn))
+                    fullyDrawn: keys.fullyDrawn, qos: LaunchflowModel.QualityOfService(keys.qos)))
         }
         // The scenario's own checks (a cycle among them) with the problems above, unless an id repeats.
         let repeated = problems.contains { $0.kind == .duplicateID }
@@ -277,6 +277,8 @@ enum Resolution {
         if delay != 0 && delay != task.delay { found.append("delay: \(formatDelay(keys.delayMs))") }
         if let queue = keys.queue, queue != task.queue { found.append("queue: \"\(queue)\"") }
         if let group = keys.group, group != task.group { found.append("group: \"\(group)\"") }
+        let qos = LaunchflowModel.QualityOfService(keys.qos)
+        if qos != .default && qos != task.qos { found.append("qos: \"\(qos.rawValue)\"") }
         return found
     }
 

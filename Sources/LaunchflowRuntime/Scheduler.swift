@@ -145,6 +145,8 @@ final class Scheduler: Sendable {
             update { state, now in state.ended(task, at: now, latencyPending: false) }
             return
         }
+        let requested = resolved.scenario.tasks[task].qos
+        let (applied, level) = takeQoS(requested, of: task, onMain: onMain)
         let sink = configuration.traceSink
         sink?.taskBegan(ids[task], thread: worker)
         var latencyPending = false
@@ -161,7 +163,7 @@ final class Scheduler: Sendable {
                 try body(completion(for: task))
             case .async(let body):
                 latencyPending = true
-                Task.detached { [self] in
+                Task.detached(priority: requested == .default ? nil : requested.taskPriority.priority) { [self] in
                     do {
                         try await body()
                         update { state, now in state.completed(task, at: now) }
@@ -176,9 +178,26 @@ final class Scheduler: Sendable {
         }
         let cpuTime = configuration.recordsCPUTime ? threadCPUTime() - cpuStart : 0
         sink?.taskEnded(ids[task], thread: worker)
+        let qos = TaskQoS(
+            requested: Foundation.QualityOfService(requested), applied: applied,
+            notRestored: level.flatMap(ThreadQoS.leave))
         update { state, now in
-            state.ended(task, at: now, latencyPending: latencyPending, failure: failure, cpuTime: cpuTime)
+            state.ended(task, at: now, latencyPending: latencyPending, failure: failure, cpuTime: cpuTime, qos: qos)
         }
+    }
+
+    /// The task's QoS for its body on this thread (docs/runtime.md, "Quality
+    /// of service"): a worker takes it; the main thread keeps its own; an
+    /// `async` body gets it as its `Task`'s priority.
+    private func takeQoS(_ qos: LaunchflowModel.QualityOfService, of task: Int, onMain: Bool) -> (
+        TaskQoS.Applied, ThreadLevel?
+    ) {
+        if qos == .default { return (.unchanged, nil) }
+        if onMain { return (.notApplied("the main thread keeps its own QoS (userInteractive)"), nil) }
+        if case .async = resolved.bodies[task] {
+            return (.taskPriority(Foundation.QualityOfService(qos.taskPriority.qos)), nil)
+        }
+        return ThreadQoS.enter(qos)
     }
 
     private func completion(for task: Int) -> TaskCompletion {

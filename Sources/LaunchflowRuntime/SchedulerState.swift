@@ -73,6 +73,8 @@ struct SchedulerState: Sendable {
     private(set) var outcomes: [TaskOutcome]
     /// Each task's thread CPU time around its body (µs; 0 until it ran).
     private(set) var cpuTimes: [Micros]
+    /// Each task's QoS as its body ran (nil until it ran).
+    private(set) var qos: [TaskQoS?]
     private(set) var commits: [Commit] = []
     private(set) var blocked: [TimeSpan] = []
     private(set) var launch = TimeSpan(start: 0, end: 0)
@@ -155,6 +157,7 @@ struct SchedulerState: Sendable {
             count: n)
         outcomes = Array(repeating: .notRun, count: n)
         cpuTimes = Array(repeating: 0, count: n)
+        qos = Array(repeating: nil, count: n)
         notDone = n
         freeWorkers = MinHeap((1...Int32(Swift.max(1, workers))).map { $0 })
         completedEarly = [Bool](repeating: false, count: n)
@@ -281,9 +284,11 @@ struct SchedulerState: Sendable {
     /// `task`'s body returned (or threw: `failure`). With `latencyPending`
     /// the task is done when its completion is called.
     mutating func ended(
-        _ task: Int, at now: Micros, latencyPending: Bool, failure: String? = nil, cpuTime: Micros = 0
+        _ task: Int, at now: Micros, latencyPending: Bool, failure: String? = nil, cpuTime: Micros = 0,
+        qos: TaskQoS? = nil
     ) {
         cpuTimes[task] = cpuTime
+        self.qos[task] = qos
         runs[task].end = now
         runs[task].done = now
         let worker = runs[task].thread

@@ -75,6 +75,8 @@ final class WorkerPool: Sendable {
                 worker.finished.signal()
             }
             thread.name = name
+            // The workers' own level, which a task's `qos` changes for its body (ThreadQoS).
+            thread.qualityOfService = .default
             thread.start()
             started.signal()
         }

@@ -137,6 +137,69 @@ struct LifecycleTests {
 }
 
 /// The worker pool on its own (no main thread needed).
+/// A task's QoS on its worker (docs/runtime.md, "Quality of service").
+extension LifecycleTests {
+    /// On a real run: one worker runs `bg` (background), `after` (default)
+    /// and `ui` (userInteractive) one after the other; each body reads its
+    /// thread's nice. `bg` runs at the worker's own + 10, `after` at its own
+    /// again (restored), `ui` at −10 where the process may set it (else the
+    /// record says why not, and it runs at its own); a main-thread task keeps
+    /// the main thread's; an async body runs at its Task's priority. The
+    /// record and the trace say what each asked for and what it ran at.
+    @Test func aTaskRunsAtItsQoS() throws {
+        let (output, found) = try Self.probe("qos")
+        let result = try #require(found, "\(output.stderr)")
+        let own = try #require(result["own"] as? Int)
+        let nice = try #require(result["nice"] as? [String: Int])
+        let applied = try #require(result["applied"] as? [String: String])
+        let slices = try #require(result["slices"] as? [String: [String: String]])
+        #expect(result["threads"] as? [String: Int] == ["bg": 1, "after": 1, "ui": 1, "later": 1, "m": 0])
+        #if os(Linux)
+            let background = min(19, own + 10)
+            #expect(nice["bg"] == background)
+            #expect(applied["bg"] == "nice(\(background))")
+            #expect(slices["bg"] == ["qos": "background", "qosApplied": "nice \(background)"])
+            #expect(nice["after"] == own, "the worker's own level after the background task")
+            #expect(applied["after"] == "unchanged" && slices["after"] == [:])
+            if applied["ui"] == "nice(\(max(-20, own - 10)))" {
+                #expect(nice["ui"] == max(-20, own - 10))
+            } else {
+                #expect(applied["ui"]?.hasPrefix("notApplied") == true, "\(applied)")
+                #expect(nice["ui"] == own)
+            }
+        #endif
+        #expect(nice["m"] == own)
+        #expect(applied["m"] == #"notApplied("the main thread keeps its own QoS (userInteractive)")"#)
+        #expect(slices["m"]?["qos"] == "background")
+        #expect(nice["laterPriority"] == Int(TaskPriority.utility.rawValue))
+        #expect(slices["later"] == ["qos": "utility", "qosApplied": "Task priority utility"])
+    }
+
+    /// Linux's nice for each QoS, and what a process that may not lower its
+    /// nice (no CAP_SYS_NICE, RLIMIT_NICE 0: nothing below 20 − 0) does: a level it
+    /// could not leave again is not taken.
+    @Test func niceLevels() {
+        #expect(NiceLevels.plan(own: 0, qos: .background, lowest: -20) == .set(10))
+        #expect(NiceLevels.plan(own: 0, qos: .userInteractive, lowest: -20) == .set(-10))
+        #expect(NiceLevels.plan(own: 15, qos: .background, lowest: -20) == .set(19))
+        #expect(NiceLevels.plan(own: 19, qos: .background, lowest: -20) == .keep(19))
+        #expect(NiceLevels.plan(own: 0, qos: .default, lowest: 20) == .keep(0))
+        guard case .refused(let up) = NiceLevels.plan(own: 0, qos: .background, lowest: 20) else {
+            Issue.record("background without CAP_SYS_NICE was taken")
+            return
+        }
+        #expect(up.contains("could not be undone: back to 0 is below 20"), "\(up)")
+        guard case .refused(let down) = NiceLevels.plan(own: 0, qos: .userInitiated, lowest: 0) else {
+            Issue.record("userInitiated below the lowest allowed was taken")
+            return
+        }
+        #expect(down.contains("nice -5 is below 0"), "\(down)")
+        // RLIMIT_NICE 25 (lowest −5): background from 0 and back is allowed, userInteractive's −10 is not.
+        #expect(NiceLevels.plan(own: 0, qos: .background, lowest: -5) == .set(10))
+        #expect(NiceLevels.plan(own: 0, qos: .userInitiated, lowest: -5) == .set(-5))
+    }
+}
+
 struct WorkerPoolTests {
     /// Jobs posted before the shut-down run on their worker; one posted after
     /// runs at once, on the posting thread, as cancelled, and is counted; the

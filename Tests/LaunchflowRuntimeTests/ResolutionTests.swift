@@ -125,6 +125,25 @@ struct ResolutionTests {
         #expect(try Launch(graph(), configuration: LaunchConfiguration(workers: 1)).startsIn == .didFinishLaunching)
     }
 
+    /// A task's `qos` in code reaches the scenario; a file's wins, and the
+    /// code's that it overrides is said (as for every other key).
+    @Test func qosFromCodeAndFromTheFile() throws {
+        var graph = LaunchGraph()
+        graph.task("config", qos: .utility) {}
+        graph.mainTask("root", dependsOn: ["config"], firstFrame: true) {}
+        graph.task("analytics", afterFirstFrame: true, qos: .background) {}
+        let code = try Launch(graph, configuration: LaunchConfiguration(strategy: .dag, workers: 1))
+        #expect(code.scenario.tasks.map(\.qos.rawValue) == ["utility", "default", "background"])
+        let path = try Self.file(
+            Self.plan.replacingOccurrences(
+                of: #""cost": 3, "after""#, with: #""cost": 3, "qos": "userInitiated", "after""#))
+        let launch = try Launch(graph, plan: path, configuration: LaunchConfiguration(strategy: .dag, workers: 1))
+        #expect(launch.scenario.tasks.map(\.qos.rawValue) == ["default", "default", "userInitiated"])
+        let warnings = launch.warnings.map(\.description)
+        #expect(warnings.contains { $0.contains("the code says qos: \"utility\" for task 'config'") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("the code says qos: \"background\" for task 'analytics'") })
+    }
+
     /// The file's `"strategy"` is the strategy the app runs unless the code
     /// pins one; a pinned one that differs is a warning (issue 35, item 5).
     @Test func theFilesStrategyRunsUnlessTheCodePinsOne() throws {

@@ -6,7 +6,7 @@
 // trap, for the misuse it checks.
 //
 //   launchflow-runtime-probe race | finish-twice | wait-on-main | wait-off-main
-//                            | deadlock | late-work | drop-unstarted | reenter-lock
+//                            | deadlock | late-work | drop-unstarted | reenter-lock | qos
 //                            | life-cycle KIND STRATEGY [TRACE]  (LifeCycles.swift)
 //                            | concurrency STRATEGY  (Concurrency.swift)
 
@@ -303,6 +303,56 @@ func reenterLock() -> Never {
     fail("the re-entered lock did not trap")
 }
 
+/// Each task at its QoS (docs/runtime.md, "Quality of service"), one
+/// worker so that the tasks follow one another on the same thread: each body
+/// reads its thread's nice (Linux: per thread) — `bg` (background) at the
+/// mapped nice, `after` (default) at the worker's own again, `ui`
+/// (userInteractive) below it where the process may set it, `m` on the main
+/// thread at the main thread's own — and the async `later` its Task's priority.
+func qos() -> Never {
+    let seen = Locked<[String: Int]>([:])
+    @Sendable func nice() -> Int {
+        #if os(Linux)
+            errno = 0
+            return Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        #else
+            return 0
+        #endif
+    }
+    let own = nice()
+    var graph = LaunchGraph()
+    graph.task("bg", qos: .background) { seen.withLock { $0["bg"] = nice() } }
+    graph.task("after", dependsOn: ["bg"]) { seen.withLock { $0["after"] = nice() } }
+    graph.task("ui", dependsOn: ["after"], qos: .userInteractive) { seen.withLock { $0["ui"] = nice() } }
+    graph.add(
+        "m", keys: TaskKeys(dependsOn: ["ui"], qos: .background),
+        body: .mainActor { seen.withLock { $0["m"] = nice() } })
+    graph.asyncTask("later", dependsOn: ["ui"], qos: .utility) {
+        let priority = Task.currentPriority.rawValue
+        seen.withLock { $0["laterPriority"] = Int(priority) }
+    }
+    let launch = try! Launch(graph, configuration: LaunchConfiguration(strategy: .dag, workers: 1))
+    launch.whenComplete { record in
+        var applied: [String: String] = [:]
+        for (i, task) in record.schedule.scenario.tasks.enumerated() {
+            guard let qos = record.qos[i] else { continue }
+            applied[task.id] = "\(qos.applied)" + (qos.notRestored.map { " not restored: \($0)" } ?? "")
+        }
+        // Each task slice's qos and qosApplied, as the trace has them.
+        let trace = try! JSONSerialization.jsonObject(with: Data(record.traceJSON())) as! [String: Any]
+        var slices: [String: [String: Any]] = [:]
+        for case let event as [String: Any] in trace["traceEvents"] as! [Any] where event["cat"] as? String == "task" {
+            let args = event["args"] as! [String: Any]
+            slices[event["name"] as! String] = args.filter { $0.key.hasPrefix("qos") }
+        }
+        finish([
+            "own": own, "nice": seen.withLock { $0 }, "applied": applied, "slices": slices,
+            "threads": tasks(record).mapValues { $0["thread"]! },
+        ])
+    }
+    runOnMain { try! launch.didFinishLaunching() }
+}
+
 switch CommandLine.arguments.dropFirst().first {
 case "race": race()
 case "finish-twice": finishTwice()
@@ -314,5 +364,6 @@ case "drop-unstarted": dropUnstarted()
 case "reenter-lock": reenterLock()
 case "life-cycle": lifeCycle(Array(CommandLine.arguments.dropFirst(2)))
 case "concurrency": concurrency(Array(CommandLine.arguments.dropFirst(2)))
+case "qos": qos()
 case let other: fail("unknown case \(other ?? "(none)")")
 }

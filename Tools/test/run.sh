@@ -127,7 +127,7 @@ if [ "$(cat "$logs/tsan-build.rc")" = 0 ]; then
     run tsan "the runtime under the thread sanitizer (the replay host and the runtime probe built with --sanitize=thread, their real runs again: a race fails them)" \
         env LAUNCHFLOW_REPLAY_HOST=.build/tsan/debug/launchflow-replay-host \
         LAUNCHFLOW_RUNTIME_PROBE=.build/tsan/debug/launchflow-runtime-probe "$SWIFT" test -q --disable-xctest --skip-build \
-        --filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)|LifeCycleTests/lifeCycleOrder|ConcurrencyTests|LifecycleTests/(mainThreadHandOversKeepTheStatesOrder|aSecondDidFinishLaunchingThrows|aLaunchThatWouldWaitForeverFailsAndStops|workAfterTheEndRunsAsCancelledAndIsRecorded|aLaunchDroppedUnstartedEndsItsWorkers)'
+        --filter 'RealRunTests/(faults|idleOneByOneAndMaxConcurrent|codeOnlyRunsTheSameLaunch|traceImportsBack)|LifeCycleTests/lifeCycleOrder|ConcurrencyTests|LifecycleTests/(mainThreadHandOversKeepTheStatesOrder|aSecondDidFinishLaunchingThrows|aLaunchThatWouldWaitForeverFailsAndStops|workAfterTheEndRunsAsCancelledAndIsRecorded|aLaunchDroppedUnstartedEndsItsWorkers|aTaskRunsAtItsQoS)'
 fi
 
 if [ ${#failed[@]} != 0 ]; then

@@ -16,9 +16,11 @@
 /// - one `X` slice per task on its thread, named by its id, `dur` = its cost
 ///   (its wall time: longer when threads share CPUs, MODEL.md §3.10),
 ///   with `args` id, priority, mainThreadOnly, firstFrame, readyMs, waitMs, dependsOn
-///   (and, from the runtime, `cpuMs`: the body's thread CPU time)
+///   (and, from the runtime, `cpuMs`: the body's thread CPU time, and
+///   `qosApplied`: what the body ran at when its `qos` changed anything)
 ///   (and the v2 and v2.1 keys it has: latency, delay, queue, idle, anchor, group,
-///   `after` with the time it was held for the first frame, `fullyDrawn`);
+///   `after` with the time it was held for the first frame, `fullyDrawn`;
+///   and §3.13's `qos` when it is not `default`);
 /// - (v2) one `X` slice per handled input on `main` (`input: <name>`, cat
 ///   `input`, first in its iteration), with its `atMs` and `waitMs`; idle
 ///   tasks are task slices with `"idle": true`;
@@ -51,11 +53,17 @@ public enum TraceExport {
     /// - Parameter taskCPUTimes: each task's thread CPU time (µs), as the
     ///   runtime measures it around the body: its slice's `cpuMs`, which
     ///   `launchflow import --cost running` reads. nil: a simulation's (none).
+    /// - Parameter taskQoSApplied: what each task's body ran at, as the
+    ///   runtime applied its `qos` (`nice 10`, `background`, `not applied: …`;
+    ///   nil: nothing changed): its slice's `qosApplied`. Every trace gives a
+    ///   task's `qos` other than `default` as its slice's `qos`.
     public static func json(
-        _ schedule: Schedule, metrics: Metrics?, cpus: Int? = nil, taskCPUTimes: [Micros]? = nil
+        _ schedule: Schedule, metrics: Metrics?, cpus: Int? = nil, taskCPUTimes: [Micros]? = nil,
+        taskQoSApplied: [String?]? = nil
     ) -> [UInt8] {
         let trace = TraceWriter(
-            schedule, metrics: metrics, cpus: cpus ?? schedule.scenario.device.cpus, taskCPUTimes: taskCPUTimes)
+            schedule, metrics: metrics, cpus: cpus ?? schedule.scenario.device.cpus, taskCPUTimes: taskCPUTimes,
+            taskQoSApplied: taskQoSApplied)
         // {"traceEvents": [ one event a line ],\n"displayTimeUnit": "ms",\n"otherData": {…}\n}
         var w = JSONWriter(
             capacity: 256 * schedule.scenario.tasks.count + 128
@@ -81,15 +89,17 @@ public enum TraceExport {
         let metrics: Metrics?
         let cpus: Int?
         let taskCPUTimes: [Micros]?
+        let taskQoSApplied: [String?]?
         let schedule: Schedule
         let scenario: Scenario
         let mainTid = TraceExport.tid(ofThread: 0)
         let displayTid: Int
 
-        init(_ schedule: Schedule, metrics: Metrics?, cpus: Int?, taskCPUTimes: [Micros]?) {
+        init(_ schedule: Schedule, metrics: Metrics?, cpus: Int?, taskCPUTimes: [Micros]?, taskQoSApplied: [String?]?) {
             self.metrics = metrics
             self.cpus = cpus
             self.taskCPUTimes = taskCPUTimes
+            self.taskQoSApplied = taskQoSApplied
             self.schedule = schedule
             scenario = schedule.scenario
             displayTid = scenario.device.cores + 1
@@ -173,7 +183,7 @@ public enum TraceExport {
                         blockedSlice(&w, span, tid: mainTid, strategy)
                         blocked = blocked.dropFirst()
                     }
-                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
+                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i], qosApplied: taskQoSApplied?[i])
                 }
                 for span in blocked {
                     blockedSlice(&w, span, tid: mainTid, strategy)
@@ -190,7 +200,7 @@ public enum TraceExport {
                     }
                 }
                 for i in ordered {
-                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
+                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i], qosApplied: taskQoSApplied?[i])
                 }
             }
             slice(&w, "commit", cat: "commit", tid: mainTid, TimeSpan(start: commit.start, end: commit.end)) { w in
@@ -205,7 +215,7 @@ public enum TraceExport {
             for (i, run) in schedule.tasks.enumerated() where !run.isOnMain { byWorker[Int(run.thread)].append(i) }
             for list in byWorker {
                 for i in list.sorted(by: byTime) {
-                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i])
+                    taskSlice(&w, i, schedule, cpu: taskCPUTimes?[i], qosApplied: taskQoSApplied?[i])
                 }
             }
         }
@@ -361,7 +371,9 @@ public enum TraceExport {
         }
     }
 
-    private static func taskSlice(_ w: inout JSONWriter, _ i: Int, _ schedule: Schedule, cpu: Micros?) {
+    private static func taskSlice(
+        _ w: inout JSONWriter, _ i: Int, _ schedule: Schedule, cpu: Micros?, qosApplied: String?
+    ) {
         let task = schedule.scenario.tasks[i]
         let run = schedule.tasks[i]
         slice(&w, task.id, cat: "task", tid: tid(ofThread: run.thread), TimeSpan(start: run.start, end: run.end)) { w in
@@ -394,6 +406,8 @@ public enum TraceExport {
             if task.idle { w.field("idle", true) }
             if task.anchor { w.field("anchor", true) }
             if let group = task.group { w.field("group", group) }
+            if task.qos != .default { w.field("qos", task.qos.rawValue) }
+            if let qosApplied { w.field("qosApplied", qosApplied) }
             let ids = schedule.scenario.tasks
             w.key(Keys.dependsOn)
             w.strings(task.dependsOn.map { ids[$0].id })
