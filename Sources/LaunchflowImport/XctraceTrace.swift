@@ -8,7 +8,9 @@ extension XctraceExport {
     ///   identifier — one or the other, never both; an unpaired Begin or End
     ///   is a warning of its process;
     /// - a task's name is its signpost's name, or `name: message` when the
-    ///   name comes with several different messages in one process;
+    ///   name comes with several different messages in one process; an
+    ///   interval named ``LaunchSignposts/taskInterval`` (LaunchflowRuntime's
+    ///   `SignpostTraceSink`) is named by its message alone, the task's id;
     /// - `life-cycle-period` rows become ``Trace/lifecycle``; their process is
     ///   the launched app (``Trace/launchedPID``), else the process with the
     ///   most intervals;
@@ -63,9 +65,13 @@ extension XctraceExport {
             messages["\(interval.thread.pid)\u{0}\(interval.name)", default: []].insert(interval.message)
         }
         var slicesPerProcess: [Int: Int] = [:]
+        let runtimeInterval = "\(LaunchSignposts.taskInterval)"
         for interval in intervals {
             var name = interval.name
-            if !interval.message.isEmpty, messages["\(interval.thread.pid)\u{0}\(name)"]!.count > 1 {
+            if name == runtimeInterval && !interval.message.isEmpty {
+                // LaunchflowRuntime's SignpostTraceSink: the message is the task's id.
+                name = interval.message
+            } else if !interval.message.isEmpty, messages["\(interval.thread.pid)\u{0}\(name)"]!.count > 1 {
                 name += ": " + interval.message
             }
             let thread = trace.thread(pid: interval.thread.pid, tid: interval.thread.tid)

@@ -77,6 +77,32 @@ struct XctraceImportTests {
         return (run, object, outcome.log)
     }
 
+    /// LaunchflowRuntime's SignpostTraceSink (docs/runtime.md, "On Apple
+    /// platforms"): every interval is named `launchflow-task` with the task's
+    /// id as its message, and imports as that task — even when only one
+    /// interval has the name — beside the app's own signposts, named as before.
+    @Test func theRuntimeSinksIntervalsAreItsTasks() throws {
+        struct Sink: Decodable {
+            struct Task: Decodable {
+                var id: String
+                var onMain: Bool
+                var costMicros: Int64
+            }
+            var tasks: [Task]
+        }
+        struct Want: Decodable { var runtimeSink: Sink }
+        let want = try JSONDecoder().decode(
+            Want.self, from: Data(contentsOf: fixtureURL(Self.folder + "expected.json"))
+        ).runtimeSink
+        let (_, scenario, _) = try Self.run([Self.path("runtime-sink-intervals.xml")])
+        let tasks = try #require(scenario["tasks"] as? [[String: Any]])
+        #expect(tasks.map { $0["id"] as? String } == want.tasks.map(\.id))
+        for (task, expected) in zip(tasks, want.tasks) {
+            #expect((task["cost"] as? NSNumber)?.doubleValue == Double(expected.costMicros) / 1000, "\(expected.id)")
+            #expect((task["mainThreadOnly"] as? Bool ?? false) == expected.onMain, "\(expected.id) main")
+        }
+    }
+
     static let recordings: [[String]] = [
         ["launch-intervals.xml"],
         ["launch-intervals-shuffled-7.xml"],

@@ -64,6 +64,20 @@ INTERVALS = [
 ]
 
 # Begin/End rows in the os-signpost table that have no partner (app process).
+# LaunchflowRuntime's SignpostTraceSink (docs/runtime.md, "On Apple platforms"): one
+# OSSignposter interval per task, every one named "launchflow-task", category "launchflow",
+# with the task's id as its (public) message. (thread, message, start ns, duration ns, identifier)
+SINK_NAME = "launchflow-task"
+SINK_INTERVALS = [
+    (WORKER1, "config", 100 * MS, 4_250_000, 0x51),
+    (WORKER2, "crash-reporter", 100_200_000, 2_000_500, 0x52),
+    (WORKER1, "database", 104_500_000, 7_000_000, 0x53),
+    (MAIN, "root-view", 112 * MS, 15_500_250, 0x54),
+    (WORKER2, "analytics", 128 * MS, 3_000_000, 0x55),
+]
+# An app signpost beside them keeps its own name.
+SINK_OTHER = (MAIN, "image-decode", "", 130 * MS, 1_000_000, 0x56)
+
 UNMATCHED_BEGIN = (WORKER2, "late-task", 300 * MS, 40)
 UNMATCHED_END = (WORKER1, "early-task", 150 * MS, 41)
 
@@ -235,6 +249,40 @@ def interval_rows(x, intervals):
             lambda: "<sentinel/>",
         ])
     return rows
+
+
+def sink_interval_rows(x):
+    """The runtime sink's intervals, with the app's own one, in the os-signpost-interval table."""
+    rows = []
+    intervals = [(t, SINK_NAME, msg, start, dur, ident, "launchflow") for t, msg, start, dur, ident in SINK_INTERVALS]
+    intervals.append(SINK_OTHER + ("PointsOfInterest",))
+    for t, name, msg, start, dur, ident, category in intervals:
+        rows.append([
+            lambda s=start: x.time("start-time", s),
+            lambda d=dur: x.value("duration", d, fmt=fmt_ms(d)),
+            lambda: x.value("layout-id", 0, fmt="0"),
+            lambda n=name: x.string(n),
+            lambda c=category: x.string(c),
+            lambda t=t: x.string(subsystem(t)),
+            lambda i=ident: x.value("os-signpost-identifier", i, fmt=f"0x{i:x}"),
+            lambda t=t: x.process(t[0]),
+            lambda t=t: x.process(t[0]),
+            lambda t=t: x.thread(t),
+            lambda t=t: x.thread(t),
+            lambda m=msg: message(x, m),
+            lambda: "<sentinel/>",
+        ])
+    return rows
+
+
+def sink_expected():
+    """The tasks the sink's export imports to: each named by its message (the task's id)."""
+    tasks = [{"id": msg, "onMain": t == MAIN, "tid": t[1], "startNs": start, "durationNs": dur,
+              "costMicros": round_half_away(dur, 1000)} for t, msg, start, dur, _ in SINK_INTERVALS]
+    t, name, _, start, dur, _ = SINK_OTHER
+    tasks.append({"id": name, "onMain": t == MAIN, "tid": t[1], "startNs": start, "durationNs": dur,
+                  "costMicros": round_half_away(dur, 1000)})
+    return {"tasks": sorted(tasks, key=lambda task: (task["startNs"], task["tid"]))}
 
 
 def xcode27_interval_rows(x, intervals):
@@ -465,8 +513,14 @@ def write(out_dir, seed):
         x = Export()
         x.table(12, "OSSignpostIntervals", XCODE27_INTERVAL_COLS, xcode27_interval_rows(x, INTERVALS))
         files["xcode27-intervals.xml"] = x.text()
+        # 5. LaunchflowRuntime's SignpostTraceSink: intervals named launchflow-task, the task id as message.
+        x = Export()
+        x.table(12, "os-signpost-interval", INTERVAL_COLS, sink_interval_rows(x))
+        files["runtime-sink-intervals.xml"] = x.text()
         with open(os.path.join(out_dir, "expected.json"), "w") as f:
-            json.dump(expected(), f, indent=1, sort_keys=True)
+            everything = expected()
+            everything["runtimeSink"] = sink_expected()
+            json.dump(everything, f, indent=1, sort_keys=True)
             f.write("\n")
     for name, text in files.items():
         with open(os.path.join(out_dir, name), "w") as f:

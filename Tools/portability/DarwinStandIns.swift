@@ -119,3 +119,29 @@ var mach_task_self_: mach_port_t { fatalError("stand-in") }
 func task_info(
     _ task: task_name_t, _ flavor: task_flavor_t, _ info: task_info_t!, _ count: UnsafeMutablePointer<mach_msg_type_number_t>!
 ) -> kern_return_t { fatalError("stand-in") }
+
+// MARK: <sys/qos.h>, <pthread/qos.h>: a thread's quality-of-service class
+// (https://developer.apple.com/documentation/dispatch/qos_class_t; the functions as Apple's header
+// https://opensource.apple.com/source/libpthread/libpthread-105.1.4/pthread/qos.h.auto.html declares them).
+
+/// `typedef enum : unsigned int { … } qos_class_t`, imported as a struct with the constants below.
+struct qos_class_t: Equatable, RawRepresentable {
+    var rawValue: UInt32
+    init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+var QOS_CLASS_USER_INTERACTIVE: qos_class_t { qos_class_t(0x21) }
+var QOS_CLASS_USER_INITIATED: qos_class_t { qos_class_t(0x19) }
+var QOS_CLASS_DEFAULT: qos_class_t { qos_class_t(0x15) }
+var QOS_CLASS_UTILITY: qos_class_t { qos_class_t(0x11) }
+var QOS_CLASS_BACKGROUND: qos_class_t { qos_class_t(0x09) }
+var QOS_CLASS_UNSPECIFIED: qos_class_t { qos_class_t(0x00) }
+/// `int pthread_set_qos_class_self_np(qos_class_t __qos_class, int __relative_priority)`.
+func pthread_set_qos_class_self_np(_ __qos_class: qos_class_t, _ __relative_priority: Int32) -> Int32 {
+    fatalError("stand-in")
+}
+/// `int pthread_get_qos_class_np(pthread_t __pthread, qos_class_t *__qos_class, int *__relative_priority)`.
+func pthread_get_qos_class_np(
+    _ __pthread: pthread_t, _ __qos_class: UnsafeMutablePointer<qos_class_t>!,
+    _ __relative_priority: UnsafeMutablePointer<Int32>!
+) -> Int32 { fatalError("stand-in") }
