@@ -4,7 +4,9 @@ import LaunchflowModel
 /// What one launch did: for every task its thread, run-loop iteration,
 /// ready, start, end and done times (µs from the launch clock's origin), its
 /// outcome; the commits; the time `didFinishLaunching` blocked the main
-/// thread; and what went wrong.
+/// thread; the launch phases the app marked (``Launch/phaseBegan(_:)``:
+/// `schedule.launchPhases`, and `measuredScenario.launchPhases` and
+/// `startsIn`); and what went wrong.
 ///
 /// ``schedule`` is the same type the simulator produces, written as
 /// launchflow's trace (``traceJSON()``: `launchflow import` reads it back to
