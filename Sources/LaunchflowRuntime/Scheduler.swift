@@ -142,7 +142,7 @@ final class Scheduler: Sendable {
     /// Runs `task`'s body on this thread (started already) and reports its end.
     private func execute(_ task: Int, onMain: Bool, skipped: Bool, worker: Int = 0) {
         if skipped {
-            update { state, now in state.ended(task, at: now, latencyPending: false) }
+            update(onMain: onMain) { state, now in state.ended(task, at: now, latencyPending: false) }
             return
         }
         let requested = resolved.scenario.tasks[task].qos
@@ -181,7 +181,7 @@ final class Scheduler: Sendable {
         let qos = TaskQoS(
             requested: Foundation.QualityOfService(requested), applied: applied,
             notRestored: level.flatMap(ThreadQoS.leave))
-        update { state, now in
+        update(onMain: onMain) { state, now in
             state.ended(task, at: now, latencyPending: latencyPending, failure: failure, cpuTime: cpuTime, qos: qos)
         }
     }
@@ -262,13 +262,16 @@ final class Scheduler: Sendable {
 
     /// Changes the state under the lock — the change, then the end of the
     /// update (``SchedulerState/settle(at:)``) — then carries out its effects.
+    /// `onMain`: whether this is the main thread, when the caller knows
+    /// (`Thread.isMainThread` is two system calls on Linux: `getpid` and `gettid`).
     @discardableResult
-    private func update<T>(_ body: (inout SchedulerState, Micros) -> T) -> T {
+    private func update<T>(onMain: Bool? = nil, _ body: (inout SchedulerState, Micros) -> T) -> T {
+        let offMain = !(onMain ?? Thread.isMainThread)
         let (value, effects) = state.withLock { state in
             let now = clock.now
             let value = body(&state, now)
             state.settle(at: now)
-            if !Thread.isMainThread { state.finishIfDone() }
+            if offMain { state.finishIfDone() }
             let effects = state.effects
             state.effects.removeAll()
             return (value, effects)

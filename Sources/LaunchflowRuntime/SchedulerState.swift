@@ -144,7 +144,7 @@ struct SchedulerState: Sendable {
         graph = inputs.graph
         queues = LaunchQueues(
             plan: plan, queueOf: inputs.queueOf, queueCount: inputs.queueCount, delay: inputs.delays,
-            deferred: scenario.tasks.contains { $0.after != nil } ? scenario.tasks.map { $0.after != nil } : [],
+            deferred: inputs.deferred,
             mainExecutor: scenario.mainExecutor)
         firstFrame = scenario.tasks.map(\.firstFrame)
         firstFrameLeft = firstFrame.lazy.filter { $0 }.count

@@ -45,13 +45,8 @@ struct PreparedScenario: Sendable {
         t0 = scenario.preMainTotal
         firstFrameTasks = Milestones.firstFrameTasks(of: scenario.tasks)
         fullyDrawnTasks = Milestones.fullyDrawnTasks(of: scenario.tasks)
-        if scenario.tasks.contains(where: { $0.after != nil }) {
-            deferred = scenario.tasks.map { $0.after != nil }
-            firstFrameMask = scenario.tasks.map(\.firstFrame)
-        } else {
-            deferred = []
-            firstFrameMask = []
-        }
+        deferred = rules.deferred
+        firstFrameMask = deferred.isEmpty ? [] : scenario.tasks.map(\.firstFrame)
     }
 
     func routes(closure: [Bool]?) -> [Route] { rules.routes(closure: closure) }

@@ -87,8 +87,18 @@ extension LaunchPolicy {
     }
 
     /// The prototype, as the type its strategy stored (``with(policy:)``).
+    /// Asking for another type (a plan made by one strategy, run as
+    /// another's) traps with a message, in release builds too: one compare
+    /// of the box's type, no dynamic cast (no conformance lookup per run).
     package func policy<P: LaunchPolicy & Sendable>(as type: P.Type) -> P {
-        unsafeDowncast(policyBox!, to: PolicyBox<P>.self).policy
+        guard let box = policyBox else {
+            preconditionFailure("launchflow: the plan has no policy (StrategyPlan.with(policy:) was not called)")
+        }
+        precondition(
+            ObjectIdentifier(Swift.type(of: box)) == ObjectIdentifier(PolicyBox<P>.self),
+            "launchflow: the plan's policy is \(Swift.type(of: box)), not \(PolicyBox<P>.self): a plan run by another strategy"
+        )
+        return unsafeDowncast(box, to: PolicyBox<P>.self).policy
     }
 
     /// The prototype without its type, for an executor that runs one launch

@@ -10,6 +10,6 @@ extension StrategyDefinition {
             ).with(
                 policy: PriorityPolicy(
                     tasks: prepared.scenario.tasks, ranking: prepared.ranking, delay: prepared.delays,
-                    queueOf: prepared.queueOf))
+                    queueOf: prepared.queueOf, deferred: prepared.deferred))
         })
 }

@@ -35,7 +35,8 @@ package struct PriorityPolicy: LaunchPolicy, Sendable {
 
     /// Builds the tiers from the ranking: in rank order, the tasks of a tier
     /// are contiguous and in index order.
-    package init(tasks: [LaunchTask], ranking: Ranking, delay: [Micros], queueOf: [Int32]) {
+    /// `deferred`: the tasks held until the first frame (``StrategyInputs/deferred``; empty: none).
+    package init(tasks: [LaunchTask], ranking: Ranking, delay: [Micros], queueOf: [Int32], deferred: [Bool]) {
         var tiers: [[Int]] = []
         var tierOf = [Int32](repeating: 0, count: tasks.count)
         var level: Int?
@@ -50,7 +51,6 @@ package struct PriorityPolicy: LaunchPolicy, Sendable {
         }
         self.tiers = tiers
         self.tierOf = tierOf
-        let deferred = tasks.contains { $0.after != nil } ? tasks.map { $0.after != nil } : []
         self.deferred = deferred
         remaining = deferred.isEmpty ? tiers.map(\.count) : tiers.map { $0.count(where: { !deferred[$0] }) }
         let first = tiers.first ?? []

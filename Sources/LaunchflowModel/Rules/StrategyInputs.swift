@@ -14,6 +14,10 @@ package struct StrategyInputs: Sendable {
     package let queueCount: Int
     /// Where each task is handed over outside an anchor closure.
     package let baseRoutes: [Route]
+    /// The tasks held until the first frame (`after`), by index; empty when
+    /// none is (most scenarios: the executors then skip the hold's bookkeeping).
+    /// Built once here for the policy, the engine and the runtime.
+    package let deferred: [Bool]
 
     package var count: Int { delays.count }
 
@@ -48,6 +52,7 @@ package struct StrategyInputs: Sendable {
         self.queueOf = queueOf
         baseRoutes = routes
         queueCount = numbers.count
+        deferred = scenario.tasks.contains { $0.after != nil } ? scenario.tasks.map { $0.after != nil } : []
     }
 
     /// Where each admitted task is handed over; an idle task of the anchor
