@@ -13,6 +13,7 @@
 //       [--max-concurrent N] [--idle-mode batch|oneByOne] [--scale F]
 //       [--fail ID]… [--never-complete ID]… [--complete-twice ID]…
 //       [--timeout-ms MS] [--run-dependents] [--code-only] [--no-cpu-time] [--wall-clock] [--boost]
+//       [--core-speeds S,… --core-cpus C,… --cgroup-cpu DIR --cgroup-cpuset DIR]
 //
 // Exit status: 0 done, 2 refused (the errors on stderr), 3 no end within 60 s.
 
@@ -41,6 +42,12 @@ struct HostOptions {
     var codeOnly = false
     /// Record each task's thread CPU time (what replay needs; off: an app's default configuration).
     var cpuTime = true
+    /// `replay --emulate`: the emulated cores' speeds (thousandths, fastest first) and the emulation's
+    /// groups in the cpu and cpuset hierarchies (CoreEmulation.swift).
+    var coreSpeeds: [Int] = []
+    var coreCPUs: [Int] = []
+    var cgroupCPU = ""
+    var cgroupCPUSet = ""
 }
 
 func fail(_ message: String) -> Never {
@@ -84,6 +91,10 @@ func parse(_ arguments: [String]) -> HostOptions {
         case "--run-dependents": options.runDependents = true
         case "--code-only": options.codeOnly = true
         case "--no-cpu-time": options.cpuTime = false
+        case "--core-speeds": options.coreSpeeds = value().split(separator: ",").map { Int($0) ?? 0 }
+        case "--core-cpus": options.coreCPUs = value().split(separator: ",").map { Int($0) ?? -1 }
+        case "--cgroup-cpu": options.cgroupCPU = value()
+        case "--cgroup-cpuset": options.cgroupCPUSet = value()
         case let argument where !argument.hasPrefix("-") && options.scenario.isEmpty: options.scenario = argument
         case let argument: fail("unknown argument '\(argument)'")
         }
@@ -91,6 +102,15 @@ func parse(_ arguments: [String]) -> HostOptions {
     }
     if options.scenario.isEmpty { fail("no scenario file given") }
     if options.record.isEmpty { fail("--record is required") }
+    if !options.coreSpeeds.isEmpty
+        && (options.coreSpeeds.contains { !(1...1000).contains($0) } || options.cgroupCPU.isEmpty
+            || options.cgroupCPUSet.isEmpty || options.coreCPUs.count != options.coreSpeeds.count
+            || options.coreCPUs.contains { !(0..<1024).contains($0) })
+    {
+        fail(
+            "--core-speeds needs speeds of 1 to 1000 thousandths, --core-cpus a CPU per core, --cgroup-cpu and --cgroup-cpuset"
+        )
+    }
     return options
 }
 
@@ -98,10 +118,24 @@ func parse(_ arguments: [String]) -> HostOptions {
 /// didFinishLaunching's iteration commits whatever it ran.
 nonisolated(unsafe) var mainThreadRanWork = false
 
-/// A task's work: `micros` of this thread's CPU time (marking the main thread's iteration as one to commit).
-func work(_ micros: Micros) {
-    if Thread.isMainThread { mainThreadRanWork = true }
-    spin(micros)
+/// `replay --emulate`: the cores the threads are moved between (nil: no emulation).
+nonisolated(unsafe) var emulation: CoreEmulation?
+
+/// Task `index`'s work: `micros` of this thread's CPU time (marking the main thread's iteration as one
+/// to commit), on the core its QoS gets with `--core-speeds`.
+func work(_ micros: Micros, task index: Int, qos: LaunchflowModel.QualityOfService) {
+    if micros == 0 {
+        if Thread.isMainThread { mainThreadRanWork = true }
+    } else if Thread.isMainThread {
+        mainThreadRanWork = true
+        emulation?.main(running: true, task: index)
+        spin(micros)
+        emulation?.main(running: false)
+    } else {
+        emulation?.begin(task: index, qos: qos)
+        spin(micros)
+        emulation?.end()
+    }
 }
 
 /// Spin in wall-clock time rather than CPU time (`--wall-clock`): the
@@ -137,8 +171,9 @@ struct Injected: Error, CustomStringConvertible {
 func graph(for scenario: Scenario, options: HostOptions) -> LaunchGraph {
     var graph = LaunchGraph()
     let scale = options.scale
-    for task in scenario.tasks {
+    for (index, task) in scenario.tasks.enumerated() {
         let id = task.id
+        let qos = task.qos
         let cost = Micros(Double(task.cost) * scale)
         let latency = Micros(Double(task.latency) * scale)
         let fails = options.fail.contains(id)
@@ -156,10 +191,11 @@ func graph(for scenario: Scenario, options: HostOptions) -> LaunchGraph {
             graph.add(
                 id, keys: keys,
                 body: .completion(onMain: task.mainThreadOnly) { done in
-                    work(cost)
+                    work(cost, task: index, qos: qos)
                     if fails { throw Injected(id: id) }
                     if never { return }
                     DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(latency)) {
+                        emulation?.adopt()
                         done()
                         if twice { done() }
                     }
@@ -168,14 +204,14 @@ func graph(for scenario: Scenario, options: HostOptions) -> LaunchGraph {
             graph.add(
                 id, keys: keys,
                 body: .mainActor {
-                    work(cost)
+                    work(cost, task: index, qos: qos)
                     if fails { throw Injected(id: id) }
                 })
         } else {
             graph.add(
                 id, keys: keys,
                 body: .sync {
-                    work(cost)
+                    work(cost, task: index, qos: qos)
                     if fails { throw Injected(id: id) }
                 })
         }
@@ -208,7 +244,7 @@ func json(_ record: LaunchRecord, ids: [String], setUp: Micros) -> Data {
     // The record's own metrics (LaunchMetrics, what an app sends to its telemetry), as it encodes them.
     let metrics =
         record.metrics.flatMap { try? JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) } ?? NSNull()
-    let object: [String: Any] = [
+    var object: [String: Any] = [
         "strategy": schedule.strategy.rawValue, "tasks": tasks, "commits": commits, "metrics": metrics,
         "blocked": schedule.blocked.map { [$0.start, $0.end] },
         "didFinishLaunching": [schedule.didFinishLaunching.start, schedule.didFinishLaunching.end],
@@ -218,6 +254,7 @@ func json(_ record: LaunchRecord, ids: [String], setUp: Micros) -> Data {
         // The process's nice value as it ran (−15 with --boost as root; 0 otherwise).
         "nice": processNice(),
     ]
+    if let emulation { object["emulation"] = emulation.json }
     return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
 }
 
@@ -235,6 +272,12 @@ do {
     scenario = try ScenarioLoader.load(path: options.scenario)
 } catch {
     fail("\(error)")
+}
+if !options.coreSpeeds.isEmpty {
+    emulation = CoreEmulation(
+        speeds: options.coreSpeeds, cpus: options.coreCPUs, cpuGroup: options.cgroupCPU,
+        cpusetGroup: options.cgroupCPUSet, tasks: scenario.tasks.count)
+    emulation?.enter()
 }
 // The launch clock's zero: after this harness's own reading of the scenario, which no app does.
 let started = DispatchTime.now()
@@ -275,7 +318,10 @@ let commitObserver = CFRunLoopObserverCreateWithHandler(
 ) { _, _ in
     guard mainThreadRanWork else { return }
     mainThreadRanWork = false
+    guard commitCost > 0 else { return }
+    emulation?.main(running: true)
     spin(commitCost)
+    emulation?.main(running: false)
 }
 CFRunLoopAddObserver(CFRunLoopGetMain(), commitObserver, kCFRunLoopCommonModes)
 

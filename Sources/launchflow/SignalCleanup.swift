@@ -1,16 +1,19 @@
 import Foundation
+import LaunchflowCLI
 import LaunchflowCore
 
 /// The executable's signal handling, installed by `main.swift` before any
 /// command runs (a library installs none in the process that links it).
 ///
-/// SIGINT, SIGTERM and SIGHUP remove the temporary files of writes under way (``TemporaryFiles``), then
+/// SIGINT, SIGTERM and SIGHUP remove the temporary files of writes under way (``TemporaryFiles``) and
+/// the cgroups of a `replay --emulate` under way (``CgroupCleanup``, its host killed first), then
 /// restore the default action and raise the signal again, so the exit status
 /// stays "killed by SIGTERM". A disposition someone set before us (`nohup`'s
 /// ignored SIGHUP) is kept: the handler is installed only over the default.
 enum SignalCleanup {
     static func install() {
         TemporaryFiles.prepareForSignals()
+        CgroupCleanup.prepareForSignals()
         for signal in [SIGINT, SIGTERM, SIGHUP] { installHandler(signal) }
     }
 
@@ -21,6 +24,7 @@ enum SignalCleanup {
         var action = sigaction()
         setHandler(&action) { signal in
             TemporaryFiles.removeRegistered()
+            CgroupCleanup.removeRegistered()
             Foundation.signal(signal, SIG_DFL)
             raise(signal)
         }

@@ -85,6 +85,10 @@ CHECKED = {
             static func prepareForSignals() {}
             static func removeRegistered() {}
         }
+        enum CgroupCleanup {
+            static func prepareForSignals() {}
+            static func removeRegistered() {}
+        }
     """,
     "Sources/LaunchflowCLI/LoadMeter.swift": "",
     "Sources/launchflow-bench/Spawn.swift": "",

@@ -22,6 +22,10 @@ enum ReplayCommand {
             help:
                 "Simulate with device.cpus n (machine: this machine's CPUs),\nthe threads sharing them (docs/model.md §3.10); default: the\nscenario's."
         )
+        static let emulate = OptionSpec.flag(
+            "emulate",
+            "Linux: run on the scenario's performance and efficiency cores\nas far as this machine's CPUs allow (cgroup v1 cpu and cpuset;\nroot), each worker thread moved to a core by its task's QoS, and\nsimulate the device emulated (docs/commands.md#replay)."
+        )
         static let format = OptionSpec(
             name: "format", value: "<format>", help: "text, json or markdown (default: text).",
             choices: ["text", "json", "markdown"])
@@ -42,6 +46,7 @@ enum ReplayCommand {
             Options.runs,
             Options.workers,
             Options.cpus,
+            Options.emulate,
             .maxConcurrent,
             .idleMode,
             Options.format,
@@ -62,15 +67,27 @@ enum ReplayCommand {
     /// Options → runner → report: what to run (``ReplaySettings``), the real runs beside their
     /// simulations (``ReplayRunner``), then the report with what the machine did meanwhile.
     static func run(_ args: ParsedArguments, _ streams: inout any OutputStreams) throws(CLIError) -> Int32 {
-        let settings = try ReplaySettings(args)
-        let runner = ReplayRunner(settings: settings)
-        let load = LoadMeter()
-        let comparisons = try runner.run()
-        let report = ReplayReport(settings, comparisons, otherLoad: load.otherProcesses(), steal: load.steal())
+        var settings = try ReplaySettings(args)
+        var warnings: [String] = []
+        let device = settings.emulate ? settings.scenario.device : nil
+        let report = try ReplayEmulation.around(device, warnings: &warnings) { emulation throws(CLIError) in
+            // The simulation beside the runs is of the device emulated.
+            if let emulation { settings.scenario.device.clusters = emulation.device.clusters }
+            let runner = ReplayRunner(settings: settings, emulation: emulation)
+            let load = LoadMeter()
+            let comparisons = try runner.run()
+            var report = ReplayReport(
+                settings, comparisons, otherLoad: load.otherProcesses(), steal: load.steal(), emulated: emulation != nil
+            )
+            if let emulation { ReplayEmulation.describe(emulation, comparisons, in: &report) }
+            return report
+        }
+        var shown = report
+        shown.warnings = warnings + report.warnings
         switch settings.format {
-        case .json: streams.write(Array(report.json().utf8))
-        case .markdown: streams.writeText(report.markdown())
-        case .text, .trace: streams.writeText(report.text())
+        case .json: streams.write(Array(shown.json().utf8))
+        case .markdown: streams.writeText(shown.markdown())
+        case .text, .trace: streams.writeText(shown.text())
         }
         return 0
     }
@@ -105,7 +122,9 @@ enum ReplayCommand {
         } catch {
             throw CLIError.input("cannot start \(host.path): \(error.localizedDescription)")
         }
+        CgroupCleanup.child = process.processIdentifier
         process.waitUntilExit()
+        CgroupCleanup.child = 0
         let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -9,8 +9,11 @@ import LaunchflowRender
 struct ReplaySettings {
     /// The scenario file as the user named it.
     let path: String
-    /// The scenario simulated beside the real runs: `device.cores` is the runtime's threads, no inputs.
-    let scenario: Scenario
+    /// The scenario simulated beside the real runs: `device.cores` is the runtime's threads, no inputs
+    /// (with `--emulate`, the device's clusters as emulated).
+    var scenario: Scenario
+    /// `--emulate`: run on the scenario's performance and efficiency cores, emulated (ReplayEmulation).
+    let emulate: Bool
     let strategies: [Strategy]
     let runs: Int
     let workers: Int
@@ -30,6 +33,10 @@ struct ReplaySettings {
         workers = try args.integer(options.workers, default: max(1, written.device.workerCount))
         strategies = args.choice(options.strategy, as: Strategy.self).map { [$0] } ?? Strategy.allCases
         format = args.format(options.format)
+        emulate = args.isGiven(options.emulate)
+        if emulate && args.isGiven(options.cpus) {
+            throw args.usage("'--emulate' and '--cpus' cannot be used together: the emulated cores are the CPUs")
+        }
         host = try ReplayCommand.hostURL()
         out = args.string(options.out).map { URL(fileURLWithPath: $0) }
         if let out {
@@ -65,6 +72,7 @@ struct ReplaySettings {
 /// and the overlay Gantt of each strategy's first run drawn.
 struct ReplayRunner {
     let settings: ReplaySettings
+    var emulation: CgroupEmulation? = nil
 
     /// Every strategy's runs against its simulation, in the order of `settings.strategies`.
     func run() throws(CLIError) -> [Replay.Comparison] {
@@ -94,6 +102,7 @@ struct ReplayRunner {
         ]
         if let limit = settings.options.maxConcurrent { arguments += ["--max-concurrent", String(limit)] }
         if let mode = settings.options.idleMode { arguments += ["--idle-mode", mode.rawValue] }
+        arguments += emulation?.hostArguments ?? []
         let status = try ReplayCommand.runHost(settings.host, arguments)
         guard status.code == 0 else {
             throw CLIError.input(
@@ -134,7 +143,10 @@ struct ReplayRunner {
 
 extension ReplayReport {
     /// The report of `comparisons`, with this machine's CPUs and what the runs found about it.
-    init(_ settings: ReplaySettings, _ comparisons: [Replay.Comparison], otherLoad: Double?, steal: Double?) {
+    init(
+        _ settings: ReplaySettings, _ comparisons: [Replay.Comparison], otherLoad: Double?, steal: Double?,
+        emulated: Bool = false
+    ) {
         let nices = comparisons.flatMap { $0.runs.compactMap(\.nice) }
         let raised = !nices.isEmpty && nices.allSatisfy { $0 < 0 }
         let cpus = ProcessInfo.processInfo.activeProcessorCount
@@ -142,6 +154,7 @@ extension ReplayReport {
             scenario: settings.scenario, path: settings.path, comparisons: comparisons, runs: settings.runs,
             workers: settings.workers, cpus: cpus, otherLoad: otherLoad, steal: steal, raisedPriority: raised,
             warnings: ReplayReport.machineWarnings(
-                raisedPriority: raised, threads: settings.workers + 1, cpus: cpus, otherLoad: otherLoad))
+                raisedPriority: raised, threads: settings.workers + 1, cpus: cpus, otherLoad: otherLoad,
+                modelShares: emulated))
     }
 }

@@ -15,6 +15,12 @@ extension Replay {
         public var setUp: Micros
         /// The host's nice value during the run (nil in an older host's record): replay asks for −15.
         public var nice: Int?
+        /// `replay --emulate`: per task, the cgroup its thread was in when its body started (`core0`,
+        /// `shared0`, `waiting`: ``CorePlacement/group``; "" where it did not run or without emulation),
+        /// how many times the host moved a thread, and the moves that failed.
+        public var coreGroups: [String] = []
+        public var coreMoves = 0
+        public var coreFailures: [String] = []
 
         /// Reads the host's record of a run of `scenario` under `strategy`.
         ///
@@ -95,6 +101,14 @@ extension Replay {
             self.problems = problems
             setUp = root["setUp"] == nil ? 0 : try int(root["setUp"], "setUp")
             nice = root["nice"] == nil ? nil : Int(try int(root["nice"], "nice"))
+            if let emulation = root["emulation"] {
+                guard case .array(let groups)? = emulation["started"], groups.count == scenario.tasks.count else {
+                    throw ReplayError(message: "the host's record has no group per task in emulation.started")
+                }
+                coreGroups = groups.map { $0.string ?? "" }
+                coreMoves = Int(try int(emulation["moves"], "emulation.moves"))
+                if case .array(let items)? = emulation["failures"] { coreFailures = items.compactMap(\.string) }
+            }
         }
     }
 
@@ -203,8 +217,8 @@ extension Replay {
     }
 
     /// `scenario` simulated with the durations `run`'s bodies took as the costs (a task that did not run
-    /// keeps its cost), its pre-main scaled to the run's t0, and no `device.cpus`: the durations already
-    /// hold any sharing of the CPUs.
+    /// keeps its cost), its pre-main scaled to the run's t0, and no `device.cpus` or `device.clusters`:
+    /// the durations already hold any sharing of the CPUs and the cores' speeds.
     static func resimulate(_ scenario: Scenario, run: Run, strategy: Strategy, options: SimulationOptions)
         -> Metrics
     {
@@ -213,6 +227,7 @@ extension Replay {
             again.tasks[i].cost = max(0, task.end - task.start)
         }
         again.device.cpus = nil
+        again.device.clusters = []
         let t0 = run.schedule.t0
         again.preMain =
             scenario.preMain.isEmpty

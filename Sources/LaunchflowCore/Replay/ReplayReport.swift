@@ -17,6 +17,8 @@ public struct ReplayReport: Sendable {
     /// The runs were at nice −15, ahead of other processes (as a launching app runs ahead of background work).
     public var raisedPriority: Bool
     public var warnings: [String]
+    /// `replay --emulate`: the device emulated, and where the worker threads ran; nil without.
+    public var emulation: [String]?
 
     public init(
         scenario: Scenario, path: String, comparisons: [Replay.Comparison], runs: Int, workers: Int, cpus: Int,
@@ -36,14 +38,18 @@ public struct ReplayReport: Sendable {
 
     /// What may make the real times later than the launch alone: runs not raised
     /// above other processes, more threads than CPUs, a machine loaded meanwhile.
-    public static func machineWarnings(raisedPriority: Bool, threads: Int, cpus: Int, otherLoad: Double?) -> [String] {
+    /// (`modelShares`: the simulation gives the threads the device's clusters of cores, §3.13, so more
+    /// threads than CPUs is what it models.)
+    public static func machineWarnings(
+        raisedPriority: Bool, threads: Int, cpus: Int, otherLoad: Double?, modelShares: Bool = false
+    ) -> [String] {
         var warnings: [String] = []
         if !raisedPriority {
             warnings.append(
                 "the runs could not raise their priority (nice −15 needs root or CAP_SYS_NICE): other processes took turns on the CPUs with them, so the real times may be later than the launch alone"
             )
         }
-        if threads > cpus {
+        if threads > cpus && !modelShares {
             warnings.append(
                 "the runs use \(threads) threads on \(cpus) CPUs: the model gives every thread a CPU, so the real times are later (docs/model.md §3.10: device.cpus models the sharing)"
             )
@@ -131,6 +137,7 @@ public struct ReplayReport: Sendable {
 
     public func text() -> String {
         var out = heading + "\n" + setUpLine + "\n"
+        for line in emulation ?? [] { out += line + "\n" }
         for warning in warnings { out += "warning: \(warning)\n" }
         for comparison in comparisons {
             out += "\n\(comparison.strategy.rawValue)\n"
@@ -158,6 +165,7 @@ public struct ReplayReport: Sendable {
 
     public func markdown() -> String {
         var out = "### \(heading)\n\n\(setUpLine.prefix(1).uppercased() + setUpLine.dropFirst()).\n\n"
+        for line in emulation ?? [] { out += line.prefix(1).uppercased() + line.dropFirst() + ".\n\n" }
         for warning in warnings { out += "> **warning:** \(warning)\n\n" }
         for comparison in comparisons {
             out +=
@@ -196,6 +204,7 @@ public struct ReplayReport: Sendable {
             w.field("raisedPriority", raisedPriority)
             w.field("setUpMs", millis: setUp)
             w.field("warnings", strings: warnings)
+            if let emulation { w.field("emulation", strings: emulation) }
             w.field("strategies", array: .lines) { w in
                 for comparison in comparisons { Self.strategy(comparison, &w) }
             }
