@@ -17,6 +17,7 @@
 // its threads share.
 
 import Foundation
+import LaunchflowModel
 import LaunchflowRuntime
 
 final class CoreEmulation: @unchecked Sendable {

@@ -246,4 +246,40 @@ import Testing
             ])
         #expect(CgroupEmulation.machineCPUs(roots) == [0, 1])
     }
+
+    /// SIGTERM in the middle of `replay --emulate`'s runs (where cgroups can be written): launchflow dies of
+    /// it, and its groups are gone.
+    @Test func anInterruptedReplayRemovesItsGroups() throws {
+        if let problem = CgroupEmulation.precondition(.system) {
+            print("replay --emulate not interrupted here: \(problem.reason)")
+            return
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(
+            "emulated.json",
+            """
+            {"name": "emulated", "device": {"preset": "iphone-16-pro"}, "preMain": [{"name": "dyld", "cost": 5}],
+             "tasks": [{"id": "a", "cost": 20, "qos": "utility"}, {"id": "b", "cost": 20, "qos": "background"},
+                       {"id": "m", "cost": 5, "mainThreadOnly": true, "firstFrame": true, "dependsOn": ["a", "b"]}]}
+            """)
+        let pid = try spawnQuietly(
+            builtExecutable("launchflow").path, ["replay", file, "--emulate", "--runs", "100", "--strategy", "dag"])
+        let group = "\(CgroupRoots.system.cpu)/launchflow-replay-\(pid)"
+        // Signalled once a host runs in its groups (polled: no timing is asserted).
+        var seen = false
+        var status: Int32 = 0
+        for _ in 0..<7500 where !seen && waitpid(pid, &status, WNOHANG) == 0 {
+            seen = !((try? String(contentsOfFile: group + "/core0/tasks", encoding: .utf8)) ?? "").isEmpty
+            if !seen { usleep(2000) }
+        }
+        kill(pid, SIGTERM)
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        #expect(seen, "no host ran in \(group)")
+        // WTERMSIG, which Swift does not import: the low 7 bits are the signal.
+        #expect(status & 0x7F == SIGTERM, "status \(status)")
+        for root in [CgroupRoots.system.cpu, CgroupRoots.system.cpuset] {
+            #expect(!FileManager.default.fileExists(atPath: "\(root)/launchflow-replay-\(pid)"), "\(root)")
+        }
+    }
 }

@@ -57,9 +57,11 @@ import Testing
         #expect(emulation["failures"] as? [String] == [], "\(emulation)")
         // Each worker task moved its thread once at least (P, then E).
         #expect((emulation["moves"] as? Int ?? 0) >= 2, "\(emulation)")
+        // No group of a process that has ended is left (other tests' replays may be running meanwhile).
         for root in [CgroupRoots.system.cpu, CgroupRoots.system.cpuset] {
             let left = try FileManager.default.contentsOfDirectory(atPath: root).filter {
-                $0.hasPrefix("launchflow-replay-")
+                guard $0.hasPrefix("launchflow-replay-"), let pid = pid_t($0.dropFirst(18)) else { return false }
+                return kill(pid, 0) == -1 && errno == ESRCH
             }
             #expect(left == [], "\(root)")
         }

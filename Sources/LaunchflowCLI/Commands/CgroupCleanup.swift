@@ -7,7 +7,9 @@ import Foundation
 ///
 /// As there, the handler walks a fixed table of C strings prepared
 /// beforehand and calls system calls only (`kill`, `open`, `read`, `write`,
-/// `rmdir`, `nanosleep`); parsing the thread ids works in a buffer on the stack.
+/// `rmdir`, `nanosleep`), its buffers on the stack. (A plain directory, the
+/// tests' fake cgroup root, has its files removed through `opendir` first;
+/// a cgroup's `rmdir` never asks for that: it fails with EBUSY, not ENOTEMPTY.)
 public enum CgroupCleanup {
     static let capacity = 64
 
@@ -25,6 +27,12 @@ public enum CgroupCleanup {
 
     /// Prepares the table a signal handler reads (before the handler is installed).
     public static func prepareForSignals() { _ = slots }
+
+    /// Called when the host has ended: during a signal's clean-up, never returns (the handler ends the
+    /// process with the signal).
+    static func holdIfSignalled() {
+        while signalled { pause() }
+    }
 
     /// Records `dirs` (in creation order; removed in the reverse order) for removal on a signal.
     static func register(_ dirs: [String], cpuRoot: String, cpusetRoot: String) {
@@ -53,8 +61,14 @@ public enum CgroupCleanup {
         return (0..<capacity).compactMap { slots[$0].0.map { String(cString: $0) } }
     }
 
+    /// Set by ``removeRegistered()``: the process is about to die of a signal, so the thread waiting for
+    /// the host it kills waits on (``holdIfSignalled()``) instead of reporting the host's death and exiting
+    /// first with another status.
+    nonisolated(unsafe) static var signalled = false
+
     /// Kills the host, then removes every registered group: what a signal handler calls.
     public static func removeRegistered() {
+        signalled = true
         if child > 0 { kill(child, SIGKILL) }
         for k in 0..<capacity {
             if let dir = slots[k].0, let tasks = slots[k].1 { removeGroup(path: dir, rootTasks: tasks) }
@@ -77,9 +91,10 @@ public enum CgroupCleanup {
         removeGroup(path: dir, rootTasks: rootTasks)
     }
 
-    /// Writes each thread id listed in `dir`/tasks to `rootTasks`.
+    /// Writes each thread id listed in `dir`/tasks to `rootTasks`. Buffers of 1 KiB at most, so that
+    /// they are on the stack (a signal handler may not call malloc).
     private static func moveThreads(of dir: UnsafePointer<CChar>, to rootTasks: UnsafePointer<CChar>) {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { path in
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { path in
             guard join(dir, "/tasks", into: path) else { return }
             let fd = open(path.baseAddress!, O_RDONLY)
             guard fd >= 0 else { return }
@@ -87,15 +102,36 @@ public enum CgroupCleanup {
             let out = open(rootTasks, O_WRONLY)
             guard out >= 0 else { return }
             defer { close(out) }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8192) { buffer in
-                let n = read(fd, buffer.baseAddress!, buffer.count)
-                guard n > 0 else { return }
-                var start = 0
-                for i in 0..<n where buffer[i] == UInt8(ascii: "\n") {
-                    if i > start { _ = write(out, buffer.baseAddress! + start, i - start) }
-                    start = i + 1
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
+                var id = 0
+                while true {
+                    let n = read(fd, buffer.baseAddress!, buffer.count)
+                    guard n > 0 else { break }
+                    for i in 0..<n {
+                        if buffer[i] >= UInt8(ascii: "0") && buffer[i] <= UInt8(ascii: "9") {
+                            id = id * 10 + Int(buffer[i] - UInt8(ascii: "0"))
+                        } else if id > 0 {
+                            writeNumber(id, to: out)
+                            id = 0
+                        }
+                    }
                 }
+                if id > 0 { writeNumber(id, to: out) }
             }
+        }
+    }
+
+    /// Writes `n` in decimal to `fd` in one write (a cgroup's `tasks` takes one id per write).
+    private static func writeNumber(_ n: Int, to fd: Int32) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            var k = digits.count
+            var rest = n
+            repeat {
+                k -= 1
+                digits[k] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            _ = write(fd, digits.baseAddress! + k, digits.count - k)
         }
     }
 
@@ -104,7 +140,7 @@ public enum CgroupCleanup {
         guard let stream = opendir(dir) else { return }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { path in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { path in
                 var name = entry.pointee.d_name
                 withUnsafeBytes(of: &name) { raw in
                     let bytes = raw.bindMemory(to: CChar.self)

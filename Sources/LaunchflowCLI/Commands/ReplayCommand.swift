@@ -24,7 +24,7 @@ enum ReplayCommand {
         )
         static let emulate = OptionSpec.flag(
             "emulate",
-            "Linux: run on the scenario's performance and efficiency cores\nas far as this machine's CPUs allow (cgroup v1 cpu and cpuset;\nroot), each worker thread moved to a core by its task's QoS, and\nsimulate the device emulated (docs/commands.md#replay)."
+            "Linux: run on the scenario's performance and efficiency cores\nas far as this machine's CPUs allow (cgroup v1 cpu and cpuset;\nroot), each worker thread moved to a core by its task's QoS, and\nsimulate the device emulated (docs/model.md §11)."
         )
         static let format = OptionSpec(
             name: "format", value: "<format>", help: "text, json or markdown (default: text).",
@@ -124,6 +124,7 @@ enum ReplayCommand {
         }
         CgroupCleanup.child = process.processIdentifier
         process.waitUntilExit()
+        CgroupCleanup.holdIfSignalled()
         CgroupCleanup.child = 0
         let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
