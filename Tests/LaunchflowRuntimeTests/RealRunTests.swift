@@ -454,12 +454,13 @@ extension RealRunTests {
 /// replay's metrics of that record trapped on the missing commit).
 extension RealRunTests {
     @Test func aLatencyEndingDuringTheLastCommitWaitsForIt() throws {
-        // t: main thread, 20 ms, then a 5 ms latency; the commit costs 40 ms, so the completion comes
-        // 35 ms before the commit ends — far from any tie.
+        // t: main thread, 20 ms, then a 5 ms latency; the commit costs 200 ms, so the completion comes
+        // 195 ms before the commit ends — far from any tie, also on a loaded machine (with 40 ms, a
+        // latency timer that fired 35 ms late under a load of 12 on 2 CPUs ended after the commit).
         let scenario = try ScenarioLoader.decode(
             Array(
                 #"""
-                { "name": "late commit", "device": { "cores": 2, "refreshRate": 60, "commitCost": 40 },
+                { "name": "late commit", "device": { "cores": 2, "refreshRate": 60, "commitCost": 200 },
                   "tasks": [ { "id": "t", "cost": 20, "mainThreadOnly": true, "latency": 5, "firstFrame": true } ] }
                 """#.utf8), file: "late-commit.json")
         for strategy in Strategy.allCases {
