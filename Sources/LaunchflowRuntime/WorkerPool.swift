@@ -107,6 +107,12 @@ final class WorkerPool: Sendable {
         }
     }
 
+    /// Whether worker `index` (1-based) still takes work: a job ``post(to:_:)``
+    /// would run rather than cancel (the pool is not shutting down).
+    func isOpen(_ index: Int) -> Bool {
+        workers[index - 1].mailbox.withLock { !$0.stopping }
+    }
+
     /// Tells every thread to end once its mailbox is empty; from now on
     /// ``post(to:_:)`` cancels. Returns at once (any thread may call it, a
     /// worker too); ``join()`` waits for the threads.
