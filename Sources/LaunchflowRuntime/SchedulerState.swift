@@ -1,15 +1,5 @@
 import LaunchflowModel
 
-/// A main-thread hand-over: ordered by when it was handed over, then rank
-/// (MODEL.md §3: the main and idle queues).
-struct HandOver: Comparable, Sendable {
-    var time: Micros
-    var rank: Int32
-    var task: Int32
-
-    static func < (a: Self, b: Self) -> Bool { (a.time, a.rank) < (b.time, b.rank) }
-}
-
 /// What the scheduler must do once it has left its lock.
 enum Effect: Sendable, Equatable {
     /// Run `task` on worker `worker` (1-based, as in `worker-k`).

@@ -1,21 +1,5 @@
-/// An entry of the main queue or the idle queue: ordered by enqueue time,
-/// then rank (MODEL.md §3).
-struct MainQueueItem: Comparable {
-    var time: Micros
-    /// The task's rank position; negative for `didFinishLaunching` and the launch phases.
-    var rank: Int32
-    /// The task; −1 for `didFinishLaunching`, −2 − k for launch phase k (§3.12).
-    var task: Int32
-
-    static let didFinishLaunching: Int32 = -1
-
-    /// (§3.12) Launch phase k of `count`: iteration 0's items, in order, before any task.
-    static func launchPhase(_ k: Int, of count: Int, at time: Micros) -> MainQueueItem {
-        MainQueueItem(time: time, rank: Int32(k - count - 1), task: Int32(-2 - k))
-    }
-
-    static func < (a: Self, b: Self) -> Bool { (a.time, a.rank) < (b.time, b.rank) }
-}
+// The main and idle queues' entries are `HandOver`s (LaunchflowModel/Rules),
+// the runtime's as well.
 
 /// A worker task's end.
 struct WorkerEnd: Comparable {
@@ -47,8 +31,8 @@ struct SimulatorBuffers {
     var commits: [Commit] = []
     var blocked: [TimeSpan] = []
     var ready: [Int32] = []
-    var queue: [MainQueueItem] = []
-    var snapshot: [MainQueueItem] = []
+    var queue: [HandOver] = []
+    var snapshot: [HandOver] = []
 
     /// Moves all of `buffers` out, leaving empty ones.
     static func take(from buffers: inout SimulatorBuffers) -> SimulatorBuffers {
@@ -165,13 +149,13 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private var inLaunch = false
     private var launch = TimeSpan(start: 0, end: 0)
     private var blockedSince: Micros?
-    private var mainQueue: [MainQueueItem]
+    private var mainQueue: [HandOver]
     private var mainQueueSorted = true
-    private var idleQueue = MinHeap<MainQueueItem>()
+    private var idleQueue = MinHeap<HandOver>()
     /// Take-out candidates handed over while `didFinishLaunching` runs, by queue.
-    private var launchMain = MinHeap<MainQueueItem>()
-    private var launchIdle = MinHeap<MainQueueItem>()
-    private var snapshot: [MainQueueItem]
+    private var launchMain = MinHeap<HandOver>()
+    private var launchIdle = MinHeap<HandOver>()
+    private var snapshot: [HandOver]
     private var cursor = 0
     private var snapshotInputs: Range<Int> = 0..<0
     private var inputCursor = 0
@@ -336,11 +320,11 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         now = t0
         arriveInputs()
         if phaseCosts.isEmpty {
-            mainQueue.append(MainQueueItem(time: t0, rank: -1, task: MainQueueItem.didFinishLaunching))
+            mainQueue.append(HandOver(time: t0, rank: -1, task: HandOver.didFinishLaunching))
         } else {
             // (§3.12) Iteration 0 holds the phases; the `startsIn` one runs dFL.
             for k in phaseCosts.indices {
-                mainQueue.append(MainQueueItem.launchPhase(k, of: phaseCosts.count, at: t0))
+                mainQueue.append(HandOver.launchPhase(k, of: phaseCosts.count, at: t0))
             }
             phaseRuns = Array(repeating: LaunchPhaseRun(start: t0, costEnd: t0, end: t0), count: phaseCosts.count)
         }
@@ -452,7 +436,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                 } else if cursor < snapshot.count {
                     let item = snapshot[cursor]
                     cursor += 1
-                    if item.task == MainQueueItem.didFinishLaunching {
+                    if item.task == HandOver.didFinishLaunching {
                         beginLaunch()
                     } else if item.task < 0 {
                         if startPhase(Int(-2 - item.task)) { return true }
@@ -816,13 +800,13 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                 }
             case .operation(let task, let rank):
                 // Enqueued on the main queue now (its `readyMs` stays its hand-over).
-                appendToMainQueue(MainQueueItem(time: now, rank: rank, task: Int32(task)))
+                appendToMainQueue(HandOver(time: now, rank: rank, task: Int32(task)))
             }
         }
     }
 
     @inline(__always)
-    private mutating func appendToMainQueue(_ item: MainQueueItem) {
+    private mutating func appendToMainQueue(_ item: HandOver) {
         if mainQueueSorted, let last = mainQueue.last, item < last { mainQueueSorted = false }
         mainQueue.append(item)
     }
@@ -832,7 +816,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// take-out or the main operation queue.
     private mutating func enqueue(_ task: Int) {
         let rank = plan.ranking.rank(of: task)
-        let item = MainQueueItem(time: now, rank: rank, task: Int32(task))
+        let item = HandOver(time: now, rank: rank, task: Int32(task))
         switch queues.route(task, rank: rank, inLaunch: inLaunch) {
         case .readySet: readySet.push(rank)
         case .mainQueue: appendToMainQueue(item)
