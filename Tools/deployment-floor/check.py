@@ -41,6 +41,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lint"))
+from swift_source import code_only  # noqa: E402
+
 PLATFORMS = {"ios": "iOS", "macos": "macOS", "tvos": "tvOS", "visionos": "visionOS"}
 IMPLICIT_MODULES = ["Swift", "_Concurrency", "_StringProcessing"]
 TYPE_KINDS = {
@@ -192,37 +195,6 @@ def table(modules, floor, cache):
 
 
 # MARK: Sources
-
-
-def code_only(text):
-    """`text` with comments and string literals blanked (line structure kept)."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:end]))
-            i = end
-        elif text.startswith('"""', i):
-            end = text.find('"""', i + 3)
-            end = n if end < 0 else end + 3
-            out.append(re.sub(r"[^\n]", " ", text[i:end]))
-            i = end
-        elif text[i] == '"':
-            j = i + 1
-            while j < n and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
-            out.append(" " * (min(j + 1, n) - i))
-            i = min(j + 1, n)
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
 
 
 def declared_names(texts):

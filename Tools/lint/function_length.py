@@ -20,51 +20,14 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from swift_source import code_only  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DECLARATION = re.compile(
     r"\b(func\s+[^\s(<]+|init[?!]?|deinit|subscript)\s*(<[^>{]*>)?\s*(\([^{]*?\))?[^{};=]*?(\{)", re.S)
 # A computed property: `var name: Type {` on one line.
 COMPUTED = re.compile(r"\b(var\s+\w+)\s*:[^={}\n]*(\{)")
-
-
-def code_only(text):
-    """The text with comments and string literals replaced by spaces (line breaks kept)."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif text.startswith("/*", i):
-            j, depth = i + 2, 1
-            while j < n and depth:
-                if text.startswith("/*", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("*/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        else:
-            m = re.match(r'(#*)("""|")', text[i:])
-            if m:
-                hashes, quote = m.group(1), m.group(2)
-                close, j = quote + hashes, i + len(m.group(0))
-                while j < n and not text.startswith(close, j):
-                    if text[j] == "\\" and not hashes:
-                        j += 1
-                    elif quote == '"' and text[j] == "\n":
-                        break
-                    j += 1
-                j = min(n, j + len(close))
-                out.append(re.sub(r"[^\n]", " ", text[i:j]))
-                i = j
-            else:
-                out.append(text[i])
-                i += 1
-    return "".join(out)
 
 
 def functions(path):
