@@ -231,32 +231,11 @@ def message(x, text):
 
 
 def interval_rows(x, intervals):
+    """The os-signpost-interval table's rows of `intervals` ((thread, name, message, start, duration,
+    identifier[, category]); the category defaults to PointsOfInterest)."""
     rows = []
-    for t, name, msg, start, dur, ident in intervals:
-        rows.append([
-            lambda s=start: x.time("start-time", s),
-            lambda d=dur: x.value("duration", d, fmt=fmt_ms(d)),
-            lambda: x.value("layout-id", 0, fmt="0"),
-            lambda n=name: x.string(n),
-            lambda: x.string("PointsOfInterest"),
-            lambda t=t: x.string(subsystem(t)),
-            lambda i=ident: x.value("os-signpost-identifier", i, fmt=f"0x{i:x}"),
-            lambda t=t: x.process(t[0]),
-            lambda t=t: x.process(t[0]),
-            lambda t=t: x.thread(t),
-            lambda t=t: x.thread(t),
-            lambda m=msg: message(x, m),
-            lambda: "<sentinel/>",
-        ])
-    return rows
-
-
-def sink_interval_rows(x):
-    """The runtime sink's intervals, with the app's own one, in the os-signpost-interval table."""
-    rows = []
-    intervals = [(t, SINK_NAME, msg, start, dur, ident, "launchflow") for t, msg, start, dur, ident in SINK_INTERVALS]
-    intervals.append(SINK_OTHER + ("PointsOfInterest",))
-    for t, name, msg, start, dur, ident, category in intervals:
+    for t, name, msg, start, dur, ident, *rest in intervals:
+        category = rest[0] if rest else "PointsOfInterest"
         rows.append([
             lambda s=start: x.time("start-time", s),
             lambda d=dur: x.value("duration", d, fmt=fmt_ms(d)),
@@ -273,6 +252,12 @@ def sink_interval_rows(x):
             lambda: "<sentinel/>",
         ])
     return rows
+
+
+def sink_interval_rows(x):
+    """The runtime sink's intervals, with the app's own one, in the os-signpost-interval table."""
+    intervals = [(t, SINK_NAME, msg, start, dur, ident, "launchflow") for t, msg, start, dur, ident in SINK_INTERVALS]
+    return interval_rows(x, intervals + [SINK_OTHER])
 
 
 def sink_expected():
