@@ -42,15 +42,20 @@ enum LaunchAction {
 /// worker hand-overs, the run loop's iterations and commits) driven by real
 /// events instead of a clock. The strategy's decisions come from its
 /// ``LaunchPolicy`` — the same one the simulator's engine drives — and from
-/// its ``StrategyPlan`` (rank, routes, take-outs); a task's way from ready to
-/// handed over (hold, delay, serial queues, the main operation queue, routes)
-/// from ``LaunchQueues``, which the engine uses too.
+/// its ``StrategyPlan`` (rank, routes, take-outs); the steps of a task's way
+/// from ready to handed over (hold, delay, serial queues, the main operation
+/// queue, routes) and of `didFinishLaunching` from ``LaunchFlow``, which the
+/// engine drives too, acting on this state's ``RuntimeTargets``.
 ///
 /// Only ever used under the ``Scheduler``'s lock; every method takes the
 /// launch clock's `now` (µs) and leaves what must be done outside the lock in
 /// ``effects``; every update ends with ``settle(at:)``.
 struct SchedulerState: Sendable {
-    private var policy: any LaunchPolicy & Sendable
+    /// The policy, a task's way from ready to handed over and
+    /// `didFinishLaunching`'s state, with their steps (shared with the engine).
+    private var flow: LaunchFlow<AnyLaunchPolicy>
+    /// What those steps act on: the runs, the effects, the ready set, the main and idle queues.
+    private var targets: RuntimeTargets
     private let plan: StrategyPlan
     private let graph: TaskGraph
     /// The `firstFrame` tasks.
@@ -59,46 +64,34 @@ struct SchedulerState: Sendable {
     private let maxInFlight: Int
     private let failurePolicy: FailurePolicy
 
-    private(set) var runs: [TaskRun]
+    var runs: [TaskRun] { targets.runs }
     private(set) var outcomes: [TaskOutcome]
     /// Each task's thread CPU time around its body (µs; 0 until it ran).
     private(set) var cpuTimes: [Micros]
     /// Each task's QoS as its body ran (nil until it ran).
     private(set) var qos: [TaskQoS?]
     private(set) var commits: [Commit] = []
-    private(set) var blocked: [TimeSpan] = []
-    private(set) var launch = TimeSpan(start: 0, end: 0)
+    /// When `didFinishLaunching` was blocked.
+    var blocked: [TimeSpan] { flow.blocked }
+    /// When `didFinishLaunching` ran.
+    var launch: TimeSpan { flow.launch }
     private(set) var problems: [LaunchProblem] = []
-    var effects: [Effect] = []
+    /// What must be done outside the lock (the scheduler takes them after every update).
+    var effects: [Effect] {
+        get { targets.effects }
+        set { targets.effects = newValue }
+    }
 
     private var notDone: Int
-    private var ready: [Int32] = []
-    /// The main queue (MODEL.md §3: by hand-over time, then rank): the tasks
-    /// handed to the main thread and not yet taken by a drain. The state
-    /// keeps it, not the main dispatch queue: the block posted there only
-    /// drains it (``Effect/postToMain``), so a block that reaches the
-    /// dispatch queue late — its thread preempted between the lock and the
-    /// post — cannot run tasks out of the order decided here.
-    private var mainQueue = MinHeap<HandOver>()
-    /// Whether a drain block is posted and has not started.
-    private var drainPosted = false
     /// The running drain: the main queue as it was when its block started
     /// (a run-loop iteration's snapshot), and the next of them to start.
     private var drain: [HandOver] = []
     private var drainNext = 0
 
-    /// The first-frame hold, delays, serial queues, the main operation queue
-    /// (§3.11) and the routes.
-    private var queues: LaunchQueues
-
     // The main thread.
-    private var inLaunch = false
-    private(set) var launchReturned = false
-    private var blockedSince: Micros?
+    /// Whether `didFinishLaunching` has returned.
+    var launchReturned: Bool { flow.returned }
     private(set) var launchWaiting = false
-    private var launchMain = MinHeap<HandOver>()
-    private var launchIdle = MinHeap<HandOver>()
-    private var idleQueue = MinHeap<HandOver>()
     private(set) var iteration: Int32 = 0
     private var iterationStart: Micros = 0
     private var iterationRanWork = false
@@ -111,13 +104,12 @@ struct SchedulerState: Sendable {
     private var firstFrameCommit: Int?
     private var presented = false
 
-    // The workers.
-    private var readySet = MinHeap<Int32>()
+    // The workers (their ready set is in `targets`).
     private var freeWorkers: MinHeap<Int32>
     private var inFlight = 0
 
-    // What can still wake a blocked `didFinishLaunching`: delays pending, tasks started and not done.
-    private var pendingDelays = 0
+    // What can still wake a blocked `didFinishLaunching`: delays pending
+    // (`targets`), tasks started and not done.
     private var running = 0
     /// A completion called before its body returned.
     private var completedEarly: [Bool]
@@ -129,22 +121,19 @@ struct SchedulerState: Sendable {
         idleMode: IdleMode, failurePolicy: FailurePolicy
     ) {
         let n = scenario.tasks.count
-        policy = plan.makePolicy()
         self.plan = plan
         graph = inputs.graph
-        queues = LaunchQueues(
-            plan: plan, queueOf: inputs.queueOf, queueCount: inputs.queueCount, delay: inputs.delays,
-            deferred: inputs.deferred,
-            mainExecutor: scenario.mainExecutor)
+        flow = LaunchFlow(
+            policy: AnyLaunchPolicy(plan.makePolicy()),
+            queues: LaunchQueues(
+                plan: plan, queueOf: inputs.queueOf, queueCount: inputs.queueCount, delay: inputs.delays,
+                deferred: inputs.deferred, mainExecutor: scenario.mainExecutor))
         firstFrame = scenario.tasks.map(\.firstFrame)
         firstFrameLeft = firstFrame.lazy.filter { $0 }.count
         self.idleMode = idleMode
         maxInFlight = plan.limitsConcurrency ? (maxConcurrent ?? .max) : .max
         self.failurePolicy = failurePolicy
-        runs = Array(
-            repeating: TaskRun(
-                thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
-            count: n)
+        targets = RuntimeTargets(taskCount: n)
         outcomes = Array(repeating: .notRun, count: n)
         cpuTimes = Array(repeating: 0, count: n)
         qos = Array(repeating: nil, count: n)
@@ -158,68 +147,30 @@ struct SchedulerState: Sendable {
 
     /// `didFinishLaunching` has started on the main thread.
     mutating func beginLaunch(at now: Micros) {
-        inLaunch = true
-        launch = TimeSpan(start: now, end: now)
         iterationStart = now
         iterationRanWork = true
-        policy.launchBegan(ready: &ready)
-        releaseReady(now)
-        admitHeldTasks(now)
+        flow.beginLaunch(at: now, &targets)
     }
 
     /// What `didFinishLaunching` does next. A `.run` task has been started
     /// on the main thread (its run recorded); run its body, then call ``ended(_:at:latencyPending:failure:)``.
     mutating func nextLaunchAction(at now: Micros) -> LaunchAction {
         launchWaiting = false
-        while true {
-            switch policy.nextLaunchStep() {
-            case .run(let task):
-                endBlock(now)
-                if !queues.releasedInline(task) { runs[task].handOver(at: launch.start) }
-                startOnMain(task, at: now)
-                return .run(task, skipped: skip[task])
-            case .release(let task):
-                queues.releaseInline(task)
-                runs[task].madeReady = now
-                release(task, at: now)
-                admitHeldTasks(now)
-            case .wait:
-                if plan.hasTakeOut, let item = launchMain.popMin() ?? launchIdle.popMin() {
-                    endBlock(now)
-                    startOnMain(Int(item.task), at: now)
-                    return .run(Int(item.task), skipped: skip[Int(item.task)])
-                }
-                if running == 0 && pendingDelays == 0 && readySet.isEmpty && !queues.hasTouchedQueues {
-                    endBlock(now)
-                    return .deadlock((0..<runs.count).filter { outcomes[$0] == .notRun && runs[$0].thread < 0 })
-                }
-                if blockedSince == nil { blockedSince = now }
-                launchWaiting = true
-                return .block
-            case .finish:
-                endBlock(now)
-                returnFromLaunch(at: now)
-                return .finish
+        switch flow.nextLaunchMove(at: now, &targets) {
+        case .run(let task):
+            startOnMain(task, at: now)
+            return .run(task, skipped: skip[task])
+        case .blocked:
+            if running == 0 && targets.pendingDelays == 0 && targets.readySet.isEmpty && !flow.queues.hasTouchedQueues {
+                flow.endBlock(at: now)
+                return .deadlock(
+                    (0..<targets.runs.count).filter { outcomes[$0] == .notRun && targets.runs[$0].thread < 0 })
             }
+            launchWaiting = true
+            return .block
+        case .returned:
+            return .finish
         }
-    }
-
-    private mutating func returnFromLaunch(at now: Micros) {
-        inLaunch = false
-        launchReturned = true
-        launch.end = now
-        // What waited for a take-out goes back to its queue, in its order.
-        while let item = launchMain.popMin() { pushMain(item) }
-        while let item = launchIdle.popMin() { idleQueue.push(item) }
-        policy.launchReturned(ready: &ready)
-        releaseReady(now)
-        admitHeldTasks(now)
-    }
-
-    private mutating func endBlock(_ now: Micros) {
-        guard let since = blockedSince else { return }
-        if now > since { blocked.append(TimeSpan(start: since, end: now)) }
-        blockedSince = nil
     }
 
     // MARK: Tasks starting and ending
@@ -229,10 +180,10 @@ struct SchedulerState: Sendable {
     /// iteration; tasks handed over from now on wait for the next block,
     /// posted when the first of them comes. Returns how many it took.
     mutating func beginMainDrain() -> Int {
-        drainPosted = false
+        targets.drainPosted = false
         drain.removeAll(keepingCapacity: true)
         drainNext = 0
-        while let item = mainQueue.popMin() { drain.append(item) }
+        while let item = targets.mainQueue.popMin() { drain.append(item) }
         return drain.count
     }
 
@@ -258,13 +209,13 @@ struct SchedulerState: Sendable {
         if !iterationRanWork { iterationStart = now }
         iterationRanWork = true
         if firstFrame[task] { firstFrameLeft -= 1 }
-        runs[task].start(on: 0, iteration: iteration, at: now)
+        targets.runs[task].start(on: 0, iteration: iteration, at: now)
         running += 1
     }
 
     /// A worker is about to run `task`: returns whether to run its body.
     mutating func workerTaskStarts(_ task: Int, at now: Micros) -> Bool {
-        runs[task].start = now
+        targets.runs[task].start = now
         return !skip[task]
     }
 
@@ -279,11 +230,11 @@ struct SchedulerState: Sendable {
     ) {
         cpuTimes[task] = cpuTime
         self.qos[task] = qos
-        runs[task].end = now
-        runs[task].done = now
-        let worker = runs[task].thread
+        targets.runs[task].end = now
+        targets.runs[task].done = now
+        let worker = targets.runs[task].thread
         if worker > 0 { freeWorkers.push(worker) }
-        policy.taskEnded(task)
+        flow.policy.taskEnded(task)
         if let failure {
             problems.append(
                 LaunchProblem(
@@ -294,7 +245,7 @@ struct SchedulerState: Sendable {
             done(task, at: now)
         } else if latencyPending && !completedEarly[task] {
             outcomes[task] = .waiting
-            effects.append(.watch(task: task))
+            targets.effects.append(.watch(task: task))
         } else {
             outcomes[task] = .succeeded
             done(task, at: now)
@@ -312,7 +263,7 @@ struct SchedulerState: Sendable {
             return true
         case .waiting:
             outcomes[task] = .succeeded
-            runs[task].done = now
+            targets.runs[task].done = now
             done(task, at: now)
             return true
         default:
@@ -323,7 +274,7 @@ struct SchedulerState: Sendable {
     /// The watchdog of `task` fired: still waiting means it timed out.
     mutating func watchdogFired(_ task: Int, at now: Micros, after timeout: String) {
         guard outcomes[task] == .waiting else { return }
-        runs[task].done = now
+        targets.runs[task].done = now
         // The cause first, then the dependents it skips.
         problems.append(
             LaunchProblem(
@@ -339,7 +290,7 @@ struct SchedulerState: Sendable {
     /// An `async` body threw after its task had ended.
     mutating func failedLater(_ task: Int, _ reason: String, at now: Micros) {
         guard outcomes[task] == .waiting else { return }
-        runs[task].done = now
+        targets.runs[task].done = now
         problems.append(
             LaunchProblem(task: taskID(task), kind: .taskFailed, message: "task '\(taskID(task))' failed: \(reason)"))
         fail(task, reason, at: now)
@@ -364,12 +315,12 @@ struct SchedulerState: Sendable {
     /// now; what waits in the main queue is cancelled (its drain block, if
     /// posted, finds nothing); nothing completes it any more.
     mutating func stop(at now: Micros) {
-        endBlock(now)
-        inLaunch = false
+        flow.endBlock(at: now)
+        flow.inLaunch = false
         launchWaiting = false
-        launch.end = now
-        while let item = mainQueue.popMin() { outcomes[Int(item.task)] = .cancelled }
-        drainPosted = false
+        flow.launch.end = now
+        while let item = targets.mainQueue.popMin() { outcomes[Int(item.task)] = .cancelled }
+        targets.drainPosted = false
         finished = true
     }
 
@@ -425,10 +376,8 @@ struct SchedulerState: Sendable {
     private mutating func done(_ task: Int, at now: Micros) {
         notDone -= 1
         running -= 1
-        if runs[task].thread > 0 { inFlight -= 1 }
-        queues.taskDone(task)
-        policy.taskDone(task, ready: &ready)
-        releaseReady(now)
+        if targets.runs[task].thread > 0 { inFlight -= 1 }
+        flow.taskDone(task, at: now, &targets)
     }
 
     // MARK: A task's way (MODEL.md §3)
@@ -439,114 +388,34 @@ struct SchedulerState: Sendable {
     /// ready tasks, and a waiting `didFinishLaunching` is woken. Everything
     /// that happened in one update happened at one instant, and is settled
     /// together. (A main-thread hand-over posts its drain block at once,
-    /// ``pushMain(_:)``: the block runs the queue in its order whenever it comes.)
+    /// ``RuntimeTargets/handToMainQueue(_:)``: the block runs the queue in its order whenever it comes.)
     mutating func settle(at now: Micros) {
-        releaseReady(now)
-        admitHeldTasks(now)
+        flow.releaseReady(at: now, &targets)
+        flow.admit(at: now, &targets)
         assignWorkers(now)
-        if launchWaiting { effects.append(.wakeLaunch) }
-    }
-
-    /// Hands `item` to the main queue, posting a drain block if none is waiting.
-    private mutating func pushMain(_ item: HandOver) {
-        mainQueue.push(item)
-        if !drainPosted {
-            drainPosted = true
-            effects.append(.postToMain)
-        }
-    }
-
-    private mutating func releaseReady(_ now: Micros) {
-        guard !ready.isEmpty else { return }
-        for t in ready {
-            let task = Int(t)
-            runs[task].madeReady = now
-            switch queues.ready(task, firstFrameShown: presented) {
-            case .heldForFirstFrame: break
-            case .afterDelay(let delay): releaseAfter(task, delay)
-            case .now: release(task, at: now)
-            }
-        }
-        ready.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func releaseAfter(_ task: Int, _ delay: Micros) {
-        pendingDelays += 1
-        effects.append(.releaseAfter(task: task, delay: delay))
+        if launchWaiting { targets.effects.append(.wakeLaunch) }
     }
 
     /// A delay has passed.
     mutating func delayPassed(_ task: Int, at now: Micros) {
-        pendingDelays -= 1
-        release(task, at: now)
+        targets.pendingDelays -= 1
+        flow.release(task, at: now, &targets)
     }
 
     /// The first frame is on screen: the held tasks are released now, or `delay` from now.
     mutating func releaseHeldForFirstFrame(at now: Micros) {
         presented = true
-        for t in queues.firstFrameShown() {
-            let task = Int(t)
-            switch queues.releaseTime(afterHoldOf: task) {
-            case .afterDelay(let delay): releaseAfter(task, delay)
-            case .now, .heldForFirstFrame: release(task, at: now)
-            }
-        }
-    }
-
-    /// Released: into its queue's waiting set, or admitted and handed over at once.
-    private mutating func release(_ task: Int, at now: Micros) {
-        runs[task].released = now
-        if queues.release(task) {
-            runs[task].ready = now
-            enqueue(task, at: now)
-        }
-    }
-
-    /// Free queues admit (``LaunchQueues/admitNext()``): a serial queue's
-    /// task is handed over (or told to the policy, if `didFinishLaunching`
-    /// released it); the main operation queue's is posted to the main dispatch queue alone.
-    private mutating func admitHeldTasks(_ now: Micros) {
-        while let admission = queues.admitNext() {
-            switch admission {
-            case .queue(let task, let inline):
-                runs[task].ready = now
-                if inline {
-                    policy.inlineAdmitted(task)
-                } else {
-                    enqueue(task, at: now)
-                }
-            case .operation(let task, let rank):
-                pushMain(HandOver(time: now, rank: rank, task: Int32(task)))
-            }
-        }
-    }
-
-    /// Hands an admitted task over at `now`: to the main queue (posted), the
-    /// idle queue or the ready set, or keeps it for a take-out or the main
-    /// operation queue.
-    private mutating func enqueue(_ task: Int, at now: Micros) {
-        let rank = plan.ranking.rank(of: task)
-        let item = HandOver(time: now, rank: rank, task: Int32(task))
-        switch queues.route(task, rank: rank, inLaunch: inLaunch) {
-        case .readySet: readySet.push(rank)
-        case .mainQueue: pushMain(item)
-        case .takeOutMain: launchMain.push(item)
-        case .takeOutIdle: launchIdle.push(item)
-        case .idleQueue:
-            idleQueue.push(item)
-            if launchReturned { effects.append(.wakeRunLoop) }
-        case .operationQueue: break
-        }
+        flow.releaseHeldForFirstFrame(at: now, &targets)
     }
 
     /// Free workers, lowest index first, take the best-ranked ready tasks.
     private mutating func assignWorkers(_ now: Micros) {
-        while inFlight < maxInFlight, !readySet.isEmpty, let worker = freeWorkers.popMin() {
-            let task = plan.ranking.task(atRank: readySet.popMin()!)
-            runs[task].start(on: worker, iteration: -1, at: now)
+        while inFlight < maxInFlight, !targets.readySet.isEmpty, let worker = freeWorkers.popMin() {
+            let task = plan.ranking.task(atRank: targets.readySet.popMin()!)
+            targets.runs[task].start(on: worker, iteration: -1, at: now)
             inFlight += 1
             running += 1
-            effects.append(.startOnWorker(worker: Int(worker), task: task))
+            targets.effects.append(.startOnWorker(worker: Int(worker), task: task))
         }
     }
 
@@ -556,14 +425,16 @@ struct SchedulerState: Sendable {
     /// queue empty, every waiting idle task (`batch`) or the first
     /// (`oneByOne`), started on the main thread in this iteration.
     mutating func idleStep(at now: Micros) -> [Int] {
-        guard launchReturned, mainQueue.isEmpty, drainNext == drain.count, !idleQueue.isEmpty else { return [] }
+        guard launchReturned, targets.mainQueue.isEmpty, drainNext == drain.count, !targets.idleQueue.isEmpty else {
+            return []
+        }
         var tasks: [Int] = []
         if idleMode == .batch {
-            while let item = idleQueue.popMin() { tasks.append(Int(item.task)) }
-        } else if let item = idleQueue.popMin() {
+            while let item = targets.idleQueue.popMin() { tasks.append(Int(item.task)) }
+        } else if let item = targets.idleQueue.popMin() {
             tasks.append(Int(item.task))
         }
-        if !idleQueue.isEmpty { effects.append(.wakeRunLoop) }
+        if !targets.idleQueue.isEmpty { targets.effects.append(.wakeRunLoop) }
         return tasks
     }
 
@@ -590,7 +461,7 @@ struct SchedulerState: Sendable {
             Commit(iterationStart: iterationStart, start: start, end: now, presented: now, ranWork: iterationRanWork))
         commitStart = nil
         if firstFrameCommit == nil && firstFrameLeft == 0 { firstFrameCommit = commits.count - 1 }
-        effects.append(.commitEnded(index: commits.count - 1, at: now))
+        targets.effects.append(.commitEnded(index: commits.count - 1, at: now))
         iteration += 1
         iterationStart = now
         iterationRanWork = false
@@ -599,9 +470,9 @@ struct SchedulerState: Sendable {
 
     /// Every task done, `didFinishLaunching` returned, nothing held: the launch is complete.
     private mutating func finishIfIdle() {
-        if notDone == 0 && launchReturned && !queues.holdsTasks {
+        if notDone == 0 && launchReturned && !flow.queues.holdsTasks {
             finished = true
-            effects.append(.complete)
+            targets.effects.append(.complete)
         }
     }
 
@@ -609,8 +480,8 @@ struct SchedulerState: Sendable {
     mutating func commitPresented(_ index: Int, at time: Micros) {
         guard index < commits.count else { return }
         commits[index].presented = time
-        if index == firstFrameCommit && queues.holdsForFirstFrame && !presented {
-            effects.append(.releaseHeld(at: time))
+        if index == firstFrameCommit && flow.queues.holdsForFirstFrame && !presented {
+            targets.effects.append(.releaseHeld(at: time))
         }
     }
 
@@ -624,6 +495,61 @@ struct SchedulerState: Sendable {
     mutating func finishIfDone() {
         guard notDone == 0 && launchReturned && !finished && !iterationRanWork else { return }
         finished = true
-        effects.append(.complete)
+        targets.effects.append(.complete)
+    }
+}
+
+/// What the runtime's state keeps of its own for the shared steps of a task's
+/// way (``LaunchFlow``): each task's run, the effects to carry out outside the
+/// lock (a delay's timer, a drain block posted, a wake), the workers' ready
+/// set, and the main and idle queues.
+struct RuntimeTargets: HandOverTargets, Sendable {
+    var runs: [TaskRun]
+    var effects: [Effect] = []
+    /// Delays whose release is pending (they can still wake a blocked `didFinishLaunching`).
+    var pendingDelays = 0
+    /// The ranks of the tasks handed to the workers and not yet started.
+    var readySet = MinHeap<Int32>()
+    /// The main queue (MODEL.md §3: by hand-over time, then rank): the tasks
+    /// handed to the main thread and not yet taken by a drain. The state
+    /// keeps it, not the main dispatch queue: the block posted there only
+    /// drains it (``Effect/postToMain``), so a block that reaches the
+    /// dispatch queue late — its thread preempted between the lock and the
+    /// post — cannot run tasks out of the order decided here.
+    var mainQueue = MinHeap<HandOver>()
+    /// Whether a drain block is posted and has not started.
+    var drainPosted = false
+    var idleQueue = MinHeap<HandOver>()
+
+    init(taskCount n: Int) {
+        runs = Array(
+            repeating: TaskRun(
+                thread: -1, iteration: -1, ready: 0, start: 0, end: 0, done: 0, madeReady: 0, released: 0),
+            count: n)
+    }
+
+    mutating func record(_ stamp: RunStamp, of task: Int, at time: Micros) { runs[task].record(stamp, at: time) }
+
+    mutating func releaseLater(_ task: Int, after delay: Micros, now: Micros) {
+        pendingDelays += 1
+        effects.append(.releaseAfter(task: task, delay: delay))
+    }
+
+    mutating func handToWorkers(rank: Int32) { readySet.push(rank) }
+
+    /// Hands `item` to the main queue, posting a drain block if none is waiting.
+    mutating func handToMainQueue(_ item: HandOver) {
+        mainQueue.push(item)
+        if !drainPosted {
+            drainPosted = true
+            effects.append(.postToMain)
+        }
+    }
+
+    /// Hands `item` to the idle queue, waking the main run loop (it may sleep)
+    /// once `didFinishLaunching` has returned.
+    mutating func handToIdleQueue(_ item: HandOver, launchReturned: Bool) {
+        idleQueue.push(item)
+        if launchReturned { effects.append(.wakeRunLoop) }
     }
 }

@@ -22,6 +22,55 @@ struct Timer: Comparable {
     static func < (a: Self, b: Self) -> Bool { (a.time, a.code) < (b.time, b.code) }
 }
 
+/// What the engine keeps of its own for the shared steps of a task's way
+/// (``LaunchFlow``): each task's run, the timers of its clock, the workers'
+/// ready set, and the main and idle queues.
+struct EngineTargets: ~Copyable, HandOverTargets {
+    /// One entry per task, each written before it is read.
+    var runs: FixedArray<TaskRun>
+    /// Releases after a delay and dones after a latency.
+    var timers: FixedHeap<Timer>
+    /// The ranks of the tasks handed to the workers and not yet started.
+    var readySet: FixedHeap<Int32>
+    /// The main queue, in hand-over order while `mainQueueSorted`; the
+    /// snapshot sorts it otherwise (an item handed over while
+    /// `didFinishLaunching` ran, back from a take-out, may come after later ones).
+    var mainQueue: [HandOver]
+    var mainQueueSorted = true
+    var idleQueue = MinHeap<HandOver>()
+
+    init(runs: consuming FixedArray<TaskRun>, taskCount n: Int, mainQueue: [HandOver]) {
+        self.runs = runs
+        // A task is in the ready set, or waits for one timer (its release,
+        // then its done), at most once at a time; plus the first frame's.
+        readySet = FixedHeap(capacity: n)
+        timers = FixedHeap(capacity: n + 1)
+        self.mainQueue = mainQueue
+        // (See `LaunchQueues.init`: a buffer of its own, even if it stays empty.)
+        idleQueue.reserveCapacity(1)
+    }
+
+    @inline(__always)
+    mutating func record(_ stamp: RunStamp, of task: Int, at time: Micros) { runs[task].record(stamp, at: time) }
+
+    @inline(__always)
+    mutating func releaseLater(_ task: Int, after delay: Micros, now: Micros) {
+        timers.push(Timer(time: now + delay, code: Int32(task) << 1))
+    }
+
+    @inline(__always)
+    mutating func handToWorkers(rank: Int32) { readySet.push(rank) }
+
+    @inline(__always)
+    mutating func handToMainQueue(_ item: HandOver) {
+        if mainQueueSorted, let last = mainQueue.last, item < last { mainQueueSorted = false }
+        mainQueue.append(item)
+    }
+
+    @inline(__always)
+    mutating func handToIdleQueue(_ item: HandOver, launchReturned: Bool) { idleQueue.push(item) }
+}
+
 /// The growing arrays of a finished run, handed to the next run of the same
 /// scenario so that a sweep of thousands of runs allocates them once. Only
 /// their capacity is reused: every simulator starts from cleared arrays. (The
@@ -119,7 +168,6 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         case phase(Int)
     }
 
-    private var policy: Policy
     private let plan: StrategyPlan
     private let run: RunInputs
     private let commitCost: Micros
@@ -127,34 +175,24 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private let frameInterval: Micros
 
     private var now: Micros = 0
-    private var runs: FixedArray<TaskRun>
     private var commits: [Commit]
-    private var blocked: [TimeSpan]
     private var inputRuns: [InputRun]
-    /// Tasks made ready by the last step, waiting to be released.
-    private var ready: [Int32]
     private var notDone: Int
-    /// Releases after a delay and dones after a latency.
-    private var timers: FixedHeap<Timer>
 
-    /// A task's way from ready to handed over, shared with the runtime: the
-    /// first-frame hold, serial queues, the main operation queue (§3.11) and
-    /// the routes. The engine keeps the times, timers and the queues it hands over to.
-    private var queues: LaunchQueues
+    /// The policy, a task's way from ready to handed over (the first-frame
+    /// hold, serial queues, the main operation queue of §3.11, the routes)
+    /// and `didFinishLaunching`'s state, with their steps, shared with the
+    /// runtime; they act on `targets`: the runs, timers and the queues the
+    /// engine hands tasks to.
+    private var flow: LaunchFlow<Policy>
+    private var targets: EngineTargets
+    /// (v2.1) Whether any task waits for the first frame (`flow.queues.holdsForFirstFrame`).
+    private let holdsForFirstFrame: Bool
 
     // The main thread.
     private var phase = MainPhase.asleep
     private var work = MainWork.nothing
     private var mainEnd: Micros = 0
-    private var inLaunch = false
-    private var launch = TimeSpan(start: 0, end: 0)
-    private var blockedSince: Micros?
-    private var mainQueue: [HandOver]
-    private var mainQueueSorted = true
-    private var idleQueue = MinHeap<HandOver>()
-    /// Take-out candidates handed over while `didFinishLaunching` runs, by queue.
-    private var launchMain = MinHeap<HandOver>()
-    private var launchIdle = MinHeap<HandOver>()
     private var snapshot: [HandOver]
     private var cursor = 0
     private var snapshotInputs: Range<Int> = 0..<0
@@ -178,14 +216,12 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private var arrived = 0
     private var firstPending = 0
 
-    // (v2.1) The hold for the first frame (the held tasks are in `queues`):
-    // the `firstFrame` tasks not yet run, and when the first-frame commit is
-    // presented (`Micros.max` until it is known).
+    // (v2.1) The hold for the first frame (the held tasks are in
+    // `flow.queues`, and when the first-frame commit is presented is
+    // `flow.firstFrameOnScreen`): the `firstFrame` tasks not yet run.
     private var firstFrameLeft: Int
-    private var firstFramePresented = Micros.max
 
-    // The workers.
-    private var readySet: FixedHeap<Int32>
+    // The workers (their ready set is in `targets`).
     private var freeWorkers: FixedHeap<Int32>
     private var workerEnds: FixedHeap<WorkerEnd>
     private var workerTask: FixedArray<Int>
@@ -252,7 +288,6 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         scenario: Scenario, plan: StrategyPlan, run: RunInputs, policy: Policy, runs: consuming FixedArray<TaskRun>,
         buffers: consuming SimulatorBuffers
     ) {
-        self.policy = policy
         self.plan = plan
         self.run = run
         commitCost = scenario.device.commitCost
@@ -260,16 +295,9 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         frameInterval = scenario.device.frameInterval
         let workers = scenario.device.workerCount
         let n = run.cost.count
-        self.runs = runs
         commits = SimulatorBuffers.take(&buffers.commits)
-        blocked = SimulatorBuffers.take(&buffers.blocked)
-        ready = SimulatorBuffers.take(&buffers.ready)
-        mainQueue = SimulatorBuffers.take(&buffers.queue)
         snapshot = SimulatorBuffers.take(&buffers.snapshot)
-        // A task is in the ready set, or waits for one timer (its release,
-        // then its done), at most once at a time; plus the first frame's.
-        readySet = FixedHeap(capacity: n)
-        timers = FixedHeap(capacity: n + 1)
+        targets = EngineTargets(runs: runs, taskCount: n, mainQueue: SimulatorBuffers.take(&buffers.queue))
         firstFrameLeft = run.firstFrameCount
         freeWorkers = FixedHeap(capacity: workers)
         for worker in 1...Int32(workers) { freeWorkers.push(worker) }
@@ -283,17 +311,18 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         cpus = scenario.device.cpuCount
         mainThreadPriority = scenario.device.mainThreadPriority
         workerWork = FixedHeap(capacity: contended ? workers : 0)
-        queues = LaunchQueues(
-            plan: plan, queueOf: run.queueOf, queueCount: run.queueCount, delay: run.delay, deferred: run.deferred,
-            mainExecutor: scenario.mainExecutor)
-        // Arrays that stay empty in many scenarios (no inputs, no idle tasks;
-        // `queues` does the same with its own) still get a buffer of their
+        holdsForFirstFrame = !run.deferred.isEmpty
+        flow = LaunchFlow(
+            policy: policy,
+            queues: LaunchQueues(
+                plan: plan, queueOf: run.queueOf, queueCount: run.queueCount, delay: run.delay,
+                deferred: run.deferred, mainExecutor: scenario.mainExecutor),
+            ready: SimulatorBuffers.take(&buffers.ready), blocked: SimulatorBuffers.take(&buffers.blocked))
+        // Arrays that stay empty in many scenarios (no inputs; `flow` and
+        // `targets` do the same with theirs) still get a buffer of their
         // own: the shared empty buffer is never uniquely referenced, so a
         // uniqueness check that the optimiser hoists out of a loop would
         // "copy" it on every call.
-        idleQueue.reserveCapacity(1)
-        launchMain.reserveCapacity(1)
-        launchIdle.reserveCapacity(1)
         inputRuns = run.inputs.indices.map { InputRun(input: $0, at: run.inputs[$0].at, start: 0, end: 0) }
         inputRuns.reserveCapacity(1)
         inputOrder = run.inputs.indices.sorted { (run.inputs[$0].at, $0) < (run.inputs[$1].at, $1) }
@@ -307,9 +336,9 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private mutating func takeBuffers() -> SimulatorBuffers {
         var buffers = SimulatorBuffers()
         swap(&buffers.commits, &commits)
-        swap(&buffers.blocked, &blocked)
-        swap(&buffers.ready, &ready)
-        swap(&buffers.queue, &mainQueue)
+        swap(&buffers.blocked, &flow.blocked)
+        swap(&buffers.ready, &flow.ready)
+        swap(&buffers.queue, &targets.mainQueue)
         swap(&buffers.snapshot, &snapshot)
         return buffers
     }
@@ -320,23 +349,23 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         now = t0
         arriveInputs()
         if phaseCosts.isEmpty {
-            mainQueue.append(HandOver(time: t0, rank: -1, task: HandOver.didFinishLaunching))
+            targets.mainQueue.append(HandOver(time: t0, rank: -1, task: HandOver.didFinishLaunching))
         } else {
             // (§3.12) Iteration 0 holds the phases; the `startsIn` one runs dFL.
             for k in phaseCosts.indices {
-                mainQueue.append(HandOver.launchPhase(k, of: phaseCosts.count, at: t0))
+                targets.mainQueue.append(HandOver.launchPhase(k, of: phaseCosts.count, at: t0))
             }
             phaseRuns = Array(repeating: LaunchPhaseRun(start: t0, costEnd: t0, end: t0), count: phaseCosts.count)
         }
         while true {
             // End of step 1: free queues admit.
-            admitIntoFreeQueues()
+            flow.admit(at: now, &targets)
             // Step 2: the main thread, then the workers, until neither moves.
             while true {
                 // (The checks before each call skip the call when nothing can move.)
                 let mainMoved = work == .nothing && advanceMain()
                 let workersMoved =
-                    !readySet.isEmpty && inFlight < run.maxInFlight && !freeWorkers.isEmpty && advanceWorkers()
+                    !targets.readySet.isEmpty && inFlight < run.maxInFlight && !freeWorkers.isEmpty && advanceWorkers()
                 if !mainMoved && !workersMoved { break }
             }
             // Step 3: the next event.
@@ -348,7 +377,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             } else {
                 if work != .nothing { next = mainEnd }
                 if let end = workerEnds.min, end.time < next { next = end.time }
-                if let timer = timers.min, timer.time < next { next = timer.time }
+                if let timer = targets.timers.min, timer.time < next { next = timer.time }
                 if arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at < next {
                     next = run.inputs[inputOrder[arrived]].at
                 }
@@ -362,20 +391,25 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                 freeWorkers.push(end.worker)
                 taskEnded(workerTask[Int(end.worker)])
             }
-            while let timer = timers.min, timer.time == now {
-                timers.popMin()
+            while let timer = targets.timers.min, timer.time == now {
+                targets.timers.popMin()
                 if timer.code == Timer.firstFramePresented {
-                    releaseHeldForFirstFrame()
+                    flow.releaseHeldForFirstFrame(at: now, &targets)
                     continue
                 }
                 let task = Int(timer.code >> 1)
-                if timer.code & 1 == 0 { release(task) } else { taskDone(task, onWorker: runs[task].thread > 0) }
+                if timer.code & 1 == 0 {
+                    flow.release(task, at: now, &targets)
+                } else {
+                    taskDone(task, onWorker: targets.runs[task].thread > 0)
+                }
             }
             arriveInputs()
         }
         precondition(notDone == 0, "launchflow: the simulation stopped with \(notDone) tasks not done; this is a bug")
         return RunOutcome(
-            tasks: [], commits: commits, blocked: blocked, launch: launch, inputs: inputRuns, launchPhases: phaseRuns,
+            tasks: [], commits: commits, blocked: flow.blocked, launch: flow.launch, inputs: inputRuns,
+            launchPhases: phaseRuns,
             taskClusters: clusters?.taskClusters() ?? [])
     }
 
@@ -388,40 +422,22 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         while work == .nothing {
             switch phase {
             case .asleep:
-                guard !mainQueue.isEmpty || !idleQueue.isEmpty || (iteration > 0 && inputPending) else {
+                guard !targets.mainQueue.isEmpty || !targets.idleQueue.isEmpty || (iteration > 0 && inputPending) else {
                     return moved
                 }
                 takeSnapshot()
                 moved = true
             case .launching:
-                switch policy.nextLaunchStep() {
+                switch flow.nextLaunchMove(at: now, &targets) {
                 case .run(let task):
-                    endBlock()
                     moved = true
-                    if !queues.releasedInline(task) { runs[task].handOver(at: launch.start) }
                     if startOnMain(task) { return true }
-                case .release(let task):
+                case .blocked(let changed):
+                    return moved || changed
+                case .returned:
                     moved = true
-                    queues.releaseInline(task)
-                    runs[task].madeReady = now
-                    release(task)
-                    admitIntoFreeQueues()
-                case .wait:
-                    if plan.hasTakeOut, let item = launchMain.popMin() ?? launchIdle.popMin() {
-                        endBlock()
-                        moved = true
-                        if startOnMain(Int(item.task)) { return true }
-                        continue
-                    }
-                    if blockedSince == nil {
-                        blockedSince = now
-                        moved = true
-                    }
-                    return moved
-                case .finish:
-                    endBlock()
-                    moved = true
-                    returnFromLaunch()
+                    phase = .iterating
+                    if startPhase >= 0 { phaseRuns[startPhase].end = now }
                 }
             case .iterating:
                 moved = true
@@ -445,7 +461,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
                     }
                 } else if !idleStepTaken {
                     idleStepTaken = true
-                    if mainQueue.isEmpty && !inputPending && !idleQueue.isEmpty { takeIdleTasks() }
+                    if targets.mainQueue.isEmpty && !inputPending && !targets.idleQueue.isEmpty { takeIdleTasks() }
                 } else {
                     commitStart = now
                     if commitCost > 0 {
@@ -466,10 +482,10 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// A new run-loop iteration: the whole main queue by enqueue time then
     /// rank, and (from iteration 1 on) every pending input.
     private mutating func takeSnapshot() {
-        swap(&snapshot, &mainQueue)
-        mainQueue.removeAll(keepingCapacity: true)
-        if !mainQueueSorted { snapshot.sort() }
-        mainQueueSorted = true
+        swap(&snapshot, &targets.mainQueue)
+        targets.mainQueue.removeAll(keepingCapacity: true)
+        if !targets.mainQueueSorted { snapshot.sort() }
+        targets.mainQueueSorted = true
         cursor = 0
         if iteration > 0 {
             snapshotInputs = firstPending..<arrived
@@ -490,43 +506,23 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         snapshot.removeAll(keepingCapacity: true)
         cursor = 0
         if run.idleMode == .batch {
-            while let item = idleQueue.popMin() { snapshot.append(item) }
-        } else if let item = idleQueue.popMin() {
+            while let item = targets.idleQueue.popMin() { snapshot.append(item) }
+        } else if let item = targets.idleQueue.popMin() {
             snapshot.append(item)
         }
     }
 
     private mutating func beginLaunch() {
         phase = .launching
-        inLaunch = true
         iterationRanWork = true
-        launch = TimeSpan(start: now, end: now)
-        policy.launchBegan(ready: &ready)
-        makeReady()
-        admitIntoFreeQueues()
-    }
-
-    private mutating func returnFromLaunch() {
-        phase = .iterating
-        inLaunch = false
-        launch.end = now
-        if startPhase >= 0 { phaseRuns[startPhase].end = now }
-        // What waited for a take-out goes back to its queue, in its order.
-        while let item = launchMain.popMin() {
-            if let last = mainQueue.last, item < last { mainQueueSorted = false }
-            mainQueue.append(item)
-        }
-        while let item = launchIdle.popMin() { idleQueue.push(item) }
-        policy.launchReturned(ready: &ready)
-        makeReady()
-        admitIntoFreeQueues()
+        flow.beginLaunch(at: now, &targets)
     }
 
     /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
     private mutating func startOnMain(_ task: Int) -> Bool {
         iterationRanWork = true
-        if queues.holdsForFirstFrame && run.firstFrame[task] { firstFrameLeft -= 1 }
-        runs[task].start(on: 0, iteration: iteration, at: now)
+        if holdsForFirstFrame && run.firstFrame[task] { firstFrameLeft -= 1 }
+        targets.runs[task].start(on: 0, iteration: iteration, at: now)
         if run.cost[task] > 0 {
             work = .task(task)
             mainEnd = now + run.cost[task]
@@ -534,7 +530,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             return true
         }
         taskEnded(task)
-        admitIntoFreeQueues()
+        flow.admit(at: now, &targets)
         return false
     }
 
@@ -597,16 +593,10 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         // (v2.1) The first-frame commit: every `firstFrame` task has run. Its
         // presentation releases the held tasks, an event of that instant
         // (a further step 1 when it is this very instant).
-        if queues.holdsForFirstFrame && firstFrameLeft == 0 && firstFramePresented == .max {
-            firstFramePresented = presented
-            timers.push(Timer(time: presented, code: Timer.firstFramePresented))
+        if holdsForFirstFrame && firstFrameLeft == 0 && flow.firstFrameOnScreen == .max {
+            flow.firstFrameOnScreen = presented
+            targets.timers.push(Timer(time: presented, code: Timer.firstFramePresented))
         }
-    }
-
-    private mutating func endBlock() {
-        guard let since = blockedSince else { return }
-        if now > since { blocked.append(TimeSpan(start: since, end: now)) }
-        blockedSince = nil
     }
 
     // MARK: The workers (MODEL.md §3, step 2b)
@@ -615,14 +605,14 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// while fewer than `maxInFlight` worker tasks are in flight.
     private mutating func advanceWorkers() -> Bool {
         var moved = false
-        while inFlight < run.maxInFlight, !readySet.isEmpty, let worker = freeWorkers.min {
-            let task = plan.ranking.task(atRank: readySet.popMin()!)
-            runs[task].start(on: worker, iteration: -1, at: now)
+        while inFlight < run.maxInFlight, !targets.readySet.isEmpty, let worker = freeWorkers.min {
+            let task = plan.ranking.task(atRank: targets.readySet.popMin()!)
+            targets.runs[task].start(on: worker, iteration: -1, at: now)
             inFlight += 1
             moved = true
             if run.cost[task] == 0 {
                 taskEnded(task)
-                admitIntoFreeQueues()
+                flow.admit(at: now, &targets)
                 continue
             }
             freeWorkers.popMin()
@@ -669,7 +659,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
             let left = first.time - workerWorkDone
             next = Swift.min(next, now + (left * workerRate.d + workerRate.n - 1) / workerRate.n)
         }
-        if let timer = timers.min, timer.time < next { next = timer.time }
+        if let timer = targets.timers.min, timer.time < next { next = timer.time }
         if arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at < next {
             next = run.inputs[inputOrder[arrived]].at
         }
@@ -698,7 +688,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private mutating func advanceOnClusters() -> Micros {
         let mainRunning = work != .nothing
         var next = clusters!.assign(mainLeft: mainRunning ? mainLeft : nil, now: now)
-        if let timer = timers.min, timer.time < next { next = timer.time }
+        if let timer = targets.timers.min, timer.time < next { next = timer.time }
         if arrived < inputOrder.count, run.inputs[inputOrder[arrived]].at < next {
             next = run.inputs[inputOrder[arrived]].at
         }
@@ -713,12 +703,12 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
 
     private mutating func taskEnded(_ task: Int) {
         let latency = run.latency[task]
-        runs[task].end(at: now, doneAt: now + latency)
-        policy.taskEnded(task)
+        targets.runs[task].end(at: now, doneAt: now + latency)
+        flow.policy.taskEnded(task)
         if latency == 0 {
-            taskDone(task, onWorker: runs[task].thread > 0)
+            taskDone(task, onWorker: targets.runs[task].thread > 0)
         } else {
-            timers.push(Timer(time: now + latency, code: Int32(task) << 1 | 1))
+            targets.timers.push(Timer(time: now + latency, code: Int32(task) << 1 | 1))
         }
     }
 
@@ -726,105 +716,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     private mutating func taskDone(_ task: Int, onWorker: Bool) {
         notDone -= 1
         if onWorker { inFlight -= 1 }
-        queues.taskDone(task)
-        policy.taskDone(task, ready: &ready)
-        makeReady()
-    }
-
-    /// Releases the tasks the last step made ready (after their delay).
-    /// (The wrappers below check inline whether there is anything to do: most
-    /// calls find nothing, and a call per step spread the loop's code.)
-    @inline(__always)
-    private mutating func makeReady() {
-        if !ready.isEmpty { releaseReady() }
-    }
-
-    private mutating func releaseReady() {
-        for t in ready {
-            let task = Int(t)
-            switch queues.ready(task, firstFrameShown: now >= firstFramePresented) {
-            case .heldForFirstFrame:
-                runs[task].madeReady = now
-            case .afterDelay(let delay):
-                runs[task].madeReady = now
-                timers.push(Timer(time: now + delay, code: t << 1))
-            case .now where queues.hasQueue(task):
-                runs[task].madeReady = now
-                release(task)
-            case .now:
-                // Ready, released, admitted and handed over at once.
-                runs[task].handOver(at: now)
-                enqueue(task)
-            }
-        }
-        ready.removeAll(keepingCapacity: true)
-    }
-
-    /// (v2.1) The first frame is presented: the tasks held for it are released
-    /// now, or `delay` from now. (`madeReady` keeps when the strategy made them ready.)
-    private mutating func releaseHeldForFirstFrame() {
-        for t in queues.firstFrameShown() {
-            let task = Int(t)
-            switch queues.releaseTime(afterHoldOf: task) {
-            case .afterDelay(let delay): timers.push(Timer(time: now + delay, code: t << 1))
-            case .now, .heldForFirstFrame: release(task)
-            }
-        }
-    }
-
-    /// Released: into its queue's waiting set, or admitted at once.
-    private mutating func release(_ task: Int) {
-        runs[task].released = now
-        if queues.release(task) {
-            runs[task].ready = now
-            enqueue(task)
-        }
-    }
-
-    /// Every free queue admits its best-ranked waiting task (MODEL.md §3, "When
-    /// queues admit"); then (§3.11) the main operation queue, if free, admits one.
-    @inline(__always)
-    private mutating func admitIntoFreeQueues() {
-        if queues.mayAdmit { admitFree() }
-    }
-
-    private mutating func admitFree() {
-        while let admission = queues.admitNext() {
-            switch admission {
-            case .queue(let task, let inline):
-                runs[task].ready = now
-                if inline {
-                    policy.inlineAdmitted(task)
-                } else {
-                    enqueue(task)
-                }
-            case .operation(let task, let rank):
-                // Enqueued on the main queue now (its `readyMs` stays its hand-over).
-                appendToMainQueue(HandOver(time: now, rank: rank, task: Int32(task)))
-            }
-        }
-    }
-
-    @inline(__always)
-    private mutating func appendToMainQueue(_ item: HandOver) {
-        if mainQueueSorted, let last = mainQueue.last, item < last { mainQueueSorted = false }
-        mainQueue.append(item)
-    }
-
-    /// Hands an admitted task over at `now` (its `ready` time already set): to
-    /// the main queue, the idle queue or the ready set, or keeps it for a
-    /// take-out or the main operation queue.
-    private mutating func enqueue(_ task: Int) {
-        let rank = plan.ranking.rank(of: task)
-        let item = HandOver(time: now, rank: rank, task: Int32(task))
-        switch queues.route(task, rank: rank, inLaunch: inLaunch) {
-        case .readySet: readySet.push(rank)
-        case .mainQueue: appendToMainQueue(item)
-        case .takeOutMain: launchMain.push(item)
-        case .idleQueue: idleQueue.push(item)
-        case .takeOutIdle: launchIdle.push(item)
-        case .operationQueue: break
-        }
+        flow.taskDone(task, at: now, &targets)
     }
 
     // MARK: Inputs

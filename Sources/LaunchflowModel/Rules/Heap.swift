@@ -15,7 +15,7 @@
     /// The heap's array (change it only through `push` and `popMin`).
     @usableFromInline package var storage: [Element] = []
 
-    package init() {}
+    @inlinable package init() {}
 
     /// A heap of `elements`, built in O(n).
     package init(_ elements: [Element]) {
@@ -28,7 +28,7 @@
     @inlinable package var count: Int { storage.count }
     @inlinable package var min: Element? { storage.first }
 
-    package mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+    @inlinable package mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 
     @inlinable package mutating func push(_ element: Element) {
         storage.append(element)

@@ -1,5 +1,5 @@
 /// What `didFinishLaunching` does next on the main thread (MODEL.md §4).
-package enum LaunchStep: Equatable {
+@usableFromInline package enum LaunchStep: Equatable {
     /// Run this task on the main thread, inside `didFinishLaunching`.
     case run(Int)
     /// Release this task into its queue; `didFinishLaunching` runs it itself
@@ -16,7 +16,7 @@ package enum LaunchStep: Equatable {
 /// which tasks become ready when. Tasks a policy makes *ready* are released
 /// (after their `delay`), admitted by their queue and handed over by the
 /// engine (MODEL.md §3, "A task's way to a thread").
-package protocol LaunchPolicy {
+@usableFromInline package protocol LaunchPolicy {
     /// `didFinishLaunching` has started: the tasks it makes ready, in order.
     mutating func launchBegan(ready: inout [Int32])
     /// The next step of `didFinishLaunching`; asked again after every change.

@@ -162,6 +162,7 @@
     /// (v2.1) The first frame is on screen: the tasks held for it, in the
     /// order they were made ready, each to be released at
     /// ``releaseTime(afterHoldOf:)``. Nothing is held afterwards.
+    @inlinable
     package mutating func firstFrameShown() -> [Int32] {
         let tasks = heldForFirstFrame
         heldForFirstFrame = []
