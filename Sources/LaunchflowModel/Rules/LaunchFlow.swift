@@ -185,6 +185,8 @@ extension TaskRun {
         inLaunch = false
         launch.end = now
         while let item = launchMain.popMin() { targets.handToMainQueue(item) }
+        // (Not yet `returned`: the main thread is running this return, so
+        // its run loop needs no wake for them.)
         while let item = launchIdle.popMin() { targets.handToIdleQueue(item, launchReturned: false) }
         returned = true
         policy.launchReturned(ready: &ready)
