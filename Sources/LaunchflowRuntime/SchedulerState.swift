@@ -97,12 +97,11 @@ struct SchedulerState: Sendable {
     private var iterationRanWork = false
     private var commitStart: Micros?
 
-    // The first frame: `firstFrame` tasks not yet run, the commit that
-    // showed it, and whether it is on screen (`queues` holds the `after`
-    // tasks until then).
+    // The first frame: `firstFrame` tasks not yet run, and the commit that
+    // showed it (when it is on screen is `flow.firstFrameOnScreen`; `flow.queues`
+    // holds the `after` tasks until then).
     private var firstFrameLeft: Int
     private var firstFrameCommit: Int?
-    private var presented = false
 
     // The workers (their ready set is in `targets`).
     private var freeWorkers: MinHeap<Int32>
@@ -404,7 +403,6 @@ struct SchedulerState: Sendable {
 
     /// The first frame is on screen: the held tasks are released now, or `delay` from now.
     mutating func releaseHeldForFirstFrame(at now: Micros) {
-        presented = true
         flow.releaseHeldForFirstFrame(at: now, &targets)
     }
 
@@ -480,7 +478,7 @@ struct SchedulerState: Sendable {
     mutating func commitPresented(_ index: Int, at time: Micros) {
         guard index < commits.count else { return }
         commits[index].presented = time
-        if index == firstFrameCommit && flow.queues.holdsForFirstFrame && !presented {
+        if index == firstFrameCommit && flow.queues.holdsForFirstFrame && flow.firstFrameOnScreen == .max {
             targets.effects.append(.releaseHeld(at: time))
         }
     }

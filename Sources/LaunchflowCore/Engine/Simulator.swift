@@ -186,8 +186,6 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// engine hands tasks to.
     private var flow: LaunchFlow<Policy>
     private var targets: EngineTargets
-    /// (v2.1) Whether any task waits for the first frame (`flow.queues.holdsForFirstFrame`).
-    private let holdsForFirstFrame: Bool
 
     // The main thread.
     private var phase = MainPhase.asleep
@@ -311,7 +309,6 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         cpus = scenario.device.cpuCount
         mainThreadPriority = scenario.device.mainThreadPriority
         workerWork = FixedHeap(capacity: contended ? workers : 0)
-        holdsForFirstFrame = !run.deferred.isEmpty
         flow = LaunchFlow(
             policy: policy,
             queues: LaunchQueues(
@@ -521,7 +518,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
     /// Starts `task` on the main thread; true if it occupies the thread (positive cost).
     private mutating func startOnMain(_ task: Int) -> Bool {
         iterationRanWork = true
-        if holdsForFirstFrame && run.firstFrame[task] { firstFrameLeft -= 1 }
+        if flow.queues.holdsForFirstFrame && run.firstFrame[task] { firstFrameLeft -= 1 }
         targets.runs[task].start(on: 0, iteration: iteration, at: now)
         if run.cost[task] > 0 {
             work = .task(task)
@@ -593,7 +590,7 @@ struct Simulator<Policy: LaunchPolicy>: ~Copyable {
         // (v2.1) The first-frame commit: every `firstFrame` task has run. Its
         // presentation releases the held tasks, an event of that instant
         // (a further step 1 when it is this very instant).
-        if holdsForFirstFrame && firstFrameLeft == 0 && flow.firstFrameOnScreen == .max {
+        if flow.queues.holdsForFirstFrame && firstFrameLeft == 0 && flow.firstFrameOnScreen == .max {
             flow.firstFrameOnScreen = presented
             targets.timers.push(Timer(time: presented, code: Timer.firstFramePresented))
         }
