@@ -2,7 +2,8 @@
 
 `code_only` is shared by Tools/lint/function_length.py (braces in comments and
 strings must not count) and Tools/deployment-floor/check.py (an API named in a
-comment or a string is not a use of it). It knows line and nested block
+comment or a string is not a use of it); `code_and_strings` adds the string
+literals, for Tools/portability/check.py (a `/proc` path is in one). It knows line and nested block
 comments, and string literals — single-line, multi-line and raw (`#"…"#`,
 where a backslash escapes nothing).
 """
@@ -12,7 +13,13 @@ import re
 
 def code_only(text):
     """The text with comments and string literals replaced by spaces (line breaks kept)."""
-    out, i, n = [], 0, len(text)
+    return code_and_strings(text)[0]
+
+
+def code_and_strings(text):
+    """(code, strings): `code_only`'s text, and the string literals as (line, text), 1-based
+    lines, a literal's text from its opening quote (its leading `#`s left out)."""
+    out, strings, i, n, line = [], [], 0, len(text), 1
     while i < n:
         if text.startswith("//", i):
             j = text.find("\n", i)
@@ -29,6 +36,7 @@ def code_only(text):
                 else:
                     j += 1
             out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            line += text.count("\n", i, j)
             i = j
         else:
             m = re.match(r'(#*)("""|")', text[i:])
@@ -41,10 +49,14 @@ def code_only(text):
                     elif quote == '"' and text[j] == "\n":
                         break
                     j += 1
-                j = min(n, j + len(close))
-                out.append(re.sub(r"[^\n]", " ", text[i:j]))
-                i = j
+                # An unclosed single-line literal ends before its line break.
+                end = j if j < n and text[j] == "\n" else min(n, j + len(close))
+                strings.append((line, text[i + len(hashes) : end]))
+                out.append(re.sub(r"[^\n]", " ", text[i:end]))
+                line += text.count("\n", i, end)
+                i = end
             else:
                 out.append(text[i])
+                line += text[i] == "\n"
                 i += 1
-    return "".join(out)
+    return "".join(out), strings

@@ -39,6 +39,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lint"))
+from swift_source import code_and_strings  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 # (regex over code with comments and strings blanked, what it is, why not on a Mac)
@@ -99,63 +102,6 @@ def darwin_only(condition):
     return bool(DARWIN_ATOM.search(condition))
 
 
-def blank(source):
-    """(code, strings): the source with comments and string literals blanked (lengths and lines kept),
-    and the string literals as (line, text) — a literal's text from its opening quote."""
-    out = []
-    strings = []
-    i, n, line = 0, len(source), 1
-    depth = 0  # nested /* */
-    while i < n:
-        c = source[i]
-        if source.startswith("//", i):
-            j = source.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-            continue
-        if source.startswith("/*", i):
-            j, depth = i + 2, 1
-            while j < n and depth:
-                if source.startswith("/*", j):
-                    depth, j = depth + 1, j + 2
-                elif source.startswith("*/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            chunk = source[i:j]
-            out.append(re.sub(r"[^\n]", " ", chunk))
-            line += chunk.count("\n")
-            i = j
-            continue
-        m = re.match(r'(#*)("""|")', source[i:])
-        if m and (m.group(1) == "" or c == "#"):
-            hashes, quote = m.group(1), m.group(2)
-            close = quote + hashes
-            j = i + len(m.group(0))
-            while j < n:
-                if source.startswith(close, j):
-                    j += len(close)
-                    break
-                if source[j] == "\\" and not hashes:
-                    j += 2
-                    continue
-                if quote == '"' and source[j] == "\n":
-                    break
-                j += 1
-            chunk = source[i:j]
-            strings.append((line, chunk[len(hashes):]))
-            out.append(re.sub(r"[^\n]", " ", chunk))
-            line += chunk.count("\n")
-            i = j
-            continue
-        out.append(c)
-        if c == "\n":
-            line += 1
-        i += 1
-    return "".join(out), strings
-
-
 def guarded_lines(code):
     """For each line (1-based): whether only Linux compiles it, and whether only Darwin does."""
     lines = code.split("\n")
@@ -190,7 +136,7 @@ MARKER = re.compile(r"//\s*portability:\s*\S")
 
 
 def findings(path, source):
-    code, strings = blank(source)
+    code, strings = code_and_strings(source)
     guarded, darwin = guarded_lines(code)
     # A line that says why it is portable (`// portability: …`) is left alone.
     for k, raw in enumerate(source.split("\n"), start=1):
