@@ -20,6 +20,15 @@ struct ResolutionTests {
          ]}
         """
 
+    /// `plan`'s three tasks in code, bodies only: their keys come from the file.
+    static func planGraph() -> LaunchGraph {
+        var graph = LaunchGraph()
+        graph.task("config") {}
+        graph.mainTask("root") {}
+        graph.task("analytics") {}
+        return graph
+    }
+
     static func refusal(_ graph: LaunchGraph, plan: String?) -> [String] {
         do {
             _ = try Launch(graph, plan: plan)
@@ -92,19 +101,12 @@ struct ResolutionTests {
         let path = try Self.file(
             Self.plan.replacingOccurrences(
                 of: #""name": "plan","#, with: #""name": "plan", "# + phases + #""startsIn": "sceneWillConnect","#))
-        func graph() -> LaunchGraph {
-            var graph = LaunchGraph()
-            graph.task("config") {}
-            graph.mainTask("root") {}
-            graph.task("analytics") {}
-            return graph
-        }
-        let fromFile = try Launch(graph(), plan: path, configuration: LaunchConfiguration(workers: 1))
+        let fromFile = try Launch(Self.planGraph(), plan: path, configuration: LaunchConfiguration(workers: 1))
         #expect(fromFile.startsIn == .sceneWillConnect)
         #expect(fromFile.scenario.launchPhases.map(\.name) == ["didFinishLaunching", "sceneWillConnect"])
         #expect(fromFile.warnings.isEmpty, "\(fromFile.warnings)")
         let pinned = try Launch(
-            graph(), plan: path, configuration: LaunchConfiguration(startsIn: .didFinishLaunching, workers: 1))
+            Self.planGraph(), plan: path, configuration: LaunchConfiguration(startsIn: .didFinishLaunching, workers: 1))
         #expect(pinned.startsIn == .didFinishLaunching)
         let warnings = pinned.warnings.map(\.description)
         #expect(
@@ -116,13 +118,17 @@ struct ResolutionTests {
         let defaulted = try Self.file(
             Self.plan.replacingOccurrences(of: #""name": "plan","#, with: #""name": "plan", "# + phases))
         let same = try Launch(
-            graph(), plan: defaulted, configuration: LaunchConfiguration(startsIn: .didFinishLaunching, workers: 1))
+            Self.planGraph(), plan: defaulted,
+            configuration: LaunchConfiguration(startsIn: .didFinishLaunching, workers: 1))
         #expect(same.startsIn == .didFinishLaunching && same.warnings.isEmpty, "\(same.warnings)")
         // No phases in the file, or no file: the code's, else didFinishLaunching, silently.
         let plain = try Self.file(Self.plan)
-        let code = try Launch(graph(), plan: plain, configuration: LaunchConfiguration(startsIn: .appInit, workers: 1))
+        let code = try Launch(
+            Self.planGraph(), plan: plain, configuration: LaunchConfiguration(startsIn: .appInit, workers: 1))
         #expect(code.startsIn == .appInit && code.warnings.isEmpty)
-        #expect(try Launch(graph(), configuration: LaunchConfiguration(workers: 1)).startsIn == .didFinishLaunching)
+        #expect(
+            try Launch(Self.planGraph(), configuration: LaunchConfiguration(workers: 1)).startsIn == .didFinishLaunching
+        )
     }
 
     /// A task's `qos` in code reaches the scenario; a file's wins, and the
@@ -149,19 +155,12 @@ struct ResolutionTests {
     @Test func theFilesStrategyRunsUnlessTheCodePinsOne() throws {
         let path = try Self.file(
             Self.plan.replacingOccurrences(of: #""name": "plan","#, with: #""name": "plan", "strategy": "serial","#))
-        func graph() -> LaunchGraph {
-            var graph = LaunchGraph()
-            graph.task("config") {}
-            graph.mainTask("root") {}
-            graph.task("analytics") {}
-            return graph
-        }
-        let fromFile = try Launch(graph(), plan: path, configuration: LaunchConfiguration(workers: 1))
+        let fromFile = try Launch(Self.planGraph(), plan: path, configuration: LaunchConfiguration(workers: 1))
         #expect(fromFile.strategy == .serial)
         #expect(fromFile.scenario.strategy == .serial)
         #expect(fromFile.warnings.isEmpty, "\(fromFile.warnings)")
         let pinned = try Launch(
-            graph(), plan: path, configuration: LaunchConfiguration(strategy: .anchored, workers: 1))
+            Self.planGraph(), plan: path, configuration: LaunchConfiguration(strategy: .anchored, workers: 1))
         #expect(pinned.strategy == .anchored)
         let warnings = pinned.warnings.map(\.description)
         #expect(warnings.count == 1, "\(warnings)")
@@ -169,13 +168,16 @@ struct ResolutionTests {
             warnings.contains {
                 $0.contains(path) && $0.contains("strategy") && $0.contains("anchored") && $0.contains("serial")
             }, "\(warnings)")
-        let same = try Launch(graph(), plan: path, configuration: LaunchConfiguration(strategy: .serial, workers: 1))
+        let same = try Launch(
+            Self.planGraph(), plan: path, configuration: LaunchConfiguration(strategy: .serial, workers: 1))
         #expect(same.strategy == .serial && same.warnings.isEmpty)
         // Neither: dag; the file without the key: dag, or the code's.
-        #expect(try Launch(graph(), configuration: LaunchConfiguration(workers: 1)).strategy == .dag)
+        #expect(try Launch(Self.planGraph(), configuration: LaunchConfiguration(workers: 1)).strategy == .dag)
         let plain = try Self.file(Self.plan)
-        #expect(try Launch(graph(), plan: plain, configuration: LaunchConfiguration(workers: 1)).strategy == .dag)
-        let code = try Launch(graph(), plan: plain, configuration: LaunchConfiguration(strategy: .priority, workers: 1))
+        #expect(
+            try Launch(Self.planGraph(), plan: plain, configuration: LaunchConfiguration(workers: 1)).strategy == .dag)
+        let code = try Launch(
+            Self.planGraph(), plan: plain, configuration: LaunchConfiguration(strategy: .priority, workers: 1))
         #expect(code.strategy == .priority && code.warnings.isEmpty)
     }
 
